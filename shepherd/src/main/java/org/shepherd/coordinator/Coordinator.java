@@ -16,6 +16,9 @@ public interface Coordinator extends AutoCloseable {
      */
     Session openSession(String user, String database) throws SQLException;
 
+    /** The dialect and primary product reported to clients when their session opens. */
+    DatabaseInfo databaseInfo();
+
     /** Stops accepting sessions, lets running transactions end (bounded), releases replica connections. */
     @Override
     void close();
