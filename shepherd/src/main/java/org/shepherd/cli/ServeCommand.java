@@ -9,8 +9,8 @@ import picocli.CommandLine.Option;
 /** {@code shepherd serve}: runs a shepherd until SIGTERM/SIGINT. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Start a shepherd and serve until SIGTERM or Ctrl-C, then shut down gracefully.",
-            "Without --config: the embedded default, 3 embedded Derby replicas under ./shepherd-data/, listening on "
-                + "127.0.0.1:7654; prints one line with a ready-to-use JDBC URL."},
+            "Without --config: the embedded default, 3 embedded Derby replicas in shepherd-data/ under the working "
+                + "directory, listening on 127.0.0.1:7654; prints one line with a ready-to-use JDBC URL."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped by a signal after a clean shutdown", "1:the server failed", "2:bad configuration"})
 final class ServeCommand implements Callable<Integer> {

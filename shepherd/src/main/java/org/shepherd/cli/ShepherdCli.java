@@ -45,6 +45,7 @@ public final class ShepherdCli implements Callable<Integer> {
     public static CommandLine newCommandLine() {
         CommandLine commandLine = new CommandLine(new ShepherdCli());
         commandLine.setExecutionExceptionHandler(ShepherdCli::handleExecutionException);
+        commandLine.setUsageHelpAutoWidth(true);
         return commandLine;
     }
 

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
         description = {"Interactive SQL shell over JDBC, or run statements given with -e and exit.",
             "Without --url it connects to the embedded default started by `shepherd serve` in the same directory "
                 + "(reads <data-dir>/credentials.properties).",
-            "Any JDBC URL works if its driver is on the classpath (bin/shepherd adds lib/*.jar)."},
+            "Any JDBC URL works if its driver is on the classpath (bin/shepherd adds the jars in lib/)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every statement succeeded", "1:a statement or the connection failed", "2:bad usage"})
 final class SqlCommand implements Callable<Integer> {
@@ -48,7 +48,7 @@ final class SqlCommand implements Callable<Integer> {
     Path dataDir;
 
     @Option(names = "--history-file", paramLabel = "FILE",
-            description = "History of the interactive shell (default: ~/.shepherd_history).")
+            description = "History of the interactive shell (default: .shepherd_history in your home).")
     Path historyFile;
 
     @Override

@@ -25,6 +25,7 @@ final class SqlRunner {
     private final PrintWriter out;
     private final PrintWriter err;
     private final LongSupplier nanoTime;
+    private volatile Statement running;
 
     SqlRunner(Connection connection, PrintWriter out, PrintWriter err, LongSupplier nanoTime) {
         this.connection = connection;
@@ -37,6 +38,7 @@ final class SqlRunner {
     boolean run(String sql) {
         long startNs = nanoTime.getAsLong();
         try (Statement statement = connection.createStatement()) {
+            running = statement;
             boolean isResultSet = statement.execute(sql);
             while (true) {
                 if (isResultSet) {
@@ -62,6 +64,22 @@ final class SqlRunner {
             err.println(formatError(e));
             err.flush();
             return false;
+        } finally {
+            running = null;
+        }
+    }
+
+    /** Asks the database to cancel the statement in progress, if any (Ctrl-C in the shell). */
+    void cancelRunning() {
+        Statement statement = running;
+        if (statement == null) {
+            return;
+        }
+        try {
+            statement.cancel();
+        } catch (SQLException e) {
+            err.println("cancel failed: " + formatError(e));
+            err.flush();
         }
     }
 

@@ -8,6 +8,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jline.reader.EndOfFileException;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
@@ -71,8 +72,21 @@ final class SqlShell {
                     printHelp(out);
                     continue;
                 }
-                for (String statement : StatementSplitter.splitAll(line)) {
-                    runner.run(statement);
+                AtomicBoolean interrupted = new AtomicBoolean();
+                Terminal.SignalHandler previous = terminal.handle(Terminal.Signal.INT, signal -> {
+                    interrupted.set(true);
+                    runner.cancelRunning();
+                });
+                try {
+                    for (String statement : StatementSplitter.splitAll(line)) {
+                        if (interrupted.get()) {
+                            out.println("(interrupted: the rest of the line was not run)");
+                            break;
+                        }
+                        runner.run(statement);
+                    }
+                } finally {
+                    terminal.handle(Terminal.Signal.INT, previous);
                 }
                 out.flush();
             }
@@ -99,7 +113,7 @@ final class SqlShell {
         out.println("ERROR <SQLState> (<vendor code>): message, and the shell goes on.");
         out.println("  help, \\?      this help");
         out.println("  quit, exit, \\q, Ctrl-D   leave");
-        out.println("  Ctrl-C        discard the line being typed");
+        out.println("  Ctrl-C        discard the line being typed, or cancel the running statement");
         out.println("History is kept in ~/.shepherd_history (or --history-file).");
         out.flush();
     }
