@@ -70,14 +70,16 @@ public final class Translation {
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
-        SqlText.Rendered first = renderNow(client);
-        renderings.put(client, first);
+        int count = 0;
+        if (b.kind != StatementKind.TRANSACTION) {
+            SqlText.Rendered first = renderNow(client);
+            renderings.put(client, first);
+            for (int m : first.markers()) {
+                count = Math.max(count, m);
+            }
+        }
         pins.freeze();
         this.pinned = pins.slots();
-        int count = 0;
-        for (int m : first.markers()) {
-            count = Math.max(count, m);
-        }
         this.parameterCount = b.passthroughParameters >= 0 ? b.passthroughParameters : count;
     }
 
@@ -372,8 +374,13 @@ public final class Translation {
                             + "Connection.setAutoCommit(false)");
                 }
                 return "START TRANSACTION";
-            case COMMIT: return "COMMIT";
-            case ROLLBACK: return "ROLLBACK";
+            case COMMIT:
+            case ROLLBACK:
+                if (d.family() == Dialect.Family.DERBY) {
+                    throw TranslationException.unsupported("Derby has no " + control + " statement over JDBC; call Connection."
+                            + (control == TransactionControl.COMMIT ? "commit()" : "rollback()"));
+                }
+                return control.name();
             case SAVEPOINT:
                 return d.family() == Dialect.Family.DERBY || d.family() == Dialect.Family.DB2
                         ? "SAVEPOINT " + savepointName + " ON ROLLBACK RETAIN CURSORS" : "SAVEPOINT " + savepointName;
