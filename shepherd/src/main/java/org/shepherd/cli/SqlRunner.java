@@ -1,0 +1,182 @@
+package org.shepherd.cli;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+
+/** Runs SQL statements on one connection and prints each result as a table, an update count or an error. */
+final class SqlRunner {
+
+    /** Rows read before the column widths are fixed; later rows reuse those widths (bounded memory). */
+    static final int WIDTH_SAMPLE_ROWS_MAX = 1000;
+
+    private final Connection connection;
+    private final PrintWriter out;
+    private final PrintWriter err;
+    private final LongSupplier nanoTime;
+    private volatile Statement running;
+
+    SqlRunner(Connection connection, PrintWriter out, PrintWriter err, LongSupplier nanoTime) {
+        this.connection = connection;
+        this.out = out;
+        this.err = err;
+        this.nanoTime = nanoTime;
+    }
+
+    /** Runs one statement; returns false (after printing the error) if it failed. */
+    boolean run(String sql) {
+        long startNs = nanoTime.getAsLong();
+        try (Statement statement = connection.createStatement()) {
+            running = statement;
+            boolean isResultSet = statement.execute(sql);
+            while (true) {
+                if (isResultSet) {
+                    long rows;
+                    try (ResultSet resultSet = statement.getResultSet()) {
+                        rows = printResultSet(resultSet);
+                    }
+                    out.println(plural(rows, "row") + " " + elapsed(startNs));
+                } else {
+                    int updateCount = statement.getUpdateCount();
+                    if (updateCount == -1) {
+                        break;
+                    }
+                    out.println(plural(updateCount, "row") + " affected " + elapsed(startNs));
+                }
+                isResultSet = moreResults(statement);
+            }
+            printWarnings(statement.getWarnings());
+            out.flush();
+            return true;
+        } catch (SQLException e) {
+            out.flush();
+            err.println(formatError(e));
+            err.flush();
+            return false;
+        } finally {
+            running = null;
+        }
+    }
+
+    /** Asks the database to cancel the statement in progress, if any (Ctrl-C in the shell). */
+    void cancelRunning() {
+        Statement statement = running;
+        if (statement == null) {
+            return;
+        }
+        try {
+            statement.cancel();
+        } catch (SQLException e) {
+            err.println("cancel failed: " + formatError(e));
+            err.flush();
+        }
+    }
+
+    /** {@code ERROR <SQLState> (<vendor code>): message}. */
+    static String formatError(SQLException e) {
+        String state = e.getSQLState() == null ? "-----" : e.getSQLState();
+        String message = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
+        return "ERROR " + state + " (" + e.getErrorCode() + "): " + message;
+    }
+
+    private static boolean moreResults(Statement statement) throws SQLException {
+        try {
+            return statement.getMoreResults();
+        } catch (SQLFeatureNotSupportedException e) {
+            // A driver without multiple results has nothing more to give; the update count -1 ends the loop.
+            return false;
+        }
+    }
+
+    private long printResultSet(ResultSet resultSet) throws SQLException {
+        ResultSetMetaData meta = resultSet.getMetaData();
+        int columns = meta.getColumnCount();
+        List<String> labels = new ArrayList<>(columns);
+        int[] types = new int[columns];
+        boolean[] numeric = new boolean[columns];
+        for (int c = 0; c < columns; c++) {
+            labels.add(meta.getColumnLabel(c + 1));
+            types[c] = meta.getColumnType(c + 1);
+            numeric[c] = isNumeric(types[c]);
+        }
+        TableFormatter table = new TableFormatter(labels, numeric);
+        List<String[]> sample = new ArrayList<>();
+        long rows = 0;
+        while (sample.size() < WIDTH_SAMPLE_ROWS_MAX && resultSet.next()) {
+            sample.add(readRow(resultSet, types));
+            rows++;
+        }
+        table.fit(sample);
+        table.printHeader(out);
+        table.printRows(out, sample);
+        sample.clear();
+        while (resultSet.next()) {
+            table.printRows(out, List.<String[]>of(readRow(resultSet, types)));
+            rows++;
+        }
+        if (rows > 0) {
+            table.printRule(out);
+        }
+        return rows;
+    }
+
+    private static String[] readRow(ResultSet resultSet, int[] types) throws SQLException {
+        String[] row = new String[types.length];
+        for (int c = 0; c < types.length; c++) {
+            row[c] = readValue(resultSet, c + 1, types[c]);
+        }
+        return row;
+    }
+
+    private static String readValue(ResultSet resultSet, int column, int type) throws SQLException {
+        switch (type) {
+            case Types.BINARY, Types.VARBINARY, Types.LONGVARBINARY, Types.BLOB -> {
+                byte[] bytes = resultSet.getBytes(column);
+                return bytes == null ? "NULL" : "0x" + HexFormat.of().withUpperCase().formatHex(bytes);
+            }
+            default -> {
+                String value = resultSet.getString(column);
+                return value == null ? "NULL" : value;
+            }
+        }
+    }
+
+    private static boolean isNumeric(int type) {
+        switch (type) {
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT, Types.REAL, Types.FLOAT, Types.DOUBLE,
+                    Types.DECIMAL, Types.NUMERIC -> {
+                return true;
+            }
+            default -> {
+                return false;
+            }
+        }
+    }
+
+    private void printWarnings(SQLWarning warning) {
+        for (SQLWarning w = warning; w != null; w = w.getNextWarning()) {
+            out.println("WARNING " + (w.getSQLState() == null ? "-----" : w.getSQLState()) + " (" + w.getErrorCode() + "): "
+                    + w.getMessage());
+        }
+    }
+
+    private String elapsed(long startNs) {
+        double seconds = (nanoTime.getAsLong() - startNs) / 1e9;
+        return String.format(Locale.ROOT, "(%.3f s)", seconds);
+    }
+
+    private static String plural(long count, String noun) {
+        return count + " " + noun + (count == 1 ? "" : "s");
+    }
+}

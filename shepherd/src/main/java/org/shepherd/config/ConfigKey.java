@@ -1,0 +1,239 @@
+package org.shepherd.config;
+
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+
+/**
+ * Every key of the shepherd's configuration file, defined once: name, default, description and how the value is
+ * checked. {@code docs/configuration.md} holds {@link #markdownTable()} verbatim (a test keeps them equal).
+ *
+ * <p>Keys containing {@code <name>} are families: {@code replica.r1.url}, {@code user.alice.password}, ...
+ */
+public enum ConfigKey {
+    LISTEN("listen", "127.0.0.1:7654",
+            "Address clients connect to, as host:port. Any address other than loopback requires at least one "
+                    + "user.<name>.password.",
+            HostPort::parse),
+    F("f", "1",
+            "Number of faulty replicas tolerated. Modes cbs, ss and serial need at least 2f+1 replicas.",
+            v -> parseInt(v, 0, 16)),
+    MODE("mode", "cbs",
+            "Execution mode: " + Mode.choices() + ". passthrough sends every statement to the primary replica "
+                    + "only (no voting; other replicas are left alone).",
+            Mode::parse),
+    DATA_DIR("data.dir", "shepherd-data",
+            "Directory for the shepherd's own files (embedded replicas, credentials, WAL). Relative paths are "
+                    + "resolved against the working directory.",
+            ConfigKey::parsePath),
+    PRIMARY("primary", "",
+            "Name of the initial primary replica. Empty: the first replica by name.",
+            v -> v),
+    USER_PASSWORD("user.<name>.password", null,
+            "Password of the client user <name> (clients authenticate with SCRAM-SHA-256; the password never "
+                    + "crosses the wire). No users: only loopback listening is allowed, and any user name is accepted "
+                    + "without a password.",
+            ConfigKey::parseNonEmpty),
+    REPLICA_URL("replica.<name>.url", null,
+            "JDBC URL of replica <name>. Declaring this key declares the replica.",
+            ConfigKey::parseJdbcUrl),
+    REPLICA_USER("replica.<name>.user", "",
+            "User the shepherd logs in to replica <name> with. Empty: none (the driver's default).",
+            v -> v),
+    REPLICA_PASSWORD("replica.<name>.password", "",
+            "Password for replica.<name>.user. Never sent to clients.",
+            v -> v),
+    REPLICA_DIALECT("replica.<name>.dialect", "",
+            "SQL dialect of replica <name>: " + String.join("|", ReplicaSpec.DIALECTS)
+                    + ". Empty: inferred from the URL.",
+            ConfigKey::parseDialect),
+    PROTOCOL_MAX_FRAME_BYTES("protocol.max.frame.bytes", "16777216",
+            "Largest wire protocol frame accepted or sent, in bytes. A row (LOBs included) must fit in one frame.",
+            v -> parseInt(v, 1024, 1 << 30)),
+    FETCH_SIZE_DEFAULT("fetch.size.default", "1000",
+            "Rows per result batch when the client's fetch size is 0.",
+            v -> parseInt(v, 1, 1_000_000)),
+    TLS_ENABLED("tls.enabled", "false",
+            "Whether clients must connect with TLS (then tls.cert and tls.key are required).",
+            ConfigKey::parseBoolean),
+    TLS_CERT("tls.cert", "",
+            "PEM file with the server certificate chain.",
+            v -> v.isEmpty() ? v : parsePath(v)),
+    TLS_KEY("tls.key", "",
+            "PEM file with the server's PKCS#8 private key (unencrypted).",
+            v -> v.isEmpty() ? v : parsePath(v)),
+    IO_THREADS("io.threads", "2",
+            "Netty event loop threads (network I/O only; statements run on workers).",
+            v -> parseInt(v, 1, 64)),
+    WORKERS_MAX("workers.max", "64",
+            "Threads that run client requests against the coordinator. A session uses at most one at a time.",
+            v -> parseInt(v, 1, 4096)),
+    SESSIONS_MAX("sessions.max", "1000",
+            "Client connections open at once; more are refused with an error.",
+            v -> parseInt(v, 1, 1_000_000)),
+    SESSION_QUEUED_REQUESTS_MAX("session.queued.requests.max", "64",
+            "Requests one client may send ahead before the server closes its connection.",
+            v -> parseInt(v, 1, 100_000)),
+    SESSION_IDLE_TIMEOUT_MS("session.idle.timeout.ms", "0",
+            "Close a client connection that sent nothing for this long. 0: never.",
+            v -> parseLong(v, 0, Long.MAX_VALUE)),
+    HANDSHAKE_TIMEOUT_MS("handshake.timeout.ms", "10000",
+            "Close a connection that has not authenticated within this time.",
+            v -> parseLong(v, 1, 3_600_000)),
+    SHUTDOWN_TIMEOUT_MS("shutdown.timeout.ms", "10000",
+            "On shutdown, how long running requests may take to finish before their sessions are closed.",
+            v -> parseLong(v, 0, 3_600_000)),
+    REPLICA_POOL_SIZE_MAX("replica.pool.size.max", "32",
+            "Connections the shepherd keeps open at most per replica (one per client transaction in progress).",
+            v -> parseInt(v, 1, 10_000)),
+    REPLICA_CONNECT_TIMEOUT_MS("replica.connect.timeout.ms", "10000",
+            "How long to wait for a replica connection before the statement fails with SQLState 08001.",
+            v -> parseLong(v, 250, 3_600_000));
+
+    /** A key of a {@code <name>} family, as written in a file. */
+    private static final Pattern FAMILY_NAME = Pattern.compile("[A-Za-z0-9_-]+");
+
+    private final String key;
+    private final String defaultValue;
+    private final String description;
+    private final Function<String, Object> parser;
+
+    ConfigKey(String key, String defaultValue, String description, Function<String, Object> parser) {
+        this.key = key;
+        this.defaultValue = defaultValue;
+        this.description = description;
+        this.parser = parser;
+    }
+
+    /** The key as documented; families contain {@code <name>}. */
+    public String key() {
+        return key;
+    }
+
+    /** The default as written in a file, or null when the key has none (families without a default). */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public boolean isFamily() {
+        return key.contains("<name>");
+    }
+
+    /** Whether values must be masked in logs and printed configurations. */
+    public boolean isSecret() {
+        return this == USER_PASSWORD || this == REPLICA_PASSWORD;
+    }
+
+    /** The key of family member {@code name}, e.g. {@code REPLICA_URL.forName("r1")} is {@code replica.r1.url}. */
+    public String forName(String name) {
+        if (!isFamily()) throw new IllegalStateException(key + " is not a <name> family");
+        if (!FAMILY_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("names may contain letters, digits, '_' and '-' only: " + name);
+        }
+        return key.replace("<name>", name);
+    }
+
+    /** Checks and converts a value; throws {@link IllegalArgumentException} saying what is expected. */
+    Object parse(String value) {
+        return parser.apply(value.trim());
+    }
+
+    /** The key this file key is an instance of, with the family member name; null when unknown. */
+    static Match match(String fileKey) {
+        for (ConfigKey k : values()) {
+            if (!k.isFamily()) {
+                if (k.key.equals(fileKey)) return new Match(k, null);
+                continue;
+            }
+            int at = k.key.indexOf("<name>");
+            String prefix = k.key.substring(0, at);
+            String suffix = k.key.substring(at + "<name>".length());
+            if (fileKey.startsWith(prefix) && fileKey.endsWith(suffix)
+                    && fileKey.length() > prefix.length() + suffix.length()) {
+                String name = fileKey.substring(prefix.length(), fileKey.length() - suffix.length());
+                Matcher m = FAMILY_NAME.matcher(name);
+                if (m.matches()) return new Match(k, name);
+            }
+        }
+        return null;
+    }
+
+    record Match(ConfigKey key, String name) {
+    }
+
+    /** The documentation table of every key, in declaration order. */
+    public static String markdownTable() {
+        StringBuilder b = new StringBuilder();
+        b.append("| key | default | description |\n");
+        b.append("|---|---|---|\n");
+        for (ConfigKey k : values()) {
+            String def = k.defaultValue == null ? "(none)" : k.defaultValue.isEmpty() ? "(empty)" : "`" + k.defaultValue + "`";
+            b.append("| `").append(k.key).append("` | ").append(def).append(" | ")
+                    .append(k.description.replace("|", "\\|").replace("<name>", "&lt;name&gt;")).append(" |\n");
+        }
+        return b.toString();
+    }
+
+    private static Object parseInt(String v, int min, int max) {
+        long n = parseLong(v, min, max);
+        return (int) n;
+    }
+
+    private static long parseLong(String v, long min, long max) {
+        long n;
+        try {
+            n = Long.parseLong(v.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("expected a whole number between " + min + " and " + max);
+        }
+        if (n < min || n > max) throw new IllegalArgumentException("expected a whole number between " + min + " and " + max);
+        return n;
+    }
+
+    private static Object parseBoolean(String v) {
+        switch (v.toLowerCase(Locale.ROOT)) {
+            case "true":
+                return Boolean.TRUE;
+            case "false":
+                return Boolean.FALSE;
+            default:
+                throw new IllegalArgumentException("expected true or false");
+        }
+    }
+
+    private static Object parsePath(String v) {
+        if (v.isEmpty()) throw new IllegalArgumentException("expected a path");
+        try {
+            return Path.of(v);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException("not a valid path: " + e.getMessage());
+        }
+    }
+
+    private static Object parseNonEmpty(String v) {
+        if (v.isEmpty()) throw new IllegalArgumentException("must not be empty");
+        return v;
+    }
+
+    private static Object parseJdbcUrl(String v) {
+        if (!v.startsWith("jdbc:")) throw new IllegalArgumentException("expected a JDBC URL starting with jdbc:");
+        return v;
+    }
+
+    private static Object parseDialect(String v) {
+        if (v.isEmpty()) return v;
+        String d = v.toLowerCase(Locale.ROOT);
+        if (!ReplicaSpec.DIALECTS.contains(d)) {
+            throw new IllegalArgumentException("expected one of " + String.join("|", ReplicaSpec.DIALECTS));
+        }
+        return d;
+    }
+}

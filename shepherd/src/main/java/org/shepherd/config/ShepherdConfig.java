@@ -1,0 +1,280 @@
+package org.shepherd.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+
+/**
+ * The shepherd's validated configuration (a properties file, keys in {@link ConfigKey}). Immutable; every
+ * problem is reported as a {@link ConfigException} naming the key and what to write instead.
+ */
+public final class ShepherdConfig {
+
+    private final Map<String, String> raw;
+    private final EnumMap<ConfigKey, Object> values = new EnumMap<>(ConfigKey.class);
+    private final Map<String, String> users;
+    private final List<ReplicaSpec> replicas;
+    private final ReplicaSpec primary;
+
+    private ShepherdConfig(Map<String, String> raw) throws ConfigException {
+        this.raw = Collections.unmodifiableMap(new TreeMap<>(raw));
+        Map<String, String> userPasswords = new TreeMap<>();
+        Map<String, Map<ConfigKey, String>> replicaKeys = new TreeMap<>();
+        for (Map.Entry<String, String> e : this.raw.entrySet()) {
+            String fileKey = e.getKey().trim();
+            ConfigKey.Match m = ConfigKey.match(fileKey);
+            if (m == null) throw new ConfigException(unknownKeyMessage(fileKey));
+            Object parsed = parse(m.key(), fileKey, e.getValue());
+            if (m.name() == null) {
+                values.put(m.key(), parsed);
+            } else if (m.key() == ConfigKey.USER_PASSWORD) {
+                userPasswords.put(m.name(), (String) parsed);
+            } else {
+                replicaKeys.computeIfAbsent(m.name(), n -> new EnumMap<>(ConfigKey.class)).put(m.key(), (String) parsed);
+            }
+        }
+        for (ConfigKey k : ConfigKey.values()) {
+            if (!k.isFamily() && !values.containsKey(k)) values.put(k, parse(k, k.key(), k.defaultValue()));
+        }
+        this.users = Collections.unmodifiableMap(userPasswords);
+        this.replicas = List.copyOf(replicaSpecs(replicaKeys));
+        this.primary = choosePrimary();
+        validate();
+    }
+
+    /** Reads a properties file (ISO-8859-1 escapes as in {@link Properties}, read here as UTF-8). */
+    public static ShepherdConfig load(Path file) throws ConfigException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("config file " + file + " does not exist; pass an existing file to --config "
+                    + "or omit --config to run the embedded default");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new ConfigException("cannot read config file " + file + ": " + e.getMessage(), e);
+        }
+        return fromProperties(p);
+    }
+
+    public static ShepherdConfig fromProperties(Properties properties) throws ConfigException {
+        Map<String, String> m = new TreeMap<>();
+        for (String name : properties.stringPropertyNames()) m.put(name, properties.getProperty(name));
+        return new ShepherdConfig(m);
+    }
+
+    public static ShepherdConfig fromMap(Map<String, String> keyValues) throws ConfigException {
+        return new ShepherdConfig(keyValues);
+    }
+
+    /** A copy with one key set (or removed when {@code value} is null), validated again. */
+    public ShepherdConfig with(String key, String value) throws ConfigException {
+        Map<String, String> m = new TreeMap<>(raw);
+        if (value == null) m.remove(key);
+        else m.put(key, value);
+        return new ShepherdConfig(m);
+    }
+
+    /** The keys as given (defaults not filled in), secrets masked when asked. */
+    public Map<String, String> asMap(boolean maskSecrets) {
+        Map<String, String> m = new TreeMap<>();
+        for (Map.Entry<String, String> e : raw.entrySet()) {
+            ConfigKey.Match match = ConfigKey.match(e.getKey());
+            boolean secret = match != null && match.key().isSecret();
+            m.put(e.getKey(), maskSecrets && secret ? "********" : e.getValue());
+        }
+        return m;
+    }
+
+    public HostPort listen() {
+        return (HostPort) values.get(ConfigKey.LISTEN);
+    }
+
+    public int f() {
+        return (Integer) values.get(ConfigKey.F);
+    }
+
+    public Mode mode() {
+        return (Mode) values.get(ConfigKey.MODE);
+    }
+
+    public Path dataDir() {
+        return (Path) values.get(ConfigKey.DATA_DIR);
+    }
+
+    /** Replicas sorted by name. */
+    public List<ReplicaSpec> replicas() {
+        return replicas;
+    }
+
+    /** The initial primary: {@code primary} if set, else the first replica by name. */
+    public ReplicaSpec primary() {
+        return primary;
+    }
+
+    /** Client users and their passwords, sorted by name; empty when none are configured. */
+    public Map<String, String> users() {
+        return users;
+    }
+
+    public int maxFrameBytes() {
+        return (Integer) values.get(ConfigKey.PROTOCOL_MAX_FRAME_BYTES);
+    }
+
+    public int fetchSizeDefault() {
+        return (Integer) values.get(ConfigKey.FETCH_SIZE_DEFAULT);
+    }
+
+    public boolean tlsEnabled() {
+        return (Boolean) values.get(ConfigKey.TLS_ENABLED);
+    }
+
+    /** Null when not set. */
+    public Path tlsCert() {
+        return pathOrNull(ConfigKey.TLS_CERT);
+    }
+
+    /** Null when not set. */
+    public Path tlsKey() {
+        return pathOrNull(ConfigKey.TLS_KEY);
+    }
+
+    public int ioThreads() {
+        return (Integer) values.get(ConfigKey.IO_THREADS);
+    }
+
+    public int workersMax() {
+        return (Integer) values.get(ConfigKey.WORKERS_MAX);
+    }
+
+    public int sessionsMax() {
+        return (Integer) values.get(ConfigKey.SESSIONS_MAX);
+    }
+
+    public int sessionQueuedRequestsMax() {
+        return (Integer) values.get(ConfigKey.SESSION_QUEUED_REQUESTS_MAX);
+    }
+
+    /** 0: never. */
+    public long sessionIdleTimeoutMs() {
+        return (Long) values.get(ConfigKey.SESSION_IDLE_TIMEOUT_MS);
+    }
+
+    public long handshakeTimeoutMs() {
+        return (Long) values.get(ConfigKey.HANDSHAKE_TIMEOUT_MS);
+    }
+
+    public long shutdownTimeoutMs() {
+        return (Long) values.get(ConfigKey.SHUTDOWN_TIMEOUT_MS);
+    }
+
+    public int replicaPoolSizeMax() {
+        return (Integer) values.get(ConfigKey.REPLICA_POOL_SIZE_MAX);
+    }
+
+    public long replicaConnectTimeoutMs() {
+        return (Long) values.get(ConfigKey.REPLICA_CONNECT_TIMEOUT_MS);
+    }
+
+    private Path pathOrNull(ConfigKey k) {
+        Object v = values.get(k);
+        return v instanceof Path ? (Path) v : null;
+    }
+
+    private static Object parse(ConfigKey key, String fileKey, String value) throws ConfigException {
+        try {
+            return key.parse(value == null ? "" : value);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(fileKey + "=" + (key.isSecret() ? "********" : value) + " is not valid: "
+                    + e.getMessage() + " (" + key.description() + ")");
+        }
+    }
+
+    private static List<ReplicaSpec> replicaSpecs(Map<String, Map<ConfigKey, String>> replicaKeys) throws ConfigException {
+        List<ReplicaSpec> specs = new ArrayList<>();
+        for (Map.Entry<String, Map<ConfigKey, String>> e : replicaKeys.entrySet()) {
+            String name = e.getKey();
+            Map<ConfigKey, String> keys = e.getValue();
+            String url = keys.get(ConfigKey.REPLICA_URL);
+            if (url == null) {
+                throw new ConfigException("replica " + name + " has settings but no URL: add "
+                        + ConfigKey.REPLICA_URL.forName(name) + "=jdbc:...");
+            }
+            String dialect = keys.getOrDefault(ConfigKey.REPLICA_DIALECT, "");
+            if (dialect.isEmpty()) dialect = ReplicaSpec.inferDialect(url);
+            if (dialect == null) {
+                throw new ConfigException("cannot tell the SQL dialect of " + ConfigKey.REPLICA_URL.forName(name) + "=" + url
+                        + ": add " + ConfigKey.REPLICA_DIALECT.forName(name) + "=" + String.join("|", ReplicaSpec.DIALECTS));
+            }
+            specs.add(new ReplicaSpec(name, url, keys.getOrDefault(ConfigKey.REPLICA_USER, ""),
+                    keys.getOrDefault(ConfigKey.REPLICA_PASSWORD, ""), dialect));
+        }
+        return specs;
+    }
+
+    private ReplicaSpec choosePrimary() throws ConfigException {
+        String name = (String) values.get(ConfigKey.PRIMARY);
+        if (replicas.isEmpty()) return null;
+        if (name.isEmpty()) return replicas.get(0);
+        for (ReplicaSpec r : replicas) {
+            if (r.name().equals(name)) return r;
+        }
+        throw new ConfigException("primary=" + name + " names no configured replica; use one of "
+                + replicas.stream().map(ReplicaSpec::name).toList() + " or remove the key");
+    }
+
+    private void validate() throws ConfigException {
+        if (replicas.isEmpty()) {
+            throw new ConfigException("no replicas configured: add replica.<name>.url=jdbc:... (for example "
+                    + "replica.r1.url=jdbc:derby:shepherd-data/r1;create=true)");
+        }
+        Mode mode = mode();
+        int needed = 2 * f() + 1;
+        if (mode.replicated() && replicas.size() < needed) {
+            throw new ConfigException("mode=" + mode.configName() + " with f=" + f() + " needs at least 2f+1 = " + needed
+                    + " replicas but " + replicas.size() + " are configured: add replicas, lower f, or use mode=passthrough");
+        }
+        HostPort listen = listen();
+        if (users.isEmpty() && !listen.isLoopback()) {
+            throw new ConfigException("listen=" + listen + " accepts connections from other machines but no client users "
+                    + "are configured: add user.<name>.password=<secret> (clients then authenticate), "
+                    + "or listen on 127.0.0.1");
+        }
+        if (tlsEnabled()) {
+            checkReadable(ConfigKey.TLS_CERT, tlsCert());
+            checkReadable(ConfigKey.TLS_KEY, tlsKey());
+        }
+    }
+
+    private static void checkReadable(ConfigKey key, Path file) throws ConfigException {
+        if (file == null) {
+            throw new ConfigException("tls.enabled=true needs " + key.key() + "=<PEM file>: " + key.description());
+        }
+        if (!Files.isReadable(file)) {
+            throw new ConfigException(key.key() + "=" + file + ": file does not exist or is not readable");
+        }
+    }
+
+    private static String unknownKeyMessage(String fileKey) {
+        TreeSet<String> known = new TreeSet<>();
+        for (ConfigKey k : ConfigKey.values()) known.add(k.key());
+        return "unknown configuration key '" + fileKey + "'; known keys: " + String.join(", ", known)
+                + " (see docs/configuration.md)";
+    }
+
+    @Override
+    public String toString() {
+        return "ShepherdConfig" + asMap(true);
+    }
+}

@@ -1,0 +1,588 @@
+package org.shepherd.coordinator.cbs;
+
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.shepherd.divergence.Divergence;
+import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.replica.Outcome;
+import org.shepherd.replica.ReplicaEndpoint;
+import org.shepherd.replica.ReplicaManager;
+import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.schedule.OrderingRules;
+import org.shepherd.schedule.Pool;
+import org.shepherd.schedule.PoolEntry;
+import org.shepherd.schedule.Stmt;
+import org.shepherd.schedule.TxState;
+import org.shepherd.schedule.Txn;
+import org.shepherd.time.Scheduler;
+import org.shepherd.vote.Ballot;
+
+/**
+ * The coordinator of commit barrier scheduling as an event-driven state machine (seed Figures 2 and 3): client
+ * requests and replica outcomes are events, handled one at a time on the {@link Scheduler}. The same code runs
+ * in the deterministic simulation and over JDBC replicas. Not thread-safe: call it on the scheduler only.
+ * Callbacks are invoked on the scheduler too and must not call back into the core synchronously (post a new
+ * event instead).
+ *
+ * @param <S> the statement payload type the replica endpoints understand
+ */
+public final class CbsCore<S> implements ReplicaManager.Listener<S> {
+
+    /** Receives the primary's (tentative) answer to one statement. */
+    public interface StatementCallback {
+        void answered(Object clientAnswer);
+
+        void failed(SQLException e);
+    }
+
+    /** Receives the commit decision. */
+    public interface CommitCallback {
+        void committed();
+
+        void failed(SQLException e);
+    }
+
+    /**
+     * Core settings.
+     *
+     * @param f faulty replicas tolerated; at least 2f+1 replicas are required
+     * @param mode the scheduling mode
+     * @param rules the ordering rules (all on outside the simulation)
+     * @param commitTimeoutMs how long a COMMIT waits for f+1 ready, agreeing replicas before it aborts
+     * @param blockBoundMs a committed transaction's statement running longer than this at a secondary counts as
+     *     blocked: the secondary aborts the local transactions in its way
+     * @param blockCheckMs how often blocked secondaries are looked for
+     */
+    public record Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
+            long blockCheckMs) {
+
+        public Settings {
+            if (f < 0) throw new IllegalArgumentException("f must be >= 0");
+            if (commitTimeoutMs <= 0 || blockBoundMs <= 0 || blockCheckMs <= 0) {
+                throw new IllegalArgumentException("timeouts must be > 0");
+            }
+        }
+
+        public static Settings defaults(int f, ExecutionMode mode) {
+            return new Settings(f, mode, OrderingRules.ALL, 30_000, 200, 50);
+        }
+
+        public Settings withRules(OrderingRules r) {
+            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs);
+        }
+    }
+
+    /** Counters, for tests and status. */
+    public record Stats(long commits, long aborts, long voteAborts, long replicaReruns, long live) {
+    }
+
+    private static final class Ctx {
+        StatementCallback statementCallback;
+        CommitCallback commitCallback;
+        Scheduler.Timer commitTimer;
+        String abortReason = "";
+    }
+
+    private final List<ReplicaManager<S>> replicas = new ArrayList<>();
+    private final int primary;
+    private final Settings settings;
+    private final Scheduler scheduler;
+    private final DivergenceLog divergences;
+    private final TreeMap<Long, Txn<S>> live = new TreeMap<>();
+    private final Map<Long, Ctx> ctx = new HashMap<>();
+    private final ArrayDeque<Txn<S>> gateQueue = new ArrayDeque<>();
+    private Txn<S> gateHolder;
+    private long nextTxId = 1;
+    private long barrier;
+    private Scheduler.Timer blockTimer;
+    private long commits;
+    private long aborts;
+    private long voteAborts;
+    private long reruns;
+
+    public CbsCore(List<? extends ReplicaEndpoint<S>> endpoints, int primaryIndex, Settings settings, Scheduler scheduler,
+            DivergenceLog divergences) {
+        int needed = 2 * settings.f() + 1;
+        if (endpoints.size() < needed) {
+            throw new IllegalArgumentException("mode " + settings.mode().name().toLowerCase(java.util.Locale.ROOT) + " with f="
+                    + settings.f() + " needs at least 2f+1 = " + needed + " replicas, but " + endpoints.size()
+                    + " are configured; add replicas or lower f");
+        }
+        if (primaryIndex < 0 || primaryIndex >= endpoints.size()) throw new IllegalArgumentException("bad primary index");
+        this.primary = primaryIndex;
+        this.settings = settings;
+        this.scheduler = scheduler;
+        this.divergences = divergences;
+        for (int i = 0; i < endpoints.size(); i++) {
+            Pool<S> pool = new Pool<>(i == primaryIndex, settings.rules());
+            replicas.add(new ReplicaManager<>(i, endpoints.get(i), pool, scheduler, this));
+        }
+    }
+
+    // ---------------------------------------------------------------- client events
+
+    /** Starts a transaction. */
+    public Txn<S> begin() {
+        Txn<S> t = new Txn<>(nextTxId++, replicas.size());
+        live.put(t.id(), t);
+        ctx.put(t.id(), new Ctx());
+        if (settings.mode() == ExecutionMode.SERIAL) {
+            gateQueue.add(t);
+            advanceGate();
+        } else {
+            t.admit();
+        }
+        return t;
+    }
+
+    /** Runs a statement: at once on the primary; the callback gets the primary's answer. */
+    public void execute(Txn<S> t, S payload, String text, StatementCallback callback) {
+        Ctx c = ctx.get(t.id());
+        if (c == null || t.state() != TxState.ACTIVE) {
+            callback.failed(new SQLException("transaction " + t.id() + " was aborted"
+                    + (c == null || c.abortReason.isEmpty() ? "" : ": " + c.abortReason) + "; roll back and retry", "40001"));
+            return;
+        }
+        if (primaryManager().down()) {
+            abort(t, "the primary replica is down");
+            callback.failed(primaryDownError());
+            return;
+        }
+        t.append(payload, text);
+        c.statementCallback = callback;
+        if (t.admitted()) primaryManager().pool().entryOrCreate(t);
+        afterEvent();
+    }
+
+    /** Asks to commit: decided once f+1 replicas are ready to commit T and agree with every answer given. */
+    public void commit(Txn<S> t, CommitCallback callback) {
+        Ctx c = ctx.get(t.id());
+        if (c == null || t.state() == TxState.ABORTED) {
+            callback.failed(new SQLException("transaction " + t.id() + " was aborted"
+                    + (c == null || c.abortReason.isEmpty() ? "" : ": " + c.abortReason) + "; retry it", "40001"));
+            return;
+        }
+        if (t.state() != TxState.ACTIVE) throw new IllegalStateException("commit twice of " + t);
+        t.setState(TxState.COMMITTING);
+        c.commitCallback = callback;
+        c.commitTimer = scheduler.schedule(settings.commitTimeoutMs(), () -> commitTimedOut(t));
+        if (settings.mode() == ExecutionMode.SS && !t.stmts().isEmpty()) {
+            gateQueue.add(t);
+            advanceGate();
+        }
+        afterEvent();
+    }
+
+    /** Client ROLLBACK (or session close): abort everywhere; acknowledged at once. */
+    public void rollback(Txn<S> t) {
+        if (t.state() == TxState.ACTIVE || t.state() == TxState.COMMITTING) abort(t, "rolled back by the client");
+        afterEvent();
+    }
+
+    // ---------------------------------------------------------------- replica events
+
+    @Override
+    public void statementDone(ReplicaManager<S> r, PoolEntry<S> e, int index, Outcome o) {
+        Txn<S> t = e.txn();
+        Stmt<S> q = t.stmts().get(index);
+        e.completed();
+        if (r.primary()) {
+            primaryStatementDone(r, e, q, o);
+        } else if (t.state() != TxState.ABORTED && !e.abortRequested()) {
+            switch (o.kind()) {
+                case DOWN:
+                    replicaDown(r, o.error());
+                    break;
+                case RETRYABLE:
+                    rolledBackAtSecondary(r, e);
+                    break;
+                case ANSWER:
+                    q.recordVote(r.index(), o.ballot());
+                    e.markDone(index);
+                    break;
+                default:
+                    throw new IllegalStateException("unknown outcome " + o.kind());
+            }
+        } else if (o.kind() == Outcome.Kind.DOWN) {
+            replicaDown(r, o.error());
+        }
+        afterEvent();
+    }
+
+    private void primaryStatementDone(ReplicaManager<S> r, PoolEntry<S> e, Stmt<S> q, Outcome o) {
+        Txn<S> t = e.txn();
+        Ctx c = ctx.get(t.id());
+        StatementCallback cb = c == null ? null : c.statementCallback;
+        if (c != null) c.statementCallback = null;
+        if (o.kind() == Outcome.Kind.DOWN) {
+            replicaDown(r, o.error());
+            if (cb != null) cb.failed(primaryDownError());
+            return;
+        }
+        if (t.state() == TxState.ABORTED) {
+            if (cb != null) cb.failed(abortedError(t));
+            return;
+        }
+        if (o.kind() == Outcome.Kind.RETRYABLE) {
+            abort(t, "the primary " + r.name() + " rolled it back (" + o.error().getMessage() + ")");
+            if (cb != null) cb.failed(o.error());
+            return;
+        }
+        e.markDone(q.index());
+        q.setBarrier(barrier);
+        q.recordVote(r.index(), o.ballot());
+        if (settings.mode() != ExecutionMode.SS) enterSecondaryPools(t);
+        if (cb != null) {
+            if (o.error() != null) {
+                cb.failed(o.error());
+            } else {
+                cb.answered(o.clientAnswer());
+            }
+        }
+    }
+
+    @Override
+    public void commitDone(ReplicaManager<S> r, PoolEntry<S> e, Outcome o) {
+        e.completed();
+        if (o.kind() != Outcome.Kind.ANSWER) {
+            replicaDown(r, o.error());
+        } else {
+            e.markFinished();
+            if (!r.primary()) reportLateDivergences(r, e.txn());
+        }
+        afterEvent();
+    }
+
+    @Override
+    public void rollbackDone(ReplicaManager<S> r, PoolEntry<S> e, Outcome o) {
+        e.completed();
+        if (o.kind() == Outcome.Kind.DOWN) {
+            replicaDown(r, o.error());
+        } else if (e.txn().state() == TxState.ABORTED) {
+            e.markFinished();
+        } else {
+            e.restart();
+        }
+        afterEvent();
+    }
+
+    // ---------------------------------------------------------------- blocking secondaries (seed 3.3.2)
+
+    /** The replica rolled back T on its own (deadlock victim, lock timeout): re-run T there. */
+    private void rolledBackAtSecondary(ReplicaManager<S> r, PoolEntry<S> e) {
+        reruns++;
+        List<PoolEntry<S>> pending = r.pool().pendingCommits();
+        PoolEntry<S> first = pending.isEmpty() ? null : pending.get(0);
+        if (first == null) {
+            e.requestAbort(-1);
+        } else if (first == e) {
+            clearTheWay(r, e.txn());
+            e.requestAbort(-1);
+        } else {
+            e.requestAbort(first.txn().id());
+        }
+    }
+
+    /** Aborts, at this replica only, the transactions that may hold locks committed transaction {@code t} needs. */
+    private void clearTheWay(ReplicaManager<S> r, Txn<S> t) {
+        for (PoolEntry<S> v : r.pool().entries()) {
+            Txn<S> vt = v.txn();
+            if (vt == t || v.commitSent() || v.finished() || v.abortRequested() || !v.started()) continue;
+            if (vt.state() == TxState.ABORTED) continue;
+            if (vt.committed() && vt.barrier() < t.barrier()) continue;
+            reruns++;
+            v.requestAbort(t.id());
+        }
+    }
+
+    private void blockCheck() {
+        blockTimer = null;
+        long now = scheduler.clock().nowMillis();
+        for (ReplicaManager<S> r : replicas) {
+            if (r.down() || r.primary()) continue;
+            List<PoolEntry<S>> pending = r.pool().pendingCommits();
+            if (pending.isEmpty()) continue;
+            PoolEntry<S> first = pending.get(0);
+            if (first.inFlight() && now - first.inFlightSinceMs() >= settings.blockBoundMs()) clearTheWay(r, first.txn());
+        }
+        afterEvent();
+    }
+
+    private void armBlockTimer() {
+        if (blockTimer != null) return;
+        for (ReplicaManager<S> r : replicas) {
+            if (!r.down() && !r.primary() && !r.pool().pendingCommits().isEmpty()) {
+                blockTimer = scheduler.schedule(settings.blockCheckMs(), this::blockCheck);
+                return;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the commit decision (Figure 2)
+
+    private void evaluateCommits() {
+        for (Txn<S> t : new ArrayList<>(live.values())) {
+            if (t.state() == TxState.COMMITTING) decide(t);
+        }
+    }
+
+    private void decide(Txn<S> t) {
+        ReplicaManager<S> p = primaryManager();
+        if (p.down()) return;
+        if (t.stmts().isEmpty()) {
+            commitNow(t);
+            return;
+        }
+        Collection<Txn<S>> lv = live.values();
+        if (!p.pool().readyToCommit(t, lv)) return;
+        int f = settings.f();
+        boolean[] ready = new boolean[replicas.size()];
+        int aliveSecondaries = 0;
+        for (ReplicaManager<S> r : replicas) {
+            if (r.down() || r.primary()) continue;
+            aliveSecondaries++;
+            ready[r.index()] = r.pool().readyToCommit(t, lv);
+        }
+        boolean waiting = false;
+        for (Stmt<S> q : t.stmts()) {
+            Ballot accepted = q.vote(primary);
+            int matches = 0;
+            int readyMismatches = 0;
+            for (ReplicaManager<S> r : replicas) {
+                if (r.down() || r.primary()) continue;
+                boolean counts = ready[r.index()] || !settings.rules().readyVotesOnly();
+                Ballot v = q.vote(r.index());
+                if (!counts || v == null) continue;
+                if (v.agreesWith(accepted)) {
+                    matches++;
+                } else if (ready[r.index()]) {
+                    readyMismatches++;
+                }
+            }
+            if (matches >= f) continue;
+            if (aliveSecondaries - readyMismatches < f) {
+                abortForVote(t, q, ready);
+                return;
+            }
+            waiting = true;
+        }
+        if (!waiting) commitNow(t);
+    }
+
+    private void commitNow(Txn<S> t) {
+        t.commitAt(barrier++);
+        commits++;
+        Ctx c = ctx.get(t.id());
+        c.commitTimer.cancel();
+        CommitCallback cb = c.commitCallback;
+        c.commitCallback = null;
+        cb.committed();
+    }
+
+    private void abortForVote(Txn<S> t, Stmt<S> q, boolean[] ready) {
+        voteAborts++;
+        List<String> disagreeing = new ArrayList<>();
+        Ballot primaryBallot = q.vote(primary);
+        Map<Ballot, Integer> counts = new LinkedHashMap<>();
+        counts.merge(primaryBallot, 1, Integer::sum);
+        for (ReplicaManager<S> r : replicas) {
+            if (ready[r.index()] && q.vote(r.index()) != null) counts.merge(q.vote(r.index()), 1, Integer::sum);
+        }
+        Ballot accepted = null;
+        for (Map.Entry<Ballot, Integer> en : counts.entrySet()) {
+            if (en.getValue() >= settings.f() + 1) accepted = en.getKey();
+        }
+        StringBuilder answers = new StringBuilder();
+        for (ReplicaManager<S> r : replicas) {
+            Ballot v = q.vote(r.index());
+            boolean voted = r.primary() || ready[r.index()];
+            answers.append(answers.length() == 0 ? "" : ", ").append(r.name()).append(r.primary() ? " (primary)" : "")
+                    .append(": ").append(r.down() ? "down" : voted && v != null ? v.summary() : "not ready");
+            if (!voted || v == null || r.down()) continue;
+            Ballot reference = accepted != null ? accepted : primaryBallot;
+            if (!v.agreesWith(reference) || (accepted == null && r.primary())) {
+                if (!v.agreesWith(reference)) disagreeing.add(r.name());
+                divergences.report(new Divergence(scheduler.clock().nowMillis(), t.id(), q.index(), shorten(q.text()), r.name(),
+                        accepted != null ? accepted.summary() : "no answer with f+1 = " + (settings.f() + 1) + " votes",
+                        v.summary(), false));
+            }
+        }
+        if (accepted == null) disagreeing.add(0, replicas.get(primary).name());
+        String msg = "Shepherd aborted the transaction: replicas " + String.join(", ", disagreeing)
+                + " disagreed on statement " + (q.index() + 1) + " (" + shorten(q.text()) + "): " + answers
+                + ". Retry the transaction.";
+        Ctx c = ctx.get(t.id());
+        CommitCallback cb = c.commitCallback;
+        c.commitCallback = null;
+        abort(t, msg);
+        cb.failed(new SQLException(msg, "40001"));
+    }
+
+    private void reportLateDivergences(ReplicaManager<S> r, Txn<S> t) {
+        for (Stmt<S> q : t.stmts()) {
+            Ballot accepted = q.vote(primary);
+            Ballot v = q.vote(r.index());
+            if (accepted != null && v != null && !v.agreesWith(accepted)) {
+                divergences.report(new Divergence(scheduler.clock().nowMillis(), t.id(), q.index(), shorten(q.text()), r.name(),
+                        accepted.summary(), v.summary(), true));
+            }
+        }
+    }
+
+    private void commitTimedOut(Txn<S> t) {
+        if (t.state() != TxState.COMMITTING) return;
+        List<String> ready = new ArrayList<>();
+        for (ReplicaManager<S> r : replicas) {
+            if (!r.down() && r.pool().readyToCommit(t, live.values())) ready.add(r.name());
+        }
+        String msg = "Shepherd aborted the transaction: no f+1 = " + (settings.f() + 1) + " replicas were ready to commit it within "
+                + settings.commitTimeoutMs() + " ms (ready: " + ready + "). Retry the transaction.";
+        Ctx c = ctx.get(t.id());
+        CommitCallback cb = c.commitCallback;
+        c.commitCallback = null;
+        abort(t, msg);
+        cb.failed(new SQLException(msg, "40001"));
+        afterEvent();
+    }
+
+    // ---------------------------------------------------------------- bookkeeping
+
+    private void abort(Txn<S> t, String reason) {
+        if (t.state() == TxState.ABORTED) return;
+        t.setState(TxState.ABORTED);
+        aborts++;
+        Ctx c = ctx.get(t.id());
+        if (c != null) {
+            c.abortReason = reason;
+            if (c.commitTimer != null) c.commitTimer.cancel();
+            StatementCallback sc = c.statementCallback;
+            c.statementCallback = null;
+            if (sc != null) sc.failed(abortedError(t));
+            CommitCallback cc = c.commitCallback;
+            c.commitCallback = null;
+            if (cc != null) cc.failed(abortedError(t));
+        }
+    }
+
+    private SQLException abortedError(Txn<S> t) {
+        Ctx c = ctx.get(t.id());
+        String reason = c == null ? "" : c.abortReason;
+        if (primaryManager().down()) return primaryDownError();
+        return new SQLException("transaction aborted: " + reason, "40001");
+    }
+
+    private SQLException primaryDownError() {
+        return new SQLException("the primary replica " + primaryManager().name() + " is down ("
+                + primaryManager().downReason() + "); choosing a new primary (view change) is not implemented yet", "08006");
+    }
+
+    private void replicaDown(ReplicaManager<S> r, SQLException cause) {
+        if (r.down()) return;
+        r.markDown(cause == null ? "unknown" : cause.getMessage());
+        org.slf4j.LoggerFactory.getLogger(CbsCore.class).warn("replica {} is down: {}", r.name(), r.downReason());
+        if (r.primary()) {
+            for (Txn<S> t : new ArrayList<>(live.values())) {
+                if (!t.committed()) abort(t, "the primary replica is down");
+            }
+        }
+    }
+
+    private void enterSecondaryPools(Txn<S> t) {
+        for (ReplicaManager<S> r : replicas) {
+            if (!r.down() && !r.primary()) r.pool().entryOrCreate(t);
+        }
+    }
+
+    private void advanceGate() {
+        if (gateHolder != null && live.containsKey(gateHolder.id())) return;
+        gateHolder = null;
+        while (!gateQueue.isEmpty()) {
+            Txn<S> next = gateQueue.poll();
+            if (!live.containsKey(next.id()) || next.state() == TxState.ABORTED) continue;
+            gateHolder = next;
+            if (settings.mode() == ExecutionMode.SERIAL) {
+                next.admit();
+                if (!next.stmts().isEmpty()) primaryManager().pool().entryOrCreate(next);
+            } else {
+                enterSecondaryPools(next);
+            }
+            return;
+        }
+    }
+
+    private void reap() {
+        for (Txn<S> t : new ArrayList<>(live.values())) {
+            if (t.state() != TxState.ABORTED && !t.committed()) continue;
+            boolean finished = true;
+            for (ReplicaManager<S> r : replicas) {
+                if (r.down()) continue;
+                PoolEntry<S> e = r.pool().entry(t);
+                if (e != null && !e.finished()) finished = false;
+            }
+            if (!finished) continue;
+            live.remove(t.id());
+            ctx.remove(t.id());
+            for (ReplicaManager<S> r : replicas) r.pool().remove(t);
+        }
+        advanceGate();
+    }
+
+    private void afterEvent() {
+        evaluateCommits();
+        for (ReplicaManager<S> r : replicas) r.pump(live.values());
+        reap();
+        for (ReplicaManager<S> r : replicas) r.pump(live.values());
+        armBlockTimer();
+    }
+
+    private ReplicaManager<S> primaryManager() {
+        return replicas.get(primary);
+    }
+
+    private static String shorten(String s) {
+        return s.length() <= 120 ? s : s.substring(0, 117) + "...";
+    }
+
+    // ---------------------------------------------------------------- views for tests, status and the simulation
+
+    public Settings settings() {
+        return settings;
+    }
+
+    public List<ReplicaManager<S>> replicas() {
+        return List.copyOf(replicas);
+    }
+
+    public int primaryIndex() {
+        return primary;
+    }
+
+    public Collection<Txn<S>> liveTransactions() {
+        return List.copyOf(live.values());
+    }
+
+    /** Whether replica {@code r} is ready to commit T now (seed 3.3's definition). */
+    public boolean readyToCommit(int r, Txn<S> t) {
+        return !replicas.get(r).down() && replicas.get(r).pool().readyToCommit(t, live.values());
+    }
+
+    /** No transaction is in progress anywhere: every decided transaction is committed or rolled back everywhere. */
+    public boolean idle() {
+        return live.isEmpty();
+    }
+
+    public long currentBarrier() {
+        return barrier;
+    }
+
+    public Stats stats() {
+        return new Stats(commits, aborts, voteAborts, reruns, live.size());
+    }
+}

@@ -1,0 +1,89 @@
+package org.shepherd.coordinator.passthrough;
+
+import java.sql.SQLException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.shepherd.config.ShepherdConfig;
+import org.shepherd.coordinator.Coordinator;
+import org.shepherd.coordinator.Session;
+import org.shepherd.replica.jdbc.ConnectionPreparer;
+import org.shepherd.replica.jdbc.JdbcValues;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Mode {@code passthrough}: every statement runs on one replica (the primary), unchanged, with no voting.
+ * The baseline the replicated modes are measured against, and the path the embedded default uses until CBS
+ * is available. The database name a client asks for is ignored: the replica's database is the only one.
+ */
+public final class PassthroughCoordinator implements Coordinator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PassthroughCoordinator.class);
+
+    private final ReplicaPool replica;
+    private final JdbcValues values;
+    private final int fetchSizeDefault;
+    private final Set<PassthroughSession> sessions = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    /**
+     * @param replica the replica every statement goes to; closed with this coordinator
+     * @param fetchSizeDefault rows per batch when the client's fetch size is 0
+     */
+    public PassthroughCoordinator(ReplicaPool replica, int fetchSizeDefault) {
+        if (fetchSizeDefault < 1) throw new IllegalArgumentException("fetchSizeDefault must be >= 1");
+        this.replica = replica;
+        this.values = JdbcValues.forDialect(replica.spec().dialect());
+        this.fetchSizeDefault = fetchSizeDefault;
+    }
+
+    /** A coordinator over the configuration's primary replica; the other replicas are not touched. */
+    public static PassthroughCoordinator open(ShepherdConfig config) throws SQLException {
+        ReplicaSpec primary = config.primary();
+        if (config.replicas().size() > 1) {
+            LOG.warn("mode=passthrough uses replica {} only; the other {} replica(s) are not used", primary.name(),
+                    config.replicas().size() - 1);
+        }
+        ReplicaPool pool = new ReplicaPool(primary, ConnectionPreparer.defaults(primary.dialect()),
+                config.replicaPoolSizeMax(), config.replicaConnectTimeoutMs());
+        return new PassthroughCoordinator(pool, config.fetchSizeDefault());
+    }
+
+    @Override
+    public Session openSession(String user, String database) throws SQLException {
+        if (closed) throw new SQLException("the shepherd is shutting down", "57P01");
+        PassthroughSession s = new PassthroughSession(this, replica, values, fetchSizeDefault);
+        sessions.add(s);
+        if (closed) {
+            s.close();
+            throw new SQLException("the shepherd is shutting down", "57P01");
+        }
+        return s;
+    }
+
+    /** The replica's pool (for status and tests). */
+    public ReplicaPool replica() {
+        return replica;
+    }
+
+    /** Sessions open now. */
+    public int openSessions() {
+        return sessions.size();
+    }
+
+    void forget(PassthroughSession s) {
+        sessions.remove(s);
+    }
+
+    /** Cancels what still runs, rolls back and closes every open session, then closes the replica pool. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        for (PassthroughSession s : sessions) s.cancel();
+        for (PassthroughSession s : sessions) s.close();
+        replica.close();
+    }
+}

@@ -1,0 +1,244 @@
+package org.shepherd.coordinator.passthrough;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.util.List;
+import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.MetadataRequest;
+import org.shepherd.coordinator.Session;
+import org.shepherd.protocol.Param;
+import org.shepherd.replica.jdbc.JdbcCursor;
+import org.shepherd.replica.jdbc.JdbcExecution;
+import org.shepherd.replica.jdbc.JdbcValues;
+import org.shepherd.replica.jdbc.MetadataCalls;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client session on the single replica. The replica connection is taken from the pool when a transaction
+ * starts and returned after its commit or rollback; in autocommit mode every statement is its own transaction,
+ * committed when its update count is known or when its result set is closed.
+ *
+ * <p>Methods are synchronized (the frontend calls them from one worker at a time anyway) except
+ * {@link #cancel()}, which only flags and forwards to the running statement.
+ */
+final class PassthroughSession implements Session {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PassthroughSession.class);
+
+    private final PassthroughCoordinator owner;
+    private final ReplicaPool replica;
+    private final JdbcValues values;
+    private final int fetchSizeDefault;
+
+    private Connection connection;
+    private boolean autoCommit = true;
+    private boolean readOnly;
+    private boolean closed;
+    private volatile Statement running;
+    private volatile JdbcCursor cursor;
+
+    PassthroughSession(PassthroughCoordinator owner, ReplicaPool replica, JdbcValues values, int fetchSizeDefault) {
+        this.owner = owner;
+        this.replica = replica;
+        this.values = values;
+        this.fetchSizeDefault = fetchSizeDefault;
+    }
+
+    @Override
+    public synchronized Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
+        ensureOpen();
+        closeCursor();
+        Connection c = connection();
+        Statement st = null;
+        try {
+            int fetchSize = options.fetchSize() > 0 ? options.fetchSize() : fetchSizeDefault;
+            st = JdbcExecution.create(c, sql, !params.isEmpty() || options.returnGeneratedKeys(), options, fetchSize);
+            running = st;
+            if (JdbcExecution.execute(st, sql, params, values, options)) {
+                JdbcCursor rows = new JdbcCursor(st, st.getResultSet(), values, this::cursorClosed);
+                Answer answer = new Answer.Rows(rows, JdbcExecution.warnings(st));
+                cursor = rows;
+                return answer;
+            }
+            Answer.Update update = JdbcExecution.update(st, options, values);
+            st.close();
+            if (autoCommit) endTransaction(true);
+            return update;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(st);
+            if (autoCommit) endTransaction(false);
+            throw JdbcExecution.toSqlException(e);
+        } finally {
+            running = null;
+        }
+    }
+
+    @Override
+    public synchronized long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
+            ExecOptions options) throws SQLException {
+        ensureOpen();
+        closeCursor();
+        Connection c = connection();
+        try {
+            long[] counts = JdbcExecution.executeBatch(c, sql, parameterSets, statements, values, options, s -> running = s);
+            if (autoCommit) endTransaction(true);
+            return counts;
+        } catch (SQLException | RuntimeException e) {
+            if (autoCommit) endTransaction(false);
+            throw JdbcExecution.toSqlException(e);
+        }
+    }
+
+    @Override
+    public synchronized Answer metadata(MetadataRequest request) throws SQLException {
+        ensureOpen();
+        closeCursor();
+        Connection c = connection();
+        try {
+            ResultSet rs = MetadataCalls.invoke(c.getMetaData(), request);
+            JdbcCursor rows = new JdbcCursor(null, rs, values, this::cursorClosed);
+            cursor = rows;
+            return new Answer.Rows(rows, List.of());
+        } catch (SQLException | RuntimeException e) {
+            if (autoCommit) endTransaction(false);
+            throw JdbcExecution.toSqlException(e);
+        }
+    }
+
+    @Override
+    public synchronized void setAutoCommit(boolean on) throws SQLException {
+        ensureOpen();
+        if (on == autoCommit) return;
+        if (on) commit(); // JDBC: switching autocommit on commits the transaction in progress
+        autoCommit = on;
+    }
+
+    @Override
+    public synchronized boolean autoCommit() {
+        return autoCommit;
+    }
+
+    @Override
+    public synchronized void setReadOnly(boolean on) throws SQLException {
+        ensureOpen();
+        if (connection != null) connection.setReadOnly(on);
+        readOnly = on;
+    }
+
+    @Override
+    public synchronized void commit() throws SQLException {
+        ensureOpen();
+        closeCursor();
+        endTransaction(true);
+    }
+
+    @Override
+    public synchronized void rollback() throws SQLException {
+        ensureOpen();
+        closeCursor();
+        endTransaction(false);
+    }
+
+    @Override
+    public void cancel() {
+        JdbcCursor c = cursor;
+        if (c != null) c.cancel();
+        Statement st = running;
+        if (st == null) return;
+        try {
+            st.cancel();
+        } catch (SQLFeatureNotSupportedException e) {
+            LOG.debug("replica {} cannot cancel a running statement; it runs to its end or its timeout",
+                    replica.spec().name());
+        } catch (SQLException e) {
+            LOG.debug("cancel on replica {} failed: {}", replica.spec().name(), e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) return;
+        closed = true;
+        try {
+            closeCursor();
+        } catch (SQLException e) {
+            LOG.debug("closing the cursor of a closing session failed: {}", e.getMessage());
+        }
+        try {
+            endTransaction(false);
+        } catch (SQLException e) {
+            LOG.debug("rolling back a closing session failed: {}", e.getMessage());
+        }
+        owner.forget(this);
+    }
+
+    /** True while a replica connection is held (a transaction or a result is open). For tests. */
+    synchronized boolean holdsConnection() {
+        return connection != null;
+    }
+
+    private void ensureOpen() throws SQLException {
+        if (closed) throw new SQLException("session is closed", "08003");
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null) {
+            Connection c = replica.acquire();
+            try {
+                if (readOnly) c.setReadOnly(true);
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+            connection = c;
+        }
+        return connection;
+    }
+
+    private void closeCursor() throws SQLException {
+        JdbcCursor c = cursor;
+        if (c != null) c.close(); // cursorClosed clears the field
+    }
+
+    private synchronized void cursorClosed(boolean failed) throws SQLException {
+        cursor = null;
+        if (autoCommit) endTransaction(!failed);
+    }
+
+    /** Commits or rolls back what the held connection did, then returns it to the pool. */
+    private void endTransaction(boolean commit) throws SQLException {
+        Connection c = connection;
+        if (c == null) return;
+        connection = null;
+        try {
+            if (commit) c.commit();
+            else c.rollback();
+        } catch (SQLException e) {
+            if (commit) {
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // the connection is broken; closing it below evicts it from the pool
+                }
+            }
+            throw e;
+        } finally {
+            c.close();
+        }
+    }
+
+    private static void closeQuietly(Statement st) {
+        if (st == null) return;
+        try {
+            st.close();
+        } catch (SQLException e) {
+            LOG.debug("closing a failed statement: {}", e.getMessage());
+        }
+    }
+}

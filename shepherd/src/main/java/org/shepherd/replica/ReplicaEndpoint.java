@@ -1,0 +1,25 @@
+package org.shepherd.replica;
+
+import java.util.function.Consumer;
+
+/**
+ * One replica database as its manager drives it: statements of a transaction run one at a time, in the order
+ * sent; different transactions run concurrently. Requests return at once; the outcome is reported to
+ * {@code done} later, from any thread. A transaction is identified by (txId, attempt): a re-run is a new
+ * database transaction.
+ *
+ * @param <S> the statement payload type
+ */
+public interface ReplicaEndpoint<S> {
+
+    String name();
+
+    /** Runs one statement of the transaction. {@code primary} says whether the client answer must be kept. */
+    void execute(long txId, int attempt, S statement, boolean primary, Consumer<Outcome> done);
+
+    /** Appends the transaction-log row (txId, barrier) and commits. */
+    void commit(long txId, int attempt, long barrier, Consumer<Outcome> done);
+
+    /** Rolls the transaction back (a no-op when the replica has nothing open for it). */
+    void rollback(long txId, int attempt, Consumer<Outcome> done);
+}

@@ -1,0 +1,147 @@
+package org.shepherd.replica;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import org.shepherd.schedule.Pool;
+import org.shepherd.schedule.PoolEntry;
+import org.shepherd.schedule.Stmt;
+import org.shepherd.schedule.TxState;
+import org.shepherd.schedule.Txn;
+import org.shepherd.time.Scheduler;
+
+/**
+ * The manager of one replica (primary or secondary): sends what its {@link Pool} says is ready and routes the
+ * outcomes back to the coordinator core. Runs on the core's scheduler only.
+ *
+ * @param <S> the statement payload type
+ */
+public final class ReplicaManager<S> {
+
+    /** The core's side of the conversation. */
+    public interface Listener<S> {
+        void statementDone(ReplicaManager<S> replica, PoolEntry<S> entry, int index, Outcome outcome);
+
+        void commitDone(ReplicaManager<S> replica, PoolEntry<S> entry, Outcome outcome);
+
+        void rollbackDone(ReplicaManager<S> replica, PoolEntry<S> entry, Outcome outcome);
+    }
+
+    private final int index;
+    private final ReplicaEndpoint<S> endpoint;
+    private final Pool<S> pool;
+    private final Scheduler scheduler;
+    private final Listener<S> listener;
+    private boolean down;
+    private String downReason = "";
+
+    public ReplicaManager(int index, ReplicaEndpoint<S> endpoint, Pool<S> pool, Scheduler scheduler, Listener<S> listener) {
+        this.index = index;
+        this.endpoint = endpoint;
+        this.pool = pool;
+        this.scheduler = scheduler;
+        this.listener = listener;
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public String name() {
+        return endpoint.name();
+    }
+
+    public Pool<S> pool() {
+        return pool;
+    }
+
+    public boolean primary() {
+        return pool.primary();
+    }
+
+    public boolean down() {
+        return down;
+    }
+
+    public String downReason() {
+        return downReason;
+    }
+
+    /** The replica stays down: recovery of a crashed replica is a later issue. */
+    public void markDown(String reason) {
+        down = true;
+        downReason = reason;
+        pool.clear();
+    }
+
+    /** Sends everything the rules allow now. */
+    public void pump(Collection<Txn<S>> live) {
+        if (down) return;
+        for (PoolEntry<S> e : pool.entries()) {
+            if (e.parkedBehindTx() >= 0) {
+                Txn<S> blocker = findLive(live, e.parkedBehindTx());
+                PoolEntry<S> be = blocker == null ? null : pool.entry(blocker);
+                if (be == null || be.commitSent() || be.finished() || blocker.state() == TxState.ABORTED) e.unpark();
+            }
+        }
+        for (PoolEntry<S> e : new ArrayList<>(pool.entries())) {
+            if (down) return;
+            if (e.finished() || e.inFlight()) continue;
+            Txn<S> t = e.txn();
+            if (t.state() == TxState.ABORTED || e.abortRequested()) {
+                if (e.started() && !e.rollbackSent()) {
+                    sendRollback(e);
+                } else if (!e.started()) {
+                    if (t.state() == TxState.ABORTED) {
+                        e.markFinished();
+                    } else {
+                        e.restart();
+                    }
+                }
+                continue;
+            }
+            if (pool.commitReady(e, live)) {
+                sendCommit(e);
+                continue;
+            }
+            int i = pool.nextStatement(e, live);
+            if (i >= 0) sendStatement(e, t.stmts().get(i));
+        }
+    }
+
+    private static <S> Txn<S> findLive(Collection<Txn<S>> live, long id) {
+        for (Txn<S> t : live) {
+            if (t.id() == id) return t;
+        }
+        return null;
+    }
+
+    private void sendStatement(PoolEntry<S> e, Stmt<S> q) {
+        int attempt = e.attempt();
+        int i = q.index();
+        e.markSent(i, scheduler.clock().nowMillis());
+        endpoint.execute(e.txn().id(), attempt, q.payload(), primary(), o -> scheduler.execute(() -> {
+            if (!down && e.attempt() == attempt) listener.statementDone(this, e, i, o);
+        }));
+    }
+
+    private void sendCommit(PoolEntry<S> e) {
+        int attempt = e.attempt();
+        e.markCommitSent(scheduler.clock().nowMillis());
+        endpoint.commit(e.txn().id(), attempt, e.txn().barrier(), o -> scheduler.execute(() -> {
+            if (!down) listener.commitDone(this, e, o);
+        }));
+    }
+
+    private void sendRollback(PoolEntry<S> e) {
+        int attempt = e.attempt();
+        e.markRollbackSent(scheduler.clock().nowMillis());
+        endpoint.rollback(e.txn().id(), attempt, o -> scheduler.execute(() -> {
+            if (!down && e.attempt() == attempt) listener.rollbackDone(this, e, o);
+        }));
+    }
+
+    @Override
+    public String toString() {
+        return name() + (primary() ? " (primary)" : "") + (down ? " DOWN" : "");
+    }
+}

@@ -1,0 +1,173 @@
+package org.shepherd.replica.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.SQLExceptionOverride;
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Properties;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connections to one replica, pooled by HikariCP. A connection handed out is in manual-commit,
+ * SERIALIZABLE mode (see {@link ConnectionPreparer}); the caller keeps it for a whole transaction and closes it
+ * only after commit or rollback, which returns it to the pool (HikariCP rolls back anything left open and
+ * resets autocommit, isolation and read-only).
+ */
+public final class ReplicaPool implements AutoCloseable {
+
+    private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(ReplicaPool.class);
+    private static final int IDLE_CONNECTIONS_MIN = 1;
+
+    private final ReplicaSpec spec;
+    private final ConnectionPreparer preparer;
+    private final HikariDataSource pool;
+
+    /**
+     * Creates the pool and checks the replica is reachable (fails with the replica's SQLException if not).
+     *
+     * @param poolSizeMax connections open at most
+     * @param connectTimeoutMs how long {@link #acquire()} waits for a connection
+     */
+    public ReplicaPool(ReplicaSpec spec, ConnectionPreparer preparer, int poolSizeMax, long connectTimeoutMs)
+            throws SQLException {
+        this.spec = spec;
+        this.preparer = preparer;
+        try (Connection first = openPhysical()) {
+            preparer.prepareDatabase(first);
+        }
+        HikariConfig hc = new HikariConfig();
+        hc.setPoolName("replica-" + spec.name());
+        hc.setDataSource(new PreparingDataSource());
+        hc.setMaximumPoolSize(poolSizeMax);
+        hc.setMinimumIdle(Math.min(IDLE_CONNECTIONS_MIN, poolSizeMax));
+        hc.setConnectionTimeout(Math.max(250, connectTimeoutMs));
+        hc.setAutoCommit(false);
+        hc.setInitializationFailTimeout(-1);
+        // HikariCP evicts a connection on SQLState 0A000, but a replica refusing a feature leaves it usable.
+        hc.setExceptionOverride(new KeepOnFeatureNotSupported());
+        this.pool = new HikariDataSource(hc);
+    }
+
+    public ReplicaSpec spec() {
+        return spec;
+    }
+
+    /** A connection for one transaction: manual commit, SERIALIZABLE. Close it after commit/rollback. */
+    public Connection acquire() throws SQLException {
+        try {
+            return pool.getConnection();
+        } catch (SQLException e) {
+            if (e.getSQLState() != null) throw e;
+            throw new SQLException("replica " + spec.name() + " is not reachable: " + e.getMessage(), "08001", e);
+        }
+    }
+
+    /** Connections handed out and not yet returned. */
+    public int activeConnections() {
+        return pool.getHikariPoolMXBean() == null ? 0 : pool.getHikariPoolMXBean().getActiveConnections();
+    }
+
+    /** Connections open to the replica (active and idle). */
+    public int totalConnections() {
+        return pool.getHikariPoolMXBean() == null ? 0 : pool.getHikariPoolMXBean().getTotalConnections();
+    }
+
+    /** Closes every connection; an embedded Derby database is also shut down so its files are consistent. */
+    @Override
+    public void close() {
+        pool.close();
+        if (spec.isEmbeddedDerby()) shutdownEmbeddedDerby();
+    }
+
+    private void shutdownEmbeddedDerby() {
+        int attributes = spec.url().indexOf(';');
+        String base = attributes < 0 ? spec.url() : spec.url().substring(0, attributes);
+        try {
+            DriverManager.getConnection(base + ";shutdown=true").close();
+        } catch (SQLException e) {
+            // Derby reports a successful shutdown of one database with 08006.
+            if (!"08006".equals(e.getSQLState())) {
+                LOG.warn("shutting down embedded Derby replica {} failed: {}", spec.name(), e.getMessage());
+            }
+        }
+    }
+
+    private Connection openPhysical() throws SQLException {
+        Properties p = new Properties();
+        if (!spec.user().isEmpty()) p.setProperty("user", spec.user());
+        if (!spec.password().isEmpty()) p.setProperty("password", spec.password());
+        if ("mysql".equals(spec.dialect())) p.setProperty("useCursorFetch", "true"); // else fetchSize is ignored
+        Connection c = DriverManager.getConnection(spec.url(), p);
+        try {
+            preparer.prepareConnection(c);
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    private static final class KeepOnFeatureNotSupported implements SQLExceptionOverride {
+        @java.lang.Override
+        public Override adjudicate(SQLException e) {
+            return "0A000".equals(e.getSQLState()) ? Override.DO_NOT_EVICT : Override.CONTINUE_EVICT;
+        }
+    }
+
+    /** Opens physical connections through DriverManager and prepares each one for replica use. */
+    private final class PreparingDataSource implements DataSource {
+        private volatile int loginTimeoutSeconds;
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            return openPhysical();
+        }
+
+        @Override
+        public Connection getConnection(String username, String password) throws SQLException {
+            throw new SQLFeatureNotSupportedException("replica credentials come from the replica spec");
+        }
+
+        @Override
+        public PrintWriter getLogWriter() {
+            return null;
+        }
+
+        @Override
+        public void setLogWriter(PrintWriter out) {
+            // DriverManager logging is not used.
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) {
+            loginTimeoutSeconds = seconds;
+        }
+
+        @Override
+        public int getLoginTimeout() {
+            return loginTimeoutSeconds;
+        }
+
+        @Override
+        public Logger getParentLogger() throws SQLFeatureNotSupportedException {
+            throw new SQLFeatureNotSupportedException("getParentLogger");
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> iface) throws SQLException {
+            if (iface.isInstance(this)) return iface.cast(this);
+            throw new SQLException("not a wrapper for " + iface.getName());
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> iface) {
+            return iface.isInstance(this);
+        }
+    }
+}

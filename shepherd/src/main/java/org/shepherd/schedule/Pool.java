@@ -1,0 +1,133 @@
+package org.shepherd.schedule;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The statement pool of one replica and the three ordering rules of CBS (seed section 3.3, Figure 3). The pool
+ * only decides; its replica manager sends. For the primary every statement is ready at once.
+ */
+public final class Pool<S> {
+
+    private final boolean primary;
+    private final OrderingRules rules;
+    private final Map<Long, PoolEntry<S>> entries = new LinkedHashMap<>();
+
+    public Pool(boolean primary, OrderingRules rules) {
+        this.primary = primary;
+        this.rules = rules;
+    }
+
+    public boolean primary() {
+        return primary;
+    }
+
+    public PoolEntry<S> entry(Txn<S> t) {
+        return entries.get(t.id());
+    }
+
+    public PoolEntry<S> entryOrCreate(Txn<S> t) {
+        return entries.computeIfAbsent(t.id(), id -> new PoolEntry<>(t));
+    }
+
+    public void remove(Txn<S> t) {
+        entries.remove(t.id());
+    }
+
+    public Collection<PoolEntry<S>> entries() {
+        return entries.values();
+    }
+
+    public void clear() {
+        entries.clear();
+    }
+
+    /**
+     * All queries of committed transaction {@code c} are done here (or it was already sent COMMIT here). A
+     * committed transaction this replica never started counts as not done unless it has no statements.
+     */
+    public boolean queriesDone(Txn<S> c) {
+        PoolEntry<S> e = entries.get(c.id());
+        if (e == null) return c.stmts().isEmpty();
+        return e.commitSent() || e.finished() || (e.allDone() && !e.rollbackSent() && !e.abortRequested());
+    }
+
+    /** Whether some committed transaction other than {@code t}, with barrier below {@code barrier}, is not done here. */
+    private boolean committedBefore(long barrier, Txn<S> t, Collection<Txn<S>> live) {
+        for (Txn<S> c : live) {
+            if (c != t && c.committed() && c.barrier() < barrier && !queriesDone(c)) return true;
+        }
+        return false;
+    }
+
+    /** The index of the statement of {@code e}'s transaction that may be sent now, or -1. */
+    public int nextStatement(PoolEntry<S> e, Collection<Txn<S>> live) {
+        Txn<S> t = e.txn();
+        if (t.state() == TxState.ABORTED || e.inFlight() || e.commitSent() || e.finished() || e.abortRequested()
+                || e.parkedBehindTx() >= 0) {
+            return -1;
+        }
+        List<Stmt<S>> stmts = t.stmts();
+        int candidate;
+        if (primary) {
+            candidate = e.doneCount();
+            return candidate < stmts.size() && !e.isSent(candidate) ? candidate : -1;
+        }
+        if (rules.queryOrdering()) {
+            candidate = e.doneCount();
+            if (candidate >= stmts.size() || e.isSent(candidate)) return -1;
+        } else {
+            // deliberately broken rule for the simulation: latest answered statement first
+            candidate = -1;
+            for (int i = stmts.size() - 1; i >= 0; i--) {
+                if (!e.isSent(i) && stmts.get(i).answeredByPrimary()) {
+                    candidate = i;
+                    break;
+                }
+            }
+            if (candidate < 0) return -1;
+        }
+        Stmt<S> q = stmts.get(candidate);
+        if (!q.answeredByPrimary()) return -1;
+        if (rules.transactionOrdering() && committedBefore(q.barrier(), t, live)) return -1;
+        return candidate;
+    }
+
+    /** Whether the COMMIT of committed transaction {@code t} may be sent here now. */
+    public boolean commitReady(PoolEntry<S> e, Collection<Txn<S>> live) {
+        Txn<S> t = e.txn();
+        if (!t.committed() || e.commitSent() || e.finished() || e.inFlight() || e.abortRequested() || e.parkedBehindTx() >= 0) {
+            return false;
+        }
+        if (!e.allDone()) return false;
+        if (primary) return true;
+        return !rules.commitOrdering() || !committedBefore(t.barrier(), t, live);
+    }
+
+    /**
+     * Ready to commit T (seed 3.3): all of T's queries are done here and all queries of every transaction
+     * ordered before T (every committed one) too.
+     */
+    public boolean readyToCommit(Txn<S> t, Collection<Txn<S>> live) {
+        PoolEntry<S> e = entries.get(t.id());
+        if (e == null || e.inFlight() || e.abortRequested() || e.rollbackSent() || e.parkedBehindTx() >= 0) return false;
+        if (!e.allDone()) return false;
+        for (Txn<S> c : live) {
+            if (c != t && c.committed() && !queriesDone(c)) return false;
+        }
+        return true;
+    }
+
+    /** Committed transactions whose COMMIT has not been sent here yet, lowest barrier first. */
+    public List<PoolEntry<S>> pendingCommits() {
+        List<PoolEntry<S>> out = new ArrayList<>();
+        for (PoolEntry<S> e : entries.values()) {
+            if (e.txn().committed() && !e.commitSent() && !e.finished()) out.add(e);
+        }
+        out.sort((a, b) -> Long.compare(a.txn().barrier(), b.txn().barrier()));
+        return out;
+    }
+}

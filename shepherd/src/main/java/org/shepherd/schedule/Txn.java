@@ -1,0 +1,77 @@
+package org.shepherd.schedule;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A transaction T as the coordinator sees it: its statements in order (the statement log used for re-runs),
+ * its state and its barrier T.b (set at the commit decision).
+ *
+ * @param <S> the statement payload type
+ */
+public final class Txn<S> {
+
+    private final long id;
+    private final int replicaCount;
+    private final List<Stmt<S>> stmts = new ArrayList<>();
+    private TxState state = TxState.ACTIVE;
+    private long barrier = -1;
+    private boolean admitted;
+
+    public Txn(long id, int replicaCount) {
+        this.id = id;
+        this.replicaCount = replicaCount;
+    }
+
+    public long id() {
+        return id;
+    }
+
+    public List<Stmt<S>> stmts() {
+        return Collections.unmodifiableList(stmts);
+    }
+
+    public Stmt<S> append(S payload, String text) {
+        if (state != TxState.ACTIVE) throw new IllegalStateException("transaction " + id + " is " + state);
+        Stmt<S> q = new Stmt<>(stmts.size(), payload, text, replicaCount);
+        stmts.add(q);
+        return q;
+    }
+
+    public TxState state() {
+        return state;
+    }
+
+    public void setState(TxState s) {
+        state = s;
+    }
+
+    /** T.b, or -1 while not committed. */
+    public long barrier() {
+        return barrier;
+    }
+
+    public void commitAt(long b) {
+        barrier = b;
+        state = TxState.COMMITTED;
+    }
+
+    public boolean committed() {
+        return state == TxState.COMMITTED;
+    }
+
+    /** Whether the mode's admission gate let the transaction run (always true in CBS). */
+    public boolean admitted() {
+        return admitted;
+    }
+
+    public void admit() {
+        admitted = true;
+    }
+
+    @Override
+    public String toString() {
+        return "T" + id + "(" + state + (barrier >= 0 ? ", b=" + barrier : "") + ")";
+    }
+}

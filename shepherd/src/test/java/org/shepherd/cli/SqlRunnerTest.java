@@ -1,0 +1,50 @@
+package org.shepherd.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+
+class SqlRunnerTest {
+
+    @Test
+    void printsEveryCommonTypeWithNullsAndFixedTime() throws SQLException {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        try (Connection connection = DriverManager.getConnection("jdbc:derby:memory:runner;create=true")) {
+            SqlRunner runner = new SqlRunner(connection, new PrintWriter(out), new PrintWriter(err), () -> 5_000_000L);
+            assertThat(runner.run("create table t(i int, b bigint, d double, s varchar(10), dt date, ts timestamp, "
+                    + "bo boolean, bin varchar(2) for bit data)")).isTrue();
+            assertThat(runner.run("insert into t values (-7, 9000000000, 1.5, 'x y', '2024-02-29', "
+                    + "'2024-02-29 23:59:58.123', true, x'0aff')")).isTrue();
+            assertThat(runner.run("insert into t values (null, null, null, null, null, null, null, null)")).isTrue();
+            out.getBuffer().setLength(0);
+            assertThat(runner.run("select * from t order by i")).isTrue();
+        }
+        String nl = System.lineSeparator();
+        assertThat(out.toString()).isEqualTo(String.join(nl,
+                "+------+------------+------+------+------------+-------------------------+------+--------+",
+                "| I    | B          | D    | S    | DT         | TS                      | BO   | BIN    |",
+                "+------+------------+------+------+------------+-------------------------+------+--------+",
+                "|   -7 | 9000000000 |  1.5 | x y  | 2024-02-29 | 2024-02-29 23:59:58.123 | true | 0x0AFF |",
+                "| NULL |       NULL | NULL | NULL | NULL       | NULL                    | NULL | NULL   |",
+                "+------+------------+------+------+------------+-------------------------+------+--------+",
+                "2 rows (0.000 s)") + nl);
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void errorIsPrintedWithSqlStateAndVendorCode() throws SQLException {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        try (Connection connection = DriverManager.getConnection("jdbc:derby:memory:runnererr;create=true")) {
+            SqlRunner runner = new SqlRunner(connection, new PrintWriter(out), new PrintWriter(err), () -> 0L);
+            assertThat(runner.run("selec 1")).isFalse();
+        }
+        assertThat(err.toString()).startsWith("ERROR 42X01 (30000): Syntax error");
+    }
+}

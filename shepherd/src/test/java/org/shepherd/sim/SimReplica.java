@@ -1,0 +1,400 @@
+package org.shepherd.sim;
+
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.shepherd.replica.Outcome;
+import org.shepherd.replica.ReplicaEndpoint;
+import org.shepherd.time.Scheduler;
+import org.shepherd.vote.AnswerDigest;
+
+/**
+ * A simulated replica: a key-value store under strict two-phase locking (shared locks for reads, exclusive for
+ * writes, held to the end of the transaction, FIFO waits, deadlock detection and lock-wait timeouts that roll the
+ * waiter back with a retryable error). Faults make it slow, crash, lie, lock coarser than the primary, or ignore
+ * locks altogether (the Byzantine primary of the seed's Figure 5).
+ */
+final class SimReplica implements ReplicaEndpoint<SimOp> {
+
+    /**
+     * Faults of one replica.
+     *
+     * @param latencyFactor multiplies every latency (slow replica)
+     * @param crashAtMs crash at this simulated time (-1: never)
+     * @param lieProbability probability that an answer is wrong (the data stays right)
+     * @param lockGranularity keys per lock (1: row locks; more: coarser locks, blocks where others do not)
+     * @param ignoresLocks reads see committed data only, writes are buffered and applied at commit, no locks
+     */
+    record Faults(int latencyFactor, long crashAtMs, double lieProbability, int lockGranularity, boolean ignoresLocks) {
+        static final Faults NONE = new Faults(1, -1, 0, 1, false);
+
+        boolean byzantine() {
+            return lieProbability > 0 || ignoresLocks;
+        }
+
+        Faults slow(int factor) {
+            return new Faults(factor, crashAtMs, lieProbability, lockGranularity, ignoresLocks);
+        }
+
+        Faults crashAt(long ms) {
+            return new Faults(latencyFactor, ms, lieProbability, lockGranularity, ignoresLocks);
+        }
+
+        Faults lying(double p) {
+            return new Faults(latencyFactor, crashAtMs, p, lockGranularity, ignoresLocks);
+        }
+
+        Faults coarseLocks(int keysPerLock) {
+            return new Faults(latencyFactor, crashAtMs, lieProbability, keysPerLock, ignoresLocks);
+        }
+
+        Faults ignoringLocks() {
+            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, true);
+        }
+    }
+
+    /** Latency of one request, in simulated ms. */
+    interface Latency {
+        long ms(long txId, Random rnd);
+    }
+
+    /** What this replica committed: the transaction, its barrier and the answers of its final attempt. */
+    record CommitRecord(long txId, long barrier, List<String> answers) {
+    }
+
+    static final long LOCK_WAIT_TIMEOUT_MS = 400;
+
+    private final class DbTx {
+        final long txId;
+        final Map<Integer, Long> undo = new LinkedHashMap<>();
+        final Map<Integer, Long> buffer = new HashMap<>();
+        final List<String> answers = new ArrayList<>();
+        final Set<Integer> held = new HashSet<>();
+        Waiter waiting;
+
+        DbTx(long txId) {
+            this.txId = txId;
+        }
+    }
+
+    private static final class Waiter {
+        final DbTx tx;
+        final SimOp op;
+        final boolean exclusive;
+        final int lockKey;
+        final Consumer<Outcome> done;
+        Scheduler.Timer timeout;
+
+        Waiter(DbTx tx, SimOp op, boolean exclusive, int lockKey, Consumer<Outcome> done) {
+            this.tx = tx;
+            this.op = op;
+            this.exclusive = exclusive;
+            this.lockKey = lockKey;
+            this.done = done;
+        }
+    }
+
+    private static final class LockState {
+        final Set<DbTx> shared = new LinkedHashSet<>();
+        DbTx exclusive;
+        final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+    }
+
+    private final String name;
+    private final SimScheduler scheduler;
+    private final Random rnd;
+    private final Faults faults;
+    private final Latency latency;
+    private final TreeMap<Integer, Long> data = new TreeMap<>();
+    private final Map<String, DbTx> txs = new HashMap<>();
+    private final Map<Integer, LockState> locks = new HashMap<>();
+    private final List<CommitRecord> history = new ArrayList<>();
+    private final Map<Long, Long> txlog = new HashMap<>();
+    private final List<String> anomalies = new ArrayList<>();
+    private final Consumer<SimReplica> onCommit;
+    private boolean crashed;
+    private long rollbacksByDatabase;
+    private int maxOpenTransactions;
+
+    SimReplica(String name, SimScheduler scheduler, Random rnd, Faults faults, Latency latency, Consumer<SimReplica> onCommit) {
+        this.name = name;
+        this.scheduler = scheduler;
+        this.rnd = rnd;
+        this.faults = faults;
+        this.latency = latency != null ? latency : (tx, r) -> 1 + r.nextInt(4);
+        this.onCommit = onCommit;
+        if (faults.crashAtMs() >= 0) scheduler.schedule(faults.crashAtMs(), this::crash);
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    Faults faults() {
+        return faults;
+    }
+
+    boolean crashed() {
+        return crashed;
+    }
+
+    Map<Integer, Long> data() {
+        return data;
+    }
+
+    List<CommitRecord> history() {
+        return history;
+    }
+
+    List<String> anomalies() {
+        return anomalies;
+    }
+
+    /** The most transactions this replica had open at once. */
+    int maxOpenTransactions() {
+        return maxOpenTransactions;
+    }
+
+    long rollbacksByDatabase() {
+        return rollbacksByDatabase;
+    }
+
+    private long delay(long txId) {
+        return latency.ms(txId, rnd) * faults.latencyFactor();
+    }
+
+    private static String key(long txId, int attempt) {
+        return txId + "/" + attempt;
+    }
+
+    @Override
+    public void execute(long txId, int attempt, SimOp op, boolean primary, Consumer<Outcome> done) {
+        scheduler.schedule(delay(txId), () -> {
+            if (crashed) {
+                done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
+                return;
+            }
+            DbTx tx = txs.computeIfAbsent(key(txId, attempt), k -> new DbTx(txId));
+            maxOpenTransactions = Math.max(maxOpenTransactions, txs.size());
+            if (faults.ignoresLocks()) {
+                complete(tx, op, done);
+                return;
+            }
+            int lockKey = op.key() / faults.lockGranularity();
+            boolean exclusive = op.kind() != SimOp.Kind.READ;
+            LockState ls = locks.computeIfAbsent(lockKey, k -> new LockState());
+            if (grantable(ls, tx, exclusive) && (ls.queue.isEmpty() || tx.held.contains(lockKey))) {
+                grant(ls, tx, exclusive, lockKey);
+                complete(tx, op, done);
+                return;
+            }
+            Waiter w = new Waiter(tx, op, exclusive, lockKey, done);
+            ls.queue.add(w);
+            tx.waiting = w;
+            if (deadlocked(tx)) {
+                victim(tx, "deadlock detected", "40001");
+            } else {
+                w.timeout = scheduler.schedule(LOCK_WAIT_TIMEOUT_MS, () -> {
+                    if (tx.waiting == w) victim(tx, "lock wait timeout", "40XL1");
+                });
+            }
+        });
+    }
+
+    private static boolean grantable(LockState ls, DbTx tx, boolean exclusive) {
+        if (ls.exclusive != null && ls.exclusive != tx) return false;
+        if (!exclusive) return true;
+        for (DbTx s : ls.shared) {
+            if (s != tx) return false;
+        }
+        return true;
+    }
+
+    private static void grant(LockState ls, DbTx tx, boolean exclusive, int lockKey) {
+        if (exclusive) {
+            ls.exclusive = tx;
+        } else {
+            ls.shared.add(tx);
+        }
+        tx.held.add(lockKey);
+    }
+
+    private void complete(DbTx tx, SimOp op, Consumer<Outcome> done) {
+        String answer = apply(tx, op);
+        tx.answers.add(answer);
+        String told = answer;
+        if (faults.lieProbability() > 0 && rnd.nextDouble() < faults.lieProbability()) {
+            told = op.kind() == SimOp.Kind.WRITE ? "count=0" : "v=" + (1000 + rnd.nextInt(1000));
+        }
+        done.accept(Outcome.answer(AnswerDigest.ofText(told), told));
+    }
+
+    private String apply(DbTx tx, SimOp op) {
+        int k = op.key();
+        long current = faults.ignoresLocks() && tx.buffer.containsKey(k) ? tx.buffer.get(k) : data.getOrDefault(k, 0L);
+        switch (op.kind()) {
+            case READ:
+                return "v=" + current;
+            case WRITE:
+                write(tx, k, op.value());
+                return "count=1";
+            case INCREMENT:
+                write(tx, k, current + 1);
+                return "v=" + (current + 1);
+            default:
+                throw new IllegalStateException();
+        }
+    }
+
+    private void write(DbTx tx, int k, long v) {
+        if (faults.ignoresLocks()) {
+            tx.buffer.put(k, v);
+            return;
+        }
+        if (!tx.undo.containsKey(k)) tx.undo.put(k, data.get(k));
+        data.put(k, v);
+    }
+
+    /** Whether {@code start}, now waiting, waits (transitively) for itself. */
+    private boolean deadlocked(DbTx start) {
+        ArrayDeque<DbTx> todo = new ArrayDeque<>();
+        Set<DbTx> seen = new HashSet<>();
+        todo.add(start);
+        while (!todo.isEmpty()) {
+            DbTx t = todo.poll();
+            if (t.waiting == null || !seen.add(t)) continue;
+            LockState ls = locks.get(t.waiting.lockKey);
+            List<DbTx> blockers = new ArrayList<>(ls.shared);
+            if (ls.exclusive != null) blockers.add(ls.exclusive);
+            for (Waiter w : ls.queue) {
+                if (w == t.waiting) break;
+                blockers.add(w.tx);
+            }
+            for (DbTx b : blockers) {
+                if (b == t) continue;
+                if (b == start) return true;
+                todo.add(b);
+            }
+        }
+        return false;
+    }
+
+    private void victim(DbTx tx, String reason, String sqlState) {
+        Waiter w = tx.waiting;
+        locks.get(w.lockKey).queue.remove(w);
+        if (w.timeout != null) w.timeout.cancel();
+        tx.waiting = null;
+        rollbacksByDatabase++;
+        undoAndRelease(tx);
+        txs.values().remove(tx);
+        w.done.accept(Outcome.retryable(new SQLException(name + ": " + reason, sqlState)));
+    }
+
+    private void undoAndRelease(DbTx tx) {
+        List<Map.Entry<Integer, Long>> undo = new ArrayList<>(tx.undo.entrySet());
+        for (int i = undo.size() - 1; i >= 0; i--) {
+            Map.Entry<Integer, Long> u = undo.get(i);
+            if (u.getValue() == null) {
+                data.remove(u.getKey());
+            } else {
+                data.put(u.getKey(), u.getValue());
+            }
+        }
+        tx.undo.clear();
+        release(tx);
+    }
+
+    private void release(DbTx tx) {
+        for (int lockKey : tx.held) {
+            LockState ls = locks.get(lockKey);
+            ls.shared.remove(tx);
+            if (ls.exclusive == tx) ls.exclusive = null;
+        }
+        List<Integer> keys = new ArrayList<>(tx.held);
+        tx.held.clear();
+        for (int lockKey : keys) grantWaiters(lockKey);
+    }
+
+    private void grantWaiters(int lockKey) {
+        LockState ls = locks.get(lockKey);
+        Iterator<Waiter> it = ls.queue.iterator();
+        while (it.hasNext()) {
+            Waiter w = it.next();
+            if (!grantable(ls, w.tx, w.exclusive)) break;
+            it.remove();
+            if (w.timeout != null) w.timeout.cancel();
+            w.tx.waiting = null;
+            grant(ls, w.tx, w.exclusive, lockKey);
+            scheduler.execute(() -> {
+                if (crashed) {
+                    w.done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
+                } else {
+                    complete(w.tx, w.op, w.done);
+                }
+            });
+        }
+    }
+
+    @Override
+    public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
+        scheduler.schedule(delay(txId), () -> {
+            if (crashed) {
+                done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
+                return;
+            }
+            DbTx tx = txs.remove(key(txId, attempt));
+            if (tx == null) tx = new DbTx(txId);
+            if (tx.waiting != null) anomalies.add("COMMIT of T" + txId + " while a statement waits");
+            if (faults.ignoresLocks()) data.putAll(tx.buffer);
+            if (txlog.put(txId, barrier) != null) anomalies.add("T" + txId + " committed twice");
+            history.add(new CommitRecord(txId, barrier, List.copyOf(tx.answers)));
+            tx.undo.clear();
+            release(tx);
+            done.accept(Outcome.done());
+            onCommit.accept(this);
+        });
+    }
+
+    @Override
+    public void rollback(long txId, int attempt, Consumer<Outcome> done) {
+        scheduler.schedule(delay(txId), () -> {
+            if (crashed) {
+                done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
+                return;
+            }
+            DbTx tx = txs.remove(key(txId, attempt));
+            if (tx != null) {
+                if (tx.waiting != null) anomalies.add("ROLLBACK of T" + txId + " while a statement waits");
+                undoAndRelease(tx);
+            }
+            done.accept(Outcome.done());
+        });
+    }
+
+    private void crash() {
+        crashed = true;
+        for (DbTx tx : new ArrayList<>(txs.values())) {
+            tx.held.clear();
+            undoAndRelease(tx);
+            if (tx.waiting != null) {
+                Waiter w = tx.waiting;
+                if (w.timeout != null) w.timeout.cancel();
+                w.done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
+            }
+        }
+        txs.clear();
+        locks.clear();
+    }
+}

@@ -1,0 +1,59 @@
+package org.shepherd.translator;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import org.shepherd.translator.dialect.Dialect;
+
+/**
+ * A translation with its client parameters and pinned values for one execution. The same values go to every replica;
+ * only their order may differ per dialect (e.g. OFFSET before FETCH), so always pair {@link #sqlFor(Dialect)} with
+ * {@link #parameters(Dialect)} of the same dialect.
+ */
+public final class Bound {
+
+    private final Translation translation;
+    private final List<Object> clientParams;
+    private final Object[] pinnedValues;
+
+    Bound(Translation translation, List<Object> clientParams, Object[] pinnedValues) {
+        this.translation = translation;
+        this.clientParams = clientParams;
+        this.pinnedValues = pinnedValues;
+    }
+
+    public Translation translation() {
+        return translation;
+    }
+
+    public String sqlFor(Dialect d) throws SQLException {
+        return translation.sqlFor(d);
+    }
+
+    /** Values for the markers of {@link #sqlFor(Dialect)} (and of {@link #sqlWithExplicitKeys}), in marker order. */
+    public List<Object> parameters(Dialect d) throws SQLException {
+        int[] markers = translation.rendered(d).markers();
+        List<Object> values = new ArrayList<>(markers.length);
+        for (int m : markers) {
+            values.add(m > 0 ? clientParams.get(m - 1) : pinnedValues[-m - 1]);
+        }
+        return Collections.unmodifiableList(values);
+    }
+
+    /** The values of {@link Translation#nondeterministic()}, slot by slot. */
+    public List<Object> pinnedValues() {
+        return List.of(pinnedValues);
+    }
+
+    /**
+     * The INSERT for a secondary of dialect {@code d}, with {@code keyColumn} set to the keys the primary generated (one
+     * per VALUES row, in row order). Parameters are {@link #parameters(Dialect)} unchanged. Returns {@link #sqlFor} when
+     * the client already supplied the column. Every rendered identity column is BY DEFAULT (or AUTO_INCREMENT), so
+     * every engine accepts the explicit values.
+     */
+    public String sqlWithExplicitKeys(Dialect d, String keyColumn, List<?> keyValuesPerRow) throws SQLException {
+        return translation.sqlWithExplicitKeys(d, keyColumn, keyValuesPerRow);
+    }
+}

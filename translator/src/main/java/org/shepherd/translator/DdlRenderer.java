@@ -1,0 +1,329 @@
+package org.shepherd.translator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.alter.AlterOperation;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.Index;
+import net.sf.jsqlparser.statement.create.view.CreateView;
+import net.sf.jsqlparser.statement.drop.Drop;
+import net.sf.jsqlparser.statement.truncate.Truncate;
+
+import org.shepherd.translator.dialect.Dialect;
+
+/** Renders DDL per dialect. JSqlParser keeps column specs as tokens, so this works on the tokens, not on an expression tree. */
+final class DdlRenderer {
+
+    /** START WITH / INCREMENT BY of one identity column, taken out of the text before parsing (the parser rejects them). */
+    record IdentityOptions(long startWith, long incrementBy) {
+        static final IdentityOptions DEFAULT = new IdentityOptions(1, 1);
+    }
+
+    private static final Pattern IDENTITY_OPTIONS = Pattern.compile("(?i)\\bAS\\s+IDENTITY\\s*\\(([^()]*)\\)");
+    private static final Pattern START_WITH = Pattern.compile("(?i)^START\\s+WITH\\s+(-?\\d+)$");
+    private static final Pattern INCREMENT_BY = Pattern.compile("(?i)^INCREMENT\\s+BY\\s+(-?\\d+)$");
+
+    private DdlRenderer() {
+    }
+
+    /** Removes {@code AS IDENTITY (START WITH n, INCREMENT BY m)} options from the text, returning them in column order. */
+    static String extractIdentityOptions(String sql, List<IdentityOptions> options) {
+        Matcher m = IDENTITY_OPTIONS.matcher(sql);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            long start = 1;
+            long increment = 1;
+            for (String part : m.group(1).split(",")) {
+                String p = part.trim().replaceAll("\\s+", " ");
+                Matcher s = START_WITH.matcher(p);
+                Matcher i = INCREMENT_BY.matcher(p);
+                if (s.matches()) {
+                    start = Long.parseLong(s.group(1));
+                } else if (i.matches()) {
+                    increment = Long.parseLong(i.group(1));
+                } else if (!p.isEmpty()) {
+                    throw TranslationException.unsupported("Identity option '" + p + "' is not portable; only START WITH and "
+                            + "INCREMENT BY are supported");
+                }
+            }
+            options.add(new IdentityOptions(start, increment));
+            m.appendReplacement(out, "AS IDENTITY");
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    /** Names of the identity columns a CREATE TABLE declares, as written. */
+    static List<String> identityColumns(CreateTable ct, Dialect client) {
+        List<String> names = new ArrayList<>();
+        if (ct.getColumnDefinitions() == null) {
+            return names;
+        }
+        for (ColumnDefinition cd : ct.getColumnDefinitions()) {
+            List<String> specs = upper(cd.getColumnSpecs());
+            if (specs.contains("AUTO_INCREMENT") || specs.contains("AUTOINCREMENT") || specs.contains("IDENTITY")
+                    || SqlTypes.parse(cd.getColDataType().toString(), client).identity()) {
+                names.add(cd.getColumnName());
+            }
+        }
+        return names;
+    }
+
+    static String createTable(CreateTable ct, Dialect client, Dialect target, List<IdentityOptions> identityOptions) {
+        if (ct.getCreateOptionsStrings() != null && !ct.getCreateOptionsStrings().isEmpty()) {
+            throw TranslationException.unsupported("CREATE " + String.join(" ", ct.getCreateOptionsStrings())
+                    + " TABLE is not portable; create an ordinary table");
+        }
+        if (ct.getSelect() != null || ct.getLikeTable() != null || ct.isOrReplace()) {
+            throw TranslationException.unsupported("CREATE TABLE ... AS SELECT / LIKE / OR REPLACE is not portable; "
+                    + "create the table with its columns, then INSERT INTO ... SELECT");
+        }
+        if (ct.getColumnDefinitions() == null || ct.getColumnDefinitions().isEmpty()) {
+            throw TranslationException.unsupported("CREATE TABLE needs column definitions");
+        }
+        StringBuilder out = new StringBuilder("CREATE TABLE ");
+        if (ct.isIfNotExists() && target.supportsCreateTableIfNotExists()) {
+            out.append("IF NOT EXISTS ");
+        }
+        out.append(ct.getTable().getFullyQualifiedName()).append(" (");
+        int identityIndex = 0;
+        long mysqlStart = 1;
+        int identityCount = 0;
+        List<String> parts = new ArrayList<>();
+        for (ColumnDefinition cd : ct.getColumnDefinitions()) {
+            ColumnRendering c = column(cd, client, target,
+                    identityIndex < identityOptions.size() ? identityOptions.get(identityIndex) : IdentityOptions.DEFAULT);
+            if (c.consumedOptions) {
+                identityIndex++;
+            }
+            if (c.identity != null) {
+                identityCount++;
+                mysqlStart = c.identity.startWith;
+            }
+            parts.add(c.text);
+        }
+        if (ct.getIndexes() != null) {
+            for (Index index : ct.getIndexes()) {
+                String type = index.getType() == null ? "" : index.getType().toUpperCase(Locale.ROOT);
+                if (type.equals("KEY") || type.equals("INDEX") || type.startsWith("FULLTEXT") || type.startsWith("SPATIAL")) {
+                    throw TranslationException.unsupported("An index inside CREATE TABLE (" + index + ") is MySQL-only; "
+                            + "use a separate CREATE INDEX statement");
+                }
+                parts.add(index.toString());
+            }
+        }
+        if (identityCount > 1) {
+            throw TranslationException.unsupported("A table can have only one identity column on Derby, MySQL and HSQLDB");
+        }
+        out.append(String.join(", ", parts)).append(')');
+        if (mysqlStart != 1 && target.family() == Dialect.Family.MYSQL) {
+            out.append(" AUTO_INCREMENT = ").append(mysqlStart);
+        }
+        return out.toString();
+    }
+
+    private record ColumnRendering(String text, IdentityOptions identity, boolean consumedOptions) {
+    }
+
+    private static ColumnRendering column(ColumnDefinition cd, Dialect client, Dialect target, IdentityOptions options) {
+        SqlTypes.Spec type = SqlTypes.parse(cd.getColDataType().toString(), client);
+        List<String> specs = cd.getColumnSpecs() == null ? List.of() : cd.getColumnSpecs();
+        List<String> kept = new ArrayList<>();
+        boolean identity = type.identity();
+        boolean consumed = false;
+        for (int i = 0; i < specs.size(); i++) {
+            String token = specs.get(i);
+            String u = token.toUpperCase(Locale.ROOT);
+            if (u.equals("AUTO_INCREMENT") || u.equals("AUTOINCREMENT") || u.equals("IDENTITY")) {
+                identity = true;
+            } else if (u.equals("GENERATED")) {
+                int j = i + 1;
+                while (j < specs.size() && !specs.get(j).equalsIgnoreCase("AS")) {
+                    j++;
+                }
+                if (j + 1 >= specs.size() || !specs.get(j + 1).equalsIgnoreCase("IDENTITY")) {
+                    throw TranslationException.unsupported("Generated column " + cd.getColumnName() + " is not portable; "
+                            + "compute the value in the statements that write it");
+                }
+                identity = true;
+                consumed = true;
+                i = j + 1;
+            } else if (u.equals("ON") && i + 1 < specs.size() && specs.get(i + 1).equalsIgnoreCase("UPDATE")) {
+                throw TranslationException.unsupported("ON UPDATE in a column definition is MySQL-only and evaluated per replica; "
+                        + "set the column explicitly in each UPDATE");
+            } else if (u.equals("NULL") && (i == 0 || !specs.get(i - 1).equalsIgnoreCase("NOT"))
+                    && (i == 0 || !specs.get(i - 1).equalsIgnoreCase("DEFAULT"))) {
+                if (target.supportsNullColumnConstraint()) {
+                    kept.add(token);
+                }
+            } else if (u.equals("COMMENT") && i + 1 < specs.size()) {
+                i++;
+            } else if (u.equals("COLLATE") || u.equals("CHARACTER") || u.equals("CHARSET") || u.equals("UNSIGNED")
+                    || u.equals("ZEROFILL")) {
+                throw TranslationException.unsupported(token + " in a column definition is not portable; the replica setup "
+                        + "fixes character sets and collations");
+            } else {
+                kept.add(token);
+            }
+        }
+        StringBuilder out = new StringBuilder(cd.getColumnName()).append(' ').append(type.column(target));
+        IdentityOptions used = null;
+        if (identity) {
+            if (!type.isInteger()) {
+                throw TranslationException.unsupported("Identity column " + cd.getColumnName() + " must be SMALLINT, INTEGER or BIGINT");
+            }
+            used = consumed ? options : IdentityOptions.DEFAULT;
+            String clause = target.identityClause(used.startWith, used.incrementBy);
+            if (clause == null) {
+                throw TranslationException.unsupported("Identity column " + cd.getColumnName() + " increments by "
+                        + used.incrementBy + ", which " + target.name() + " cannot do; increment by 1");
+            }
+            out.append(' ').append(clause);
+        }
+        for (String token : kept) {
+            out.append(' ').append(token);
+        }
+        return new ColumnRendering(out.toString(), used, consumed);
+    }
+
+    static String createIndex(CreateIndex ci, Dialect target) {
+        Index index = ci.getIndex();
+        if (ci.getTailParameters() != null && !ci.getTailParameters().isEmpty() || index.getUsing() != null) {
+            throw TranslationException.unsupported("Index options (" + ci + ") are not portable; write "
+                    + "CREATE [UNIQUE] INDEX name ON table (columns)");
+        }
+        String type = index.getType() == null ? "" : index.getType().toUpperCase(Locale.ROOT);
+        if (!type.isEmpty() && !type.equals("UNIQUE")) {
+            throw TranslationException.unsupported("CREATE " + type + " INDEX is not portable; write CREATE [UNIQUE] INDEX");
+        }
+        StringBuilder out = new StringBuilder("CREATE ");
+        if (!type.isEmpty()) {
+            out.append("UNIQUE ");
+        }
+        out.append("INDEX ");
+        if (ci.isUsingIfNotExists() && target.supportsCreateIndexIfNotExists()) {
+            out.append("IF NOT EXISTS ");
+        }
+        out.append(index.getName()).append(" ON ").append(ci.getTable().getFullyQualifiedName()).append(" (");
+        List<String> columns = new ArrayList<>();
+        for (Index.ColumnParams c : index.getColumns()) {
+            columns.add(c.toString());
+        }
+        return out.append(String.join(", ", columns)).append(')').toString();
+    }
+
+    static String drop(Drop drop, Dialect target) {
+        String type = drop.getType().toUpperCase(Locale.ROOT);
+        List<String> params = drop.getParameters() == null ? List.of() : drop.getParameters();
+        StringBuilder out = new StringBuilder("DROP ").append(type).append(' ');
+        switch (type) {
+            case "TABLE":
+            case "VIEW":
+                if (!params.isEmpty()) {
+                    throw TranslationException.unsupported("DROP " + type + " ... " + String.join(" ", params)
+                            + " is not portable; drop dependent objects first");
+                }
+                if (drop.isIfExists() && target.supportsDropTableIfExists()) {
+                    out.append("IF EXISTS ");
+                }
+                return out.append(drop.getName().getFullyQualifiedName()).toString();
+            case "INDEX":
+                String table = null;
+                if (params.size() == 2 && params.get(0).equalsIgnoreCase("ON")) {
+                    table = params.get(1);
+                } else if (!params.isEmpty()) {
+                    throw TranslationException.unsupported("DROP INDEX ... " + String.join(" ", params) + " is not portable");
+                }
+                if (drop.isIfExists() && target.supportsDropIndexIfExists()) {
+                    out.append("IF EXISTS ");
+                }
+                out.append(drop.getName().getFullyQualifiedName());
+                if (target.dropIndexNamesTable()) {
+                    if (table == null) {
+                        throw TranslationException.unsupported("MySQL/MariaDB need the table of the index; write DROP INDEX "
+                                + drop.getName() + " ON <table>");
+                    }
+                    out.append(" ON ").append(table);
+                }
+                return out.toString();
+            default:
+                throw TranslationException.unsupported("DROP " + type + " is not supported across engines");
+        }
+    }
+
+    static String truncate(Truncate truncate, Dialect target) {
+        if (truncate.getCascade() || truncate.getTables() != null && truncate.getTables().size() > 1) {
+            throw TranslationException.unsupported("TRUNCATE of several tables or with CASCADE is not portable; truncate one table");
+        }
+        String sql = "TRUNCATE TABLE " + truncate.getTable().getFullyQualifiedName();
+        return target.family() == Dialect.Family.DB2 ? sql + " IMMEDIATE" : sql;
+    }
+
+    static String createView(CreateView view, String renderedSelect) {
+        if (view.isOrReplace() || view.isMaterialized() || view.isIfNotExists()) {
+            throw TranslationException.unsupported("CREATE OR REPLACE / MATERIALIZED VIEW is not portable; DROP VIEW, then CREATE VIEW");
+        }
+        StringBuilder out = new StringBuilder("CREATE VIEW ").append(view.getView().getFullyQualifiedName());
+        if (view.getColumnNames() != null && !view.getColumnNames().isEmpty()) {
+            out.append(" (").append(view.getColumnNames()).append(')');
+        }
+        return out.append(" AS ").append(renderedSelect).toString();
+    }
+
+    /** ALTER TABLE with one change: ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP CONSTRAINT, ADD PRIMARY KEY. */
+    static String alter(Alter alter, Dialect client, Dialect target) {
+        List<AlterExpression> changes = alter.getAlterExpressions();
+        if (changes == null || changes.size() != 1 || alter.isUseTableIfExists()) {
+            throw TranslationException.unsupported("Derby and Db2 take one change per ALTER TABLE; split the statement");
+        }
+        AlterExpression change = changes.get(0);
+        String prefix = "ALTER TABLE " + alter.getTable().getFullyQualifiedName() + " ";
+        AlterOperation op = change.getOperation();
+        if (op == AlterOperation.ADD && change.getColDataTypeList() != null) {
+            if (change.getColDataTypeList().size() != 1) {
+                throw TranslationException.unsupported("Add one column per ALTER TABLE");
+            }
+            ColumnRendering c = column(change.getColDataTypeList().get(0), client, target, IdentityOptions.DEFAULT);
+            if (c.identity != null) {
+                throw TranslationException.unsupported("Derby cannot add an identity column to an existing table; "
+                        + "declare it in CREATE TABLE");
+            }
+            return prefix + "ADD COLUMN " + c.text;
+        }
+        if (op == AlterOperation.DROP && change.getColumnName() != null && change.getConstraintName() == null
+                && change.getIndex() == null) {
+            return prefix + "DROP COLUMN " + change.getColumnName();
+        }
+        if (op == AlterOperation.DROP && change.getConstraintName() != null && change.getColumnName() == null) {
+            return prefix + "DROP CONSTRAINT " + change.getConstraintName();
+        }
+        if (op == AlterOperation.ADD && change.getColumnName() == null
+                && (change.getIndex() != null || change.getPkColumns() != null)) {
+            String index = change.getIndex() == null ? "" : change.getIndex().toString().toUpperCase(Locale.ROOT);
+            if (index.startsWith("KEY") || index.startsWith("INDEX")) {
+                throw TranslationException.unsupported("ALTER TABLE ... ADD INDEX is MySQL-only; use CREATE INDEX");
+            }
+            return prefix + change;
+        }
+        throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; supported: "
+                + "ADD [COLUMN], DROP [COLUMN], ADD CONSTRAINT, ADD PRIMARY KEY, DROP CONSTRAINT");
+    }
+
+    private static List<String> upper(List<String> tokens) {
+        List<String> result = new ArrayList<>();
+        if (tokens != null) {
+            for (String t : tokens) {
+                result.add(t.toUpperCase(Locale.ROOT));
+            }
+        }
+        return result;
+    }
+}

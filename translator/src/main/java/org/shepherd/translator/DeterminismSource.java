@@ -1,0 +1,26 @@
+package org.shepherd.translator;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.UUID;
+
+/**
+ * Where pinned values come from. The coordinator implements it over an injected clock and a seeded random generator
+ * and calls {@link Translation#bind} once per statement execution, so every replica receives the same values.
+ */
+public interface DeterminismSource {
+
+    /** The statement's time; read at most once per {@link Translation#bind}. */
+    Instant now();
+
+    /** A value in [0, 1), once per RAND()/RANDOM() occurrence. */
+    double random();
+
+    /** Once per UUID()/GEN_RANDOM_UUID() occurrence. */
+    UUID uuid();
+
+    /** The zone in which CURRENT_TIMESTAMP, CURRENT_DATE and CURRENT_TIME are local times. */
+    default ZoneId zone() {
+        return ZoneId.systemDefault();
+    }
+}

@@ -1,0 +1,27 @@
+package org.shepherd.translator;
+
+/**
+ * A per-replica value (clock, random, UUID) in the client's statement that the translator replaced by a parameter
+ * marker; {@link Translation#bind} fills it from a {@link DeterminismSource}.
+ *
+ * @param kind what value the slot receives and as which JDBC type
+ * @param source the expression as the client wrote it, for messages and logs
+ */
+public record PinnedSlot(Kind kind, String source) {
+
+    /** The value of a slot and the Java type bound for it. */
+    public enum Kind {
+        /** Local date-time at microsecond precision, bound as java.sql.Timestamp. */
+        TIMESTAMP,
+        /** UTC date-time at microsecond precision, bound as java.sql.Timestamp. */
+        UTC_TIMESTAMP,
+        /** Local date, bound as java.sql.Date. */
+        DATE,
+        /** Local time of day in whole seconds, bound as java.sql.Time. */
+        TIME,
+        /** A double in [0, 1). */
+        RANDOM,
+        /** A UUID as its 36-character text. */
+        UUID
+    }
+}

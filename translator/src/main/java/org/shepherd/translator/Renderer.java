@@ -1,0 +1,705 @@
+package org.shepherd.translator;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import net.sf.jsqlparser.expression.CaseExpression;
+import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
+import net.sf.jsqlparser.expression.DoubleValue;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExtractExpression;
+import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.IntervalExpression;
+import net.sf.jsqlparser.expression.JdbcNamedParameter;
+import net.sf.jsqlparser.expression.JdbcParameter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.WhenClause;
+import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
+import net.sf.jsqlparser.expression.operators.arithmetic.Concat;
+import net.sf.jsqlparser.expression.operators.arithmetic.Division;
+import net.sf.jsqlparser.expression.operators.arithmetic.IntegerDivision;
+import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
+import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
+import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.Fetch;
+import net.sf.jsqlparser.statement.select.ForMode;
+import net.sf.jsqlparser.statement.select.Limit;
+import net.sf.jsqlparser.statement.select.Offset;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
+import net.sf.jsqlparser.util.deparser.SelectDeParser;
+import net.sf.jsqlparser.util.deparser.StatementDeParser;
+
+import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.translator.dialect.Dialect.TypeKind;
+
+/**
+ * Renders a parsed query or DML statement for one target dialect: the JSqlParser deparsers with our overrides for
+ * functions, operators, pinned values, ordering and row limits. Not thread-safe; the caller holds the statement's lock
+ * (ordering rewrites swap fields of the AST and restore them before returning).
+ */
+final class Renderer {
+
+    /** Per-statement registry of pinned slots, filled by the first (client-dialect) rendering and frozen after it. */
+    static final class Pins {
+        private final Map<Object, Integer> ids = new IdentityHashMap<>();
+        private final List<PinnedSlot> slots = new ArrayList<>();
+        private boolean frozen;
+
+        int idFor(Object node, PinnedSlot.Kind kind, String source) {
+            Integer id = ids.get(node);
+            if (id == null) {
+                if (frozen) {
+                    throw new IllegalStateException("pinned value " + source + " appeared after the first rendering");
+                }
+                id = slots.size();
+                slots.add(new PinnedSlot(kind, source));
+                ids.put(node, id);
+            }
+            return id;
+        }
+
+        void freeze() {
+            frozen = true;
+        }
+
+        List<PinnedSlot> slots() {
+            return List.copyOf(slots);
+        }
+    }
+
+    private enum Numeric { INTEGER, NON_INTEGER, UNKNOWN }
+
+    private static final long MYSQL_NO_LIMIT = Long.MAX_VALUE;
+
+    private final Dialect client;
+    private final Dialect target;
+    private final Pins pins;
+    private final BitSet clientMarkers = new BitSet();
+
+    Renderer(Dialect client, Dialect target, Pins pins) {
+        this.client = client;
+        this.target = target;
+        this.pins = pins;
+    }
+
+    /** Client markers seen by the last rendering (bit k set for '?' number k). */
+    BitSet clientMarkers() {
+        return clientMarkers;
+    }
+
+    String render(Statement statement) {
+        StringBuilder buffer = new StringBuilder(128);
+        Expr expr = new Expr();
+        Sel sel = new Sel();
+        StatementDeParser deParser = new StatementDeParser(expr, sel, buffer);
+        statement.accept(deParser, null);
+        return buffer.toString();
+    }
+
+    /** Renders one expression on its own (used by the DDL renderer for CHECK and DEFAULT parts that it parses). */
+    String renderExpression(Expression e) {
+        StringBuilder buffer = new StringBuilder(32);
+        Expr expr = new Expr();
+        Sel sel = new Sel();
+        expr.setSelectVisitor(sel);
+        expr.setBuilder(buffer);
+        sel.setExpressionVisitor(expr);
+        sel.setBuilder(buffer);
+        e.accept(expr, null);
+        return buffer.toString();
+    }
+
+    private final class Expr extends ExpressionDeParser {
+
+        private StringBuilder out() {
+            return getBuilder();
+        }
+
+        private void emit(Expression e) {
+            e.accept(this, null);
+        }
+
+        private void emitList(List<? extends Expression> list, String separator) {
+            for (int i = 0; i < list.size(); i++) {
+                if (i > 0) {
+                    out().append(separator);
+                }
+                emit(list.get(i));
+            }
+        }
+
+        private void pin(Object node, PinnedSlot.Kind kind, String source) {
+            int id = pins.idFor(node, kind, source);
+            String type;
+            switch (kind) {
+                case TIMESTAMP:
+                case UTC_TIMESTAMP:
+                    type = target.castType(TypeKind.TIMESTAMP, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0);
+                    break;
+                case DATE: type = target.castType(TypeKind.DATE, 0, 0); break;
+                case TIME: type = target.castType(TypeKind.TIME, 0, 0); break;
+                case RANDOM: type = target.castType(TypeKind.DOUBLE, 0, 0); break;
+                case UUID: type = target.castType(TypeKind.CHAR, 36, 0); break;
+                default: throw new IllegalArgumentException(kind.name());
+            }
+            out().append("CAST(?n").append(id).append(" AS ").append(type).append(')');
+        }
+
+        @Override
+        public <S> StringBuilder visit(JdbcParameter parameter, S context) {
+            if (parameter.getIndex() == null || !"?".equals(parameter.getParameterCharacter())) {
+                throw TranslationException.unsupported("Only '?' parameter markers are supported, not " + parameter);
+            }
+            clientMarkers.set(parameter.getIndex());
+            return out().append('?').append(parameter.getIndex());
+        }
+
+        @Override
+        public <S> StringBuilder visit(JdbcNamedParameter parameter, S context) {
+            throw TranslationException.unsupported("Named parameters (" + parameter + ") are not supported; use '?' markers");
+        }
+
+        @Override
+        public <S> StringBuilder visit(TimeKeyExpression key, S context) {
+            String name = key.getStringValue().toUpperCase(Locale.ROOT).replaceAll("[\\s_]+", "_").replaceAll("\\(.*\\)", "");
+            PinnedSlot.Kind kind = timeKind(name, false);
+            if (kind == null) {
+                return super.visit(key, context);
+            }
+            pin(key, kind, key.getStringValue());
+            return out();
+        }
+
+        @Override
+        public <S> StringBuilder visit(Function f, S context) {
+            String name = f.getName() == null ? "" : f.getName().toUpperCase(Locale.ROOT);
+            List<Expression> args = arguments(f);
+            if (f.isEscaped() || f.getNamedParameters() != null || f.getMultipartName().size() > 1) {
+                return super.visit(f, context);
+            }
+            PinnedSlot.Kind kind = timeKind(name, true);
+            if (kind != null) {
+                pin(f, kind, f.toString());
+                return out();
+            }
+            switch (name) {
+                case "RAND":
+                case "RANDOM":
+                    if (!args.isEmpty()) {
+                        throw TranslationException.unsupported(name + "(seed) draws from a per-engine generator; "
+                                + "use RAND() without a seed, which Shepherd pins, or compute the value in the application");
+                    }
+                    pin(f, PinnedSlot.Kind.RANDOM, f.toString());
+                    return out();
+                case "UUID":
+                case "GEN_RANDOM_UUID":
+                case "RANDOM_UUID":
+                case "NEWID":
+                    pin(f, PinnedSlot.Kind.UUID, f.toString());
+                    return out();
+                case "CONCAT":
+                    concat(args);
+                    return out();
+                case "AVG":
+                    if (args.size() == 1 && !f.isAllColumns()) {
+                        average(args.get(0), f.isDistinct());
+                        return out();
+                    }
+                    return super.visit(f, context);
+                case "IFNULL":
+                case "NVL":
+                    return call("COALESCE", args);
+                case "LCASE":
+                    return call("LOWER", args);
+                case "UCASE":
+                    return call("UPPER", args);
+                case "LENGTH":
+                case "CHAR_LENGTH":
+                case "CHARACTER_LENGTH":
+                case "LEN":
+                    return call(target.charLengthFunction(), args);
+                case "SUBSTRING":
+                case "SUBSTR":
+                    return f.getParameters() instanceof ExpressionList && !f.isDistinct() ? call("SUBSTR", args) : super.visit(f, context);
+                case "MOD":
+                    return call("MOD", args);
+                case "YEAR":
+                case "MONTH":
+                case "DAY":
+                case "HOUR":
+                case "MINUTE":
+                    if (args.size() == 1) {
+                        datePart(name, args.get(0));
+                        return out();
+                    }
+                    return super.visit(f, context);
+                case "DAYOFMONTH":
+                    if (args.size() == 1) {
+                        datePart("DAY", args.get(0));
+                        return out();
+                    }
+                    return super.visit(f, context);
+                default:
+                    return super.visit(f, context);
+            }
+        }
+
+        private StringBuilder call(String name, List<Expression> args) {
+            out().append(name).append('(');
+            emitList(args, ", ");
+            return out().append(')');
+        }
+
+        @Override
+        public <S> StringBuilder visit(ExtractExpression extract, S context) {
+            String field = extract.getName().toUpperCase(Locale.ROOT);
+            switch (field) {
+                case "YEAR":
+                case "MONTH":
+                case "DAY":
+                case "HOUR":
+                case "MINUTE":
+                    datePart(field, extract.getExpression());
+                    return out();
+                default:
+                    if (target.family() == Dialect.Family.DERBY) {
+                        throw TranslationException.unsupported("EXTRACT(" + field + " FROM ...) has no Derby equivalent; "
+                                + "use YEAR, MONTH, DAY, HOUR or MINUTE");
+                    }
+                    return super.visit(extract, context);
+            }
+        }
+
+        private void datePart(String field, Expression e) {
+            if (target.supportsDatePartFunctions()) {
+                out().append(field).append('(');
+                emit(e);
+                out().append(')');
+            } else {
+                out().append("CAST(EXTRACT(").append(field).append(" FROM ");
+                emit(e);
+                out().append(") AS ").append(target.castType(TypeKind.INTEGER, 0, 0)).append(')');
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(DateTimeLiteralExpression literal, S context) {
+            TypeKind kind;
+            switch (literal.getType()) {
+                case DATE: kind = TypeKind.DATE; break;
+                case TIME: kind = TypeKind.TIME; break;
+                case TIMESTAMP: kind = TypeKind.TIMESTAMP; break;
+                default:
+                    throw TranslationException.unsupported(literal + ": time zones are handled differently by each engine; "
+                            + "pass a TIMESTAMP without time zone");
+            }
+            // Derby has no DATE '...' literals; a CAST of the string works everywhere.
+            return out().append("CAST(").append(literal.getValue()).append(" AS ")
+                    .append(target.castType(kind, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0)).append(')');
+        }
+
+        @Override
+        public <S> StringBuilder visit(IntervalExpression interval, S context) {
+            if (target.family() != client.family()) {
+                throw TranslationException.unsupported("INTERVAL arithmetic is spelled differently by every engine; compute the "
+                        + "date or timestamp in the application and pass it as a parameter");
+            }
+            return super.visit(interval, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(Concat concat, S context) {
+            List<Expression> parts = new ArrayList<>();
+            flattenConcat(concat, parts);
+            concat(parts);
+            return out();
+        }
+
+        private void flattenConcat(Expression e, List<Expression> parts) {
+            if (e instanceof Concat) {
+                flattenConcat(((Concat) e).getLeftExpression(), parts);
+                flattenConcat(((Concat) e).getRightExpression(), parts);
+            } else {
+                parts.add(e);
+            }
+        }
+
+        private void concat(List<Expression> parts) {
+            if (target.concatOperator()) {
+                out().append('(');
+                emitList(parts, " || ");
+                out().append(')');
+            } else {
+                out().append("CONCAT(");
+                emitList(parts, ", ");
+                out().append(')');
+            }
+        }
+
+        private void average(Expression argument, boolean distinct) {
+            // Engines disagree on the type of AVG over integers (truncated integer, 4 or 16+ decimals): compute exactly
+            // over DECIMAL(31, 10) and truncate every engine's answer to 4 decimal places.
+            String wide = target.castType(TypeKind.DECIMAL, 31, 10);
+            String truncate = target.truncateFunction();
+            out().append(truncate == null ? "CAST(" : truncate + "(");
+            out().append("AVG(").append(distinct ? "DISTINCT " : "").append("CAST(");
+            emit(argument);
+            out().append(" AS ").append(wide).append("))");
+            if (truncate == null) {
+                out().append(" AS ").append(target.castType(TypeKind.DECIMAL, 31, 4)).append(')');
+            } else {
+                out().append(", 4)");
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(Modulo modulo, S context) {
+            out().append("MOD(");
+            emit(modulo.getLeftExpression());
+            out().append(", ");
+            emit(modulo.getRightExpression());
+            return out().append(')');
+        }
+
+        @Override
+        public <S> StringBuilder visit(Division division, S context) {
+            if (client.integerDivisionTruncates() == target.integerDivisionTruncates()) {
+                return super.visit(division, context);
+            }
+            Numeric left = numeric(division.getLeftExpression());
+            Numeric right = numeric(division.getRightExpression());
+            if (left == Numeric.NON_INTEGER || right == Numeric.NON_INTEGER) {
+                return super.visit(division, context);
+            }
+            if (left == Numeric.INTEGER && right == Numeric.INTEGER && client.integerDivisionTruncates()) {
+                emit(division.getLeftExpression());
+                out().append(' ').append(target.integerDivisionOperator()).append(' ');
+                emit(division.getRightExpression());
+                return out();
+            }
+            throw TranslationException.unsupported("Division " + division + " is ambiguous across the replicas: MySQL/MariaDB "
+                    + "divide integers exactly (7 / 2 = 3.5000) while Derby, HSQLDB, PostgreSQL and Db2 truncate (7 / 2 = 3), "
+                    + "and the operand types are not visible in the statement. Write CAST(x AS DECIMAL(p, s)) / y for an exact "
+                    + "quotient, or CAST(x AS INTEGER) / CAST(y AS INTEGER) for a truncated one");
+        }
+
+        @Override
+        public <S> StringBuilder visit(IntegerDivision division, S context) {
+            if (target.integerDivisionOperator() != null) {
+                return super.visit(division, context);
+            }
+            if (numeric(division.getLeftExpression()) == Numeric.INTEGER && numeric(division.getRightExpression()) == Numeric.INTEGER) {
+                emit(division.getLeftExpression());
+                out().append(" / ");
+                emit(division.getRightExpression());
+                return out();
+            }
+            throw TranslationException.unsupported("DIV of operands of unknown type has no equivalent on this engine; write "
+                    + "CAST(x AS INTEGER) DIV CAST(y AS INTEGER)");
+        }
+
+        @Override
+        public <S> StringBuilder visit(CastExpression cast, S context) {
+            String raw = cast.getColDataType().toString();
+            if (client.family() == Dialect.Family.MYSQL && raw.trim().equalsIgnoreCase("CHAR")) {
+                throw TranslationException.unsupported("CAST(x AS CHAR) has no length; write CAST(x AS CHAR(n)) or VARCHAR(n)");
+            }
+            SqlTypes.Spec spec = SqlTypes.parse(raw, client);
+            out().append("CAST(");
+            emit(cast.getLeftExpression());
+            return out().append(" AS ").append(spec.cast(target)).append(')');
+        }
+    }
+
+    private static List<Expression> arguments(Function f) {
+        ExpressionList<?> params = f.getParameters();
+        List<Expression> args = new ArrayList<>();
+        if (params != null) {
+            args.addAll(params);
+        }
+        return args;
+    }
+
+    /** Clock functions and keywords; {@code call} is true for the function-call spelling NOW() / CURRENT_TIMESTAMP(). */
+    private PinnedSlot.Kind timeKind(String name, boolean call) {
+        switch (name) {
+            case "NOW":
+            case "SYSDATE":
+            case "GETDATE":
+            case "SYSTIMESTAMP":
+                return call ? PinnedSlot.Kind.TIMESTAMP : null;
+            case "CURRENT_TIMESTAMP":
+            case "LOCALTIMESTAMP":
+            case "CURRENT TIMESTAMP":
+                return PinnedSlot.Kind.TIMESTAMP;
+            case "CURRENT_DATE":
+            case "CURDATE":
+                return PinnedSlot.Kind.DATE;
+            case "CURRENT_TIME":
+            case "CURTIME":
+                return PinnedSlot.Kind.TIME;
+            case "LOCALTIME":
+                return client.family() == Dialect.Family.MYSQL ? PinnedSlot.Kind.TIMESTAMP : PinnedSlot.Kind.TIME;
+            case "UTC_TIMESTAMP":
+                return PinnedSlot.Kind.UTC_TIMESTAMP;
+            default:
+                return null;
+        }
+    }
+
+    /** What the statement text alone says about an operand's type. */
+    private Numeric numeric(Expression e) {
+        if (e instanceof LongValue) {
+            return Numeric.INTEGER;
+        }
+        if (e instanceof DoubleValue) {
+            return Numeric.NON_INTEGER;
+        }
+        if (e instanceof SignedExpression) {
+            return numeric(((SignedExpression) e).getExpression());
+        }
+        if (e instanceof ParenthesedExpressionList && ((ParenthesedExpressionList<?>) e).size() == 1) {
+            return numeric((Expression) ((ParenthesedExpressionList<?>) e).get(0));
+        }
+        if (e instanceof CastExpression) {
+            try {
+                return SqlTypes.parse(((CastExpression) e).getColDataType().toString(), client).isInteger()
+                        ? Numeric.INTEGER : Numeric.NON_INTEGER;
+            } catch (TranslationException notPortable) {
+                return Numeric.UNKNOWN;
+            }
+        }
+        if (e instanceof Addition || e instanceof Subtraction || e instanceof Multiplication) {
+            net.sf.jsqlparser.expression.BinaryExpression b = (net.sf.jsqlparser.expression.BinaryExpression) e;
+            Numeric l = numeric(b.getLeftExpression());
+            Numeric r = numeric(b.getRightExpression());
+            if (l == Numeric.NON_INTEGER || r == Numeric.NON_INTEGER) {
+                return Numeric.NON_INTEGER;
+            }
+            return l == Numeric.INTEGER && r == Numeric.INTEGER ? Numeric.INTEGER : Numeric.UNKNOWN;
+        }
+        if (e instanceof Function && "COUNT".equalsIgnoreCase(((Function) e).getName())) {
+            return Numeric.INTEGER;
+        }
+        return Numeric.UNKNOWN;
+    }
+
+    private final class Sel extends SelectDeParser {
+
+        @Override
+        public <S> StringBuilder visit(PlainSelect select, S context) {
+            if (select.getIntoTables() != null) {
+                throw TranslationException.unsupported("SELECT ... INTO is not supported; use INSERT INTO ... SELECT");
+            }
+            ForMode forMode = select.getForMode();
+            Saved saved = rewriteOrderAndLimit(select);
+            try {
+                select.setForMode(lockingClauseFor(select));
+                return super.visit(select, context);
+            } finally {
+                select.setForMode(forMode);
+                saved.restore(select);
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(SetOperationList select, S context) {
+            Saved saved = rewriteOrderAndLimit(select);
+            try {
+                return super.visit(select, context);
+            } finally {
+                saved.restore(select);
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(ParenthesedSelect select, S context) {
+            Saved saved = rewriteOrderAndLimit(select);
+            try {
+                return super.visit(select, context);
+            } finally {
+                saved.restore(select);
+            }
+        }
+    }
+
+    /** The locking clause the target gets: the client's, a weaker one the engine accepts, or none. */
+    private ForMode lockingClauseFor(PlainSelect select) {
+        ForMode mode = select.getForMode();
+        if (mode == null) {
+            return null;
+        }
+        if (select.getWait() != null || select.isNoWait() || select.isSkipLocked() || select.getForUpdateTable() != null) {
+            throw TranslationException.unsupported("NOWAIT, WAIT n, SKIP LOCKED and FOR UPDATE OF make the result depend on "
+                    + "timing or are engine-specific; write plain FOR UPDATE");
+        }
+        switch (mode) {
+            case UPDATE:
+                // Derby allows FOR UPDATE only on updatable cursors; serializable isolation still locks what is read.
+                if (target.family() == Dialect.Family.DERBY && !derbyUpdatable(select)) {
+                    return null;
+                }
+                return mode;
+            case SHARE:
+                // Plain reads take shared locks under serializable isolation, except on PostgreSQL (SSI) and MySQL keeps it.
+                return target.family() == Dialect.Family.POSTGRESQL || target.equals(Dialect.MYSQL) ? mode : null;
+            default:
+                if (target.family() != Dialect.Family.POSTGRESQL) {
+                    throw TranslationException.unsupported("FOR " + mode.getValue() + " is PostgreSQL-only; write FOR UPDATE");
+                }
+                return mode;
+        }
+    }
+
+    private static boolean derbyUpdatable(PlainSelect select) {
+        if (select.getJoins() != null && !select.getJoins().isEmpty() || select.getOrderByElements() != null
+                || select.getGroupBy() != null || select.getDistinct() != null || select.getHaving() != null
+                || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table)) {
+            return false;
+        }
+        for (SelectItem<?> item : select.getSelectItems()) {
+            if (item.getExpression() instanceof Function) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private record Saved(List<OrderByElement> order, Limit limit, Offset offset, Fetch fetch) {
+        void restore(Select s) {
+            s.setOrderByElements(order);
+            s.setLimit(limit);
+            s.setOffset(offset);
+            s.setFetch(fetch);
+        }
+    }
+
+    private Saved rewriteOrderAndLimit(Select s) {
+        Saved saved = new Saved(s.getOrderByElements(), s.getLimit(), s.getOffset(), s.getFetch());
+        Expression count = null;
+        Expression offset = null;
+        if (saved.limit() != null) {
+            if (!saved.limit().isLimitAll() && !saved.limit().isLimitNull()) {
+                count = saved.limit().getRowCount();
+            }
+            offset = saved.limit().getOffset();
+        }
+        if (saved.offset() != null) {
+            offset = saved.offset().getOffset();
+        }
+        if (saved.fetch() != null) {
+            count = saved.fetch().getExpression() != null ? saved.fetch().getExpression() : new LongValue(1);
+        }
+        boolean ordered = saved.order() != null && !saved.order().isEmpty();
+        if ((count != null || offset != null) && !ordered) {
+            throw TranslationException.unsupported("LIMIT/OFFSET/FETCH without ORDER BY picks rows in an engine-specific order, "
+                    + "so replicas would return or change different rows; add an ORDER BY on a unique key");
+        }
+        if (ordered) {
+            s.setOrderByElements(orderFor(s, saved.order()));
+        }
+        s.setLimit(null);
+        s.setOffset(null);
+        s.setFetch(null);
+        if (count != null || offset != null) {
+            if (target.supportsLimitOffset()) {
+                if (count != null) {
+                    s.setLimit(new Limit().withRowCount(count));
+                } else if (target.family() == Dialect.Family.MYSQL) {
+                    s.setLimit(new Limit().withRowCount(new LongValue(MYSQL_NO_LIMIT)));
+                }
+                if (offset != null) {
+                    s.setOffset(new Offset().withOffset(offset));
+                }
+            } else {
+                if (offset != null) {
+                    s.setOffset(new Offset().withOffset(offset).withOffsetParam("ROWS"));
+                }
+                if (count != null) {
+                    Fetch fetch = new Fetch().withExpression(count);
+                    fetch.setFetchParamFirst(true);
+                    fetch.addFetchParameter("ROWS");
+                    fetch.addFetchParameter("ONLY");
+                    s.setFetch(fetch);
+                }
+            }
+        }
+        return saved;
+    }
+
+    /** ORDER BY with every NULL placement explicit, emulated with a CASE key where the target lacks NULLS FIRST/LAST. */
+    private List<OrderByElement> orderFor(Select s, List<OrderByElement> order) {
+        List<OrderByElement> result = new ArrayList<>(order.size() + 2);
+        for (OrderByElement e : order) {
+            boolean desc = !e.isAsc();
+            boolean nullsFirst;
+            if (e.getNullOrdering() != null) {
+                nullsFirst = e.getNullOrdering() == OrderByElement.NullOrdering.NULLS_FIRST;
+            } else {
+                nullsFirst = client.nullsSortHighByDefault() == desc;
+            }
+            OrderByElement copy = new OrderByElement().withExpression(e.getExpression()).withAsc(e.isAsc())
+                    .withAscDescPresent(e.isAscDescPresent());
+            if (target.supportsNullsFirstLast()) {
+                copy.setNullOrdering(nullsFirst ? OrderByElement.NullOrdering.NULLS_FIRST : OrderByElement.NullOrdering.NULLS_LAST);
+            } else if ((target.nullsSortHighByDefault() == desc) != nullsFirst) {
+                Expression key = resolveOrderKey(s, e.getExpression());
+                CaseExpression nullKey = new CaseExpression(new LongValue(nullsFirst ? 1 : 0),
+                        new WhenClause(new IsNullExpression(key), new LongValue(nullsFirst ? 0 : 1)));
+                result.add(new OrderByElement().withExpression(nullKey).withAsc(true));
+            }
+            result.add(copy);
+        }
+        return result;
+    }
+
+    private Expression resolveOrderKey(Select s, Expression key) {
+        PlainSelect plain = s instanceof PlainSelect ? (PlainSelect) s : null;
+        if (key instanceof LongValue) {
+            int position = (int) ((LongValue) key).getValue();
+            if (plain == null || position < 1 || position > plain.getSelectItems().size() || hasStar(plain, position)) {
+                throw TranslationException.unsupported("ORDER BY " + position + " cannot be given an explicit NULL placement on "
+                        + target.name() + "; order by the column name or expression instead of its position");
+            }
+            return plain.getSelectItems().get(position - 1).getExpression();
+        }
+        if (plain != null && key instanceof Column && ((Column) key).getTable() == null) {
+            String name = ((Column) key).getColumnName();
+            for (SelectItem<?> item : plain.getSelectItems()) {
+                if (item.getAlias() != null && item.getAlias().getName().equalsIgnoreCase(name)) {
+                    return item.getExpression();
+                }
+            }
+        }
+        return key;
+    }
+
+    private static boolean hasStar(PlainSelect plain, int upTo) {
+        for (int i = 0; i < upTo; i++) {
+            if (plain.getSelectItems().get(i).getExpression() instanceof AllColumns) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+}

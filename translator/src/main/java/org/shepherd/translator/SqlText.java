@@ -1,0 +1,256 @@
+package org.shepherd.translator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.shepherd.translator.dialect.Dialect;
+
+/**
+ * Lexical passes over SQL text: the ones the parser's AST cannot express (quote characters, string escapes,
+ * parameter marker order) and a last safety net against per-replica values that no rewrite pinned.
+ */
+final class SqlText {
+
+    /** Marker codes: k &gt; 0 is client parameter k (1-based); -(j + 1) is pinned slot j. */
+    record Rendered(String sql, int[] markers) {
+    }
+
+    private static final String PER_REPLICA = " returns a different value on each replica";
+
+    /** Words that must not survive rendering anywhere in DML or DDL (they would be evaluated by each replica). */
+    private static final Map<String, String> FORBIDDEN_WORDS = Map.ofEntries(
+            Map.entry("CURRENT_TIMESTAMP", "CURRENT_TIMESTAMP is evaluated by each replica here; Shepherd pins it only in"
+                    + " expressions of queries and DML (e.g. INSERT ... VALUES (CURRENT_TIMESTAMP)); in a DEFAULT clause,"
+                    + " insert the value explicitly instead"),
+            Map.entry("CURRENT_DATE", "CURRENT_DATE is evaluated by each replica here; insert the value explicitly instead"),
+            Map.entry("CURRENT_TIME", "CURRENT_TIME is evaluated by each replica here; insert the value explicitly instead"),
+            Map.entry("LOCALTIMESTAMP", "LOCALTIMESTAMP is evaluated by each replica here; insert the value explicitly instead"),
+            Map.entry("LOCALTIME", "LOCALTIME is evaluated by each replica here; insert the value explicitly instead"),
+            Map.entry("SYSTIMESTAMP", "SYSTIMESTAMP" + PER_REPLICA + "; use CURRENT_TIMESTAMP, which Shepherd pins"),
+            Map.entry("CURRENT_USER", "CURRENT_USER" + PER_REPLICA + " (each replica has its own credentials)"),
+            Map.entry("SESSION_USER", "SESSION_USER" + PER_REPLICA + " (each replica has its own credentials)"),
+            Map.entry("SYSTEM_USER", "SYSTEM_USER" + PER_REPLICA + " (each replica has its own credentials)"),
+            Map.entry("CURRENT_SCHEMA", "CURRENT_SCHEMA" + PER_REPLICA));
+
+    /** Function names (followed by "(") that must not survive rendering. */
+    private static final Map<String, String> FORBIDDEN_FUNCTIONS = Map.ofEntries(
+            Map.entry("LAST_INSERT_ID", "LAST_INSERT_ID()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
+            Map.entry("IDENTITY_VAL_LOCAL", "IDENTITY_VAL_LOCAL()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
+            Map.entry("SCOPE_IDENTITY", "SCOPE_IDENTITY()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
+            Map.entry("LASTVAL", "LASTVAL()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
+            Map.entry("CURRVAL", "CURRVAL()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
+            Map.entry("NEXTVAL", "NEXTVAL() draws from a per-replica sequence; use an identity column"),
+            Map.entry("CONNECTION_ID", "CONNECTION_ID()" + PER_REPLICA),
+            Map.entry("ROW_COUNT", "ROW_COUNT()" + PER_REPLICA + "; use the update count of the statement"),
+            Map.entry("FOUND_ROWS", "FOUND_ROWS()" + PER_REPLICA),
+            Map.entry("USER", "USER()" + PER_REPLICA + " (each replica has its own credentials)"),
+            Map.entry("DATABASE", "DATABASE()" + PER_REPLICA),
+            Map.entry("VERSION", "VERSION()" + PER_REPLICA),
+            Map.entry("SLEEP", "SLEEP() makes replicas time-dependent"),
+            Map.entry("GET_LOCK", "GET_LOCK() takes a per-replica lock"),
+            Map.entry("UUID_SHORT", "UUID_SHORT()" + PER_REPLICA + "; use UUID(), which Shepherd pins"),
+            Map.entry("SYS_GUID", "SYS_GUID()" + PER_REPLICA + "; use UUID(), which Shepherd pins"),
+            Map.entry("NOW", "NOW() is evaluated by each replica here; Shepherd pins it only in queries and DML"),
+            Map.entry("RAND", "RAND()" + PER_REPLICA),
+            Map.entry("RANDOM", "RANDOM()" + PER_REPLICA),
+            Map.entry("UUID", "UUID()" + PER_REPLICA),
+            Map.entry("GEN_RANDOM_UUID", "GEN_RANDOM_UUID()" + PER_REPLICA),
+            Map.entry("SYSDATE", "SYSDATE()" + PER_REPLICA),
+            Map.entry("CURDATE", "CURDATE()" + PER_REPLICA),
+            Map.entry("CURTIME", "CURTIME()" + PER_REPLICA),
+            Map.entry("UTC_TIMESTAMP", "UTC_TIMESTAMP()" + PER_REPLICA),
+            Map.entry("GETDATE", "GETDATE()" + PER_REPLICA));
+
+    private SqlText() {
+    }
+
+    /**
+     * Rewrites MySQL-style string literals ('it\'s', backslash escapes) to standard SQL literals ('it''s') so the parser
+     * and every other engine read them the same way.
+     */
+    static String mysqlLiteralsToStandard(String sql) {
+        if (sql.indexOf('\\') < 0) {
+            return sql;
+        }
+        StringBuilder out = new StringBuilder(sql.length() + 8);
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == '`' || c == '"') {
+                int end = skipQuoted(sql, i, c);
+                out.append(sql, i, end);
+                i = end;
+            } else if (c == '\'') {
+                out.append('\'');
+                i++;
+                while (i < n) {
+                    char d = sql.charAt(i);
+                    if (d == '\\' && i + 1 < n) {
+                        char e = sql.charAt(i + 1);
+                        switch (e) {
+                            case 'n': out.append('\n'); break;
+                            case 't': out.append('\t'); break;
+                            case 'r': out.append('\r'); break;
+                            case '0': out.append('\0'); break;
+                            case 'Z': out.append('\u001a'); break;
+                            case 'b': out.append('\b'); break;
+                            case '\'': out.append("''"); break;
+                            // MySQL keeps the backslash of \% and \_ so that LIKE still sees an escaped wildcard.
+                            case '%': out.append("\\%"); break;
+                            case '_': out.append("\\_"); break;
+                            default: out.append(e); break;
+                        }
+                        i += 2;
+                    } else if (d == '\'') {
+                        if (i + 1 < n && sql.charAt(i + 1) == '\'') {
+                            out.append("''");
+                            i += 2;
+                        } else {
+                            out.append('\'');
+                            i++;
+                            break;
+                        }
+                    } else {
+                        out.append(d);
+                        i++;
+                    }
+                }
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        return out.toString();
+    }
+
+    private static int skipQuoted(String sql, int start, char quote) {
+        int i = start + 1;
+        int n = sql.length();
+        while (i < n) {
+            if (sql.charAt(i) == quote) {
+                if (i + 1 < n && sql.charAt(i + 1) == quote) {
+                    i += 2;
+                    continue;
+                }
+                return i + 1;
+            }
+            i++;
+        }
+        return n;
+    }
+
+    /**
+     * The last pass over deparsed text: re-quotes delimited identifiers with the target's quote character, re-escapes
+     * string literals for the target, turns numbered markers ({@code ?3}, {@code ?n0}) into plain {@code ?} while
+     * recording their order, and rejects words that would be evaluated per replica.
+     */
+    static Rendered finish(String text, Dialect client, Dialect target, boolean checkForbidden) {
+        // MySQL's quoted identifiers follow the same case rules as unquoted ones; elsewhere quoting makes names exact.
+        boolean foldQuoted = client.family() == Dialect.Family.MYSQL;
+        StringBuilder out = new StringBuilder(text.length());
+        List<Integer> markers = new ArrayList<>();
+        int i = 0;
+        int n = text.length();
+        char quote = target.identifierQuote();
+        while (i < n) {
+            char c = text.charAt(i);
+            if (c == '\'') {
+                out.append('\'');
+                i++;
+                while (i < n) {
+                    char d = text.charAt(i);
+                    if (d == '\'') {
+                        if (i + 1 < n && text.charAt(i + 1) == '\'') {
+                            out.append("''");
+                            i += 2;
+                            continue;
+                        }
+                        out.append('\'');
+                        i++;
+                        break;
+                    }
+                    if (d == '\\' && target.backslashEscapesInStrings()) {
+                        out.append("\\\\");
+                    } else {
+                        out.append(d);
+                    }
+                    i++;
+                }
+            } else if (c == '"' || c == '`') {
+                int end = skipQuoted(text, i, c);
+                String body = text.substring(i + 1, Math.max(i + 1, end - 1)).replace(String.valueOf(c) + c, String.valueOf(c));
+                if (foldQuoted) {
+                    body = target.foldUnquotedIdentifier(body);
+                }
+                out.append(quote).append(body.replace(String.valueOf(quote), String.valueOf(quote) + quote)).append(quote);
+                i = end;
+            } else if (c == '?') {
+                int j = i + 1;
+                boolean pinned = j < n && text.charAt(j) == 'n';
+                if (pinned) {
+                    j++;
+                }
+                int digitsStart = j;
+                while (j < n && Character.isDigit(text.charAt(j))) {
+                    j++;
+                }
+                if (j == digitsStart) {
+                    throw new TranslationException("0A000",
+                            "Shepherd cannot place a parameter marker in this construct; rewrite it without '?' here");
+                }
+                int number = Integer.parseInt(text.substring(digitsStart, j));
+                markers.add(pinned ? -(number + 1) : number);
+                out.append('?');
+                i = j;
+            } else if (Character.isLetter(c) || c == '_') {
+                int j = i + 1;
+                while (j < n && (Character.isLetterOrDigit(text.charAt(j)) || text.charAt(j) == '_' || text.charAt(j) == '$')) {
+                    j++;
+                }
+                if (checkForbidden) {
+                    checkWord(text, i, j);
+                }
+                out.append(text, i, j);
+                i = j;
+            } else if (Character.isDigit(c)) {
+                int j = i + 1;
+                while (j < n && (Character.isLetterOrDigit(text.charAt(j)) || text.charAt(j) == '.')) {
+                    j++;
+                }
+                out.append(text, i, j);
+                i = j;
+            } else {
+                out.append(c);
+                i++;
+            }
+        }
+        int[] order = new int[markers.size()];
+        for (int k = 0; k < order.length; k++) {
+            order[k] = markers.get(k);
+        }
+        return new Rendered(out.toString(), order);
+    }
+
+    private static void checkWord(String text, int start, int end) {
+        if (start > 0 && text.charAt(start - 1) == '.') {
+            return;
+        }
+        String word = text.substring(start, end).toUpperCase(Locale.ROOT);
+        String message = FORBIDDEN_WORDS.get(word);
+        if (message == null) {
+            int k = end;
+            while (k < text.length() && text.charAt(k) == ' ') {
+                k++;
+            }
+            if (k < text.length() && text.charAt(k) == '(') {
+                message = FORBIDDEN_FUNCTIONS.get(word);
+            }
+        }
+        if (message != null) {
+            throw new TranslationException("0A000", message);
+        }
+    }
+}

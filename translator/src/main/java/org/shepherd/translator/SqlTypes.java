@@ -1,0 +1,180 @@
+package org.shepherd.translator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.translator.dialect.Dialect.TypeKind;
+
+/** Maps a type as the client wrote it (any dialect's spelling) to a canonical {@link TypeKind} with length and scale. */
+final class SqlTypes {
+
+    /** A canonical type; {@code identity} is set for SERIAL-like types that imply an identity column. */
+    record Spec(TypeKind kind, int length, int scale, boolean identity) {
+        String column(Dialect d) {
+            return d.columnType(kind, length, scale);
+        }
+
+        String cast(Dialect d) {
+            return d.castType(kind, length, scale);
+        }
+
+        boolean isInteger() {
+            return kind == TypeKind.SMALLINT || kind == TypeKind.INTEGER || kind == TypeKind.BIGINT;
+        }
+    }
+
+    private static final int MAX_TIMESTAMP_PRECISION = 6;
+
+    private SqlTypes() {
+    }
+
+    static Spec parse(String raw, Dialect client) {
+        String text = raw.trim().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+        String name = text;
+        List<Integer> args = new ArrayList<>();
+        String suffix = "";
+        int open = text.indexOf('(');
+        if (open >= 0) {
+            int close = text.indexOf(')', open);
+            if (close < 0) {
+                throw unsupported(raw);
+            }
+            name = text.substring(0, open).trim();
+            for (String a : text.substring(open + 1, close).split(",")) {
+                try {
+                    args.add(Integer.parseInt(a.trim()));
+                } catch (NumberFormatException e) {
+                    throw unsupported(raw);
+                }
+            }
+            suffix = text.substring(close + 1).trim();
+        }
+        if (suffix.equals("WITHOUT TIME ZONE") || name.endsWith(" WITHOUT TIME ZONE")) {
+            name = name.replace(" WITHOUT TIME ZONE", "");
+            suffix = "";
+        }
+        if (!suffix.isEmpty()) {
+            throw unsupported(raw);
+        }
+        int a0 = args.isEmpty() ? -1 : args.get(0);
+        int a1 = args.size() < 2 ? 0 : args.get(1);
+        boolean mysql = client.family() == Dialect.Family.MYSQL;
+        switch (name) {
+            case "TINYINT":
+            case "SMALLINT":
+            case "INT2":
+                return new Spec(TypeKind.SMALLINT, 0, 0, false);
+            case "INT":
+            case "INTEGER":
+            case "INT4":
+            case "MEDIUMINT":
+                return new Spec(TypeKind.INTEGER, 0, 0, false);
+            case "BIGINT":
+            case "INT8":
+                return new Spec(TypeKind.BIGINT, 0, 0, false);
+            case "SIGNED":
+            case "SIGNED INTEGER":
+                return new Spec(TypeKind.BIGINT, 0, 0, false);
+            case "SMALLSERIAL":
+            case "SERIAL2":
+                return new Spec(TypeKind.SMALLINT, 0, 0, true);
+            case "SERIAL":
+            case "SERIAL4":
+                return new Spec(TypeKind.INTEGER, 0, 0, true);
+            case "BIGSERIAL":
+            case "SERIAL8":
+                return new Spec(TypeKind.BIGINT, 0, 0, true);
+            case "DECIMAL":
+            case "NUMERIC":
+            case "DEC":
+            case "NUMBER":
+                return decimal(raw, a0, a1, client);
+            case "REAL":
+                return new Spec(mysql ? TypeKind.DOUBLE : TypeKind.REAL, 0, 0, false);
+            case "FLOAT4":
+                return new Spec(TypeKind.REAL, 0, 0, false);
+            case "FLOAT":
+                if (a0 >= 0) {
+                    return new Spec(a0 <= 24 ? TypeKind.REAL : TypeKind.DOUBLE, 0, 0, false);
+                }
+                return new Spec(mysql ? TypeKind.REAL : TypeKind.DOUBLE, 0, 0, false);
+            case "DOUBLE":
+            case "DOUBLE PRECISION":
+            case "FLOAT8":
+                return new Spec(TypeKind.DOUBLE, 0, 0, false);
+            case "BOOLEAN":
+            case "BOOL":
+                return new Spec(TypeKind.BOOLEAN, 0, 0, false);
+            case "CHAR":
+            case "CHARACTER":
+            case "NCHAR":
+                return new Spec(TypeKind.CHAR, a0 < 0 ? 1 : a0, 0, false);
+            case "VARCHAR":
+            case "CHARACTER VARYING":
+            case "CHAR VARYING":
+            case "VARCHAR2":
+            case "NVARCHAR":
+                if (a0 < 0) {
+                    throw TranslationException.unsupported("VARCHAR needs a length on most engines; write VARCHAR(n)");
+                }
+                return new Spec(TypeKind.VARCHAR, a0, 0, false);
+            case "TEXT":
+            case "TINYTEXT":
+            case "MEDIUMTEXT":
+            case "LONGTEXT":
+            case "CLOB":
+            case "LONG VARCHAR":
+            case "LONGVARCHAR":
+            case "CHARACTER LARGE OBJECT":
+                return new Spec(TypeKind.TEXT, 0, 0, false);
+            case "BLOB":
+            case "BYTEA":
+            case "MEDIUMBLOB":
+            case "LONGBLOB":
+            case "LONGVARBINARY":
+            case "BINARY LARGE OBJECT":
+                return new Spec(TypeKind.BLOB, 0, 0, false);
+            case "DATE":
+                return new Spec(TypeKind.DATE, 0, 0, false);
+            case "TIME":
+                if (a0 > 0) {
+                    throw TranslationException.unsupported("TIME(" + a0 + "): engines disagree on fractional seconds of TIME; "
+                            + "write TIME, or a TIMESTAMP column");
+                }
+                return new Spec(TypeKind.TIME, 0, 0, false);
+            case "TIMESTAMP":
+            case "DATETIME":
+            case "DATETIME2":
+                if (a0 > MAX_TIMESTAMP_PRECISION) {
+                    throw TranslationException.unsupported(name + "(" + a0 + "): at most microseconds (6) are kept by every engine");
+                }
+                return new Spec(TypeKind.TIMESTAMP, a0 < 0 ? Dialect.DEFAULT_TIMESTAMP_PRECISION : a0, 0, false);
+            default:
+                throw unsupported(raw);
+        }
+    }
+
+    private static Spec decimal(String raw, int precision, int scale, Dialect client) {
+        if (precision >= 0) {
+            return new Spec(TypeKind.DECIMAL, precision, scale, false);
+        }
+        switch (client.family()) {
+            case DERBY:
+            case DB2:
+                return new Spec(TypeKind.DECIMAL, 5, 0, false);
+            case MYSQL:
+                return new Spec(TypeKind.DECIMAL, 10, 0, false);
+            default:
+                throw TranslationException.unsupported(raw.trim() + " without precision means different things on each engine; "
+                        + "write DECIMAL(p, s)");
+        }
+    }
+
+    private static TranslationException unsupported(String raw) {
+        return TranslationException.unsupported("Type " + raw.trim() + " has no portable equivalent across the replicas' engines; "
+                + "use SMALLINT, INTEGER, BIGINT, DECIMAL(p, s), REAL, DOUBLE PRECISION, BOOLEAN, CHAR(n), VARCHAR(n), "
+                + "TEXT/CLOB, BLOB, DATE, TIME or TIMESTAMP");
+    }
+}

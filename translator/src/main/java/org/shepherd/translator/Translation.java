@@ -1,0 +1,403 @@
+package org.shepherd.translator;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.StringValue;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.view.CreateView;
+import net.sf.jsqlparser.statement.drop.Drop;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.Values;
+import net.sf.jsqlparser.statement.truncate.Truncate;
+
+import org.shepherd.translator.dialect.Dialect;
+
+/**
+ * One client statement, parsed and classified once; rendered lazily per target dialect and cached. Thread-safe.
+ * Obtained from {@link Translator#translate(String)}.
+ */
+public final class Translation {
+
+    /** Which existence clause a DDL statement carried. */
+    enum Existence { NONE, IF_NOT_EXISTS, IF_EXISTS }
+
+    private final String clientSql;
+    private final Dialect client;
+    private final StatementKind kind;
+    private final Statement ast;
+    private final TransactionControl control;
+    private final String savepointName;
+    private final int parameterCount;
+    private final List<PinnedSlot> pinned;
+    private final int[] orderKeyColumns;
+    private final Existence existence;
+    private final List<String> identityColumns;
+    private final String insertTable;
+    private final List<DdlRenderer.IdentityOptions> identityOptions;
+    private final Renderer.Pins pins;
+    private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
+
+    Translation(Builder b) {
+        this.clientSql = b.clientSql;
+        this.client = b.client;
+        this.kind = b.kind;
+        this.ast = b.ast;
+        this.control = b.control;
+        this.savepointName = b.savepointName;
+        this.orderKeyColumns = b.orderKeyColumns;
+        this.existence = b.existence;
+        this.identityColumns = List.copyOf(b.identityColumns);
+        this.insertTable = b.insertTable;
+        this.identityOptions = List.copyOf(b.identityOptions);
+        this.pins = new Renderer.Pins();
+        // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
+        int count = 0;
+        if (b.kind != StatementKind.TRANSACTION) {
+            SqlText.Rendered first = renderNow(client);
+            renderings.put(client, first);
+            for (int m : first.markers()) {
+                count = Math.max(count, m);
+            }
+        }
+        pins.freeze();
+        this.pinned = pins.slots();
+        this.parameterCount = b.passthroughParameters >= 0 ? b.passthroughParameters : count;
+    }
+
+    /** Mutable state of {@link Translator}'s analysis, consumed by the constructor. */
+    static final class Builder {
+        String clientSql;
+        Dialect client;
+        StatementKind kind;
+        Statement ast;
+        TransactionControl control;
+        String savepointName;
+        int[] orderKeyColumns;
+        Existence existence = Existence.NONE;
+        List<String> identityColumns = List.of();
+        String insertTable;
+        List<DdlRenderer.IdentityOptions> identityOptions = List.of();
+        int passthroughParameters = -1;
+    }
+
+    public String clientSql() {
+        return clientSql;
+    }
+
+    public Dialect clientDialect() {
+        return client;
+    }
+
+    public StatementKind kind() {
+        return kind;
+    }
+
+    /** For {@link StatementKind#TRANSACTION}: the verb; otherwise null. */
+    public TransactionControl transactionControl() {
+        return control;
+    }
+
+    /** For SAVEPOINT, ROLLBACK TO SAVEPOINT and RELEASE SAVEPOINT: the name as written; otherwise null. */
+    public String savepointName() {
+        return savepointName;
+    }
+
+    /** Number of '?' markers in the client's statement. */
+    public int parameterCount() {
+        return parameterCount;
+    }
+
+    /** The per-replica values this statement contained, replaced by markers; filled by {@link #bind}. */
+    public List<PinnedSlot> nondeterministic() {
+        return pinned;
+    }
+
+    /**
+     * 1-based select-list positions the top-level ORDER BY sorts by, in ORDER BY order, when every key resolves to a
+     * select-list column; null when there is no ORDER BY or a key does not resolve. A copy.
+     */
+    public int[] orderKeyColumns() {
+        return orderKeyColumns == null ? null : orderKeyColumns.clone();
+    }
+
+    /** For CREATE TABLE: the identity (auto-increment) columns it declares, as written. Empty otherwise. */
+    public List<String> identityColumns() {
+        return identityColumns;
+    }
+
+    /** For INSERT: the target table as written; otherwise null. */
+    public String insertTable() {
+        return insertTable;
+    }
+
+    /**
+     * True when the statement said IF [NOT] EXISTS and {@code d} has no such clause: the rendering omits it, and the
+     * coordinator treats an error for which {@link #isIgnorableError} holds as success (update count 0).
+     */
+    public boolean existenceCheckEmulated(Dialect d) {
+        switch (existence) {
+            case IF_NOT_EXISTS:
+                return ast instanceof CreateIndex ? !d.supportsCreateIndexIfNotExists() : !d.supportsCreateTableIfNotExists();
+            case IF_EXISTS:
+                boolean index = ast instanceof Drop && "INDEX".equalsIgnoreCase(((Drop) ast).getType());
+                return index ? !d.supportsDropIndexIfExists() : !d.supportsDropTableIfExists();
+            default:
+                return false;
+        }
+    }
+
+    /** Whether {@code e}, raised by an engine of dialect {@code d} for this statement, means "already done". */
+    public boolean isIgnorableError(Dialect d, SQLException e) {
+        if (!existenceCheckEmulated(d)) {
+            return false;
+        }
+        return existence == Existence.IF_NOT_EXISTS ? d.isAlreadyExistsError(e) : d.isDoesNotExistError(e);
+    }
+
+    /** The statement for an engine of dialect {@code d}, with '?' markers; throws SQLState 0A000 if it cannot be expressed. */
+    public String sqlFor(Dialect d) throws SQLException {
+        return rendered(d).sql();
+    }
+
+    /** Fills client parameters and pinned values into one list per dialect, in that dialect's marker order. */
+    public Bound bind(List<?> clientParams, DeterminismSource source) throws SQLException {
+        int given = clientParams == null ? 0 : clientParams.size();
+        if (given != parameterCount) {
+            throw new SQLException("Statement has " + parameterCount + " parameter markers but " + given + " values were bound",
+                    "07001");
+        }
+        Object[] values = new Object[pinned.size()];
+        Instant now = null;
+        for (int i = 0; i < values.length; i++) {
+            PinnedSlot.Kind k = pinned.get(i).kind();
+            if ((k == PinnedSlot.Kind.TIMESTAMP || k == PinnedSlot.Kind.UTC_TIMESTAMP || k == PinnedSlot.Kind.DATE
+                    || k == PinnedSlot.Kind.TIME) && now == null) {
+                now = source.now().truncatedTo(ChronoUnit.MICROS);
+            }
+            switch (k) {
+                case TIMESTAMP: values[i] = java.sql.Timestamp.valueOf(LocalDateTime.ofInstant(now, source.zone())); break;
+                case UTC_TIMESTAMP: values[i] = java.sql.Timestamp.valueOf(LocalDateTime.ofInstant(now, ZoneOffset.UTC)); break;
+                case DATE: values[i] = java.sql.Date.valueOf(LocalDateTime.ofInstant(now, source.zone()).toLocalDate()); break;
+                case TIME:
+                    values[i] = java.sql.Time.valueOf(LocalDateTime.ofInstant(now, source.zone()).toLocalTime().withNano(0));
+                    break;
+                case RANDOM: values[i] = source.random(); break;
+                case UUID: values[i] = source.uuid().toString(); break;
+                default: throw new IllegalStateException(k.name());
+            }
+        }
+        return new Bound(this, clientParams == null ? List.of() : new ArrayList<>(clientParams), values);
+    }
+
+    SqlText.Rendered rendered(Dialect d) throws SQLException {
+        Object r = renderings.get(d);
+        if (r == null) {
+            synchronized (this) {
+                r = renderings.get(d);
+                if (r == null) {
+                    try {
+                        r = renderNow(d);
+                    } catch (TranslationException e) {
+                        r = e;
+                    }
+                    renderings.put(d, r);
+                }
+            }
+        }
+        if (r instanceof TranslationException) {
+            throw ((TranslationException) r).toSqlException();
+        }
+        return (SqlText.Rendered) r;
+    }
+
+    /** The INSERT for {@code d} with the identity column receiving explicit values, one per VALUES row. */
+    synchronized String sqlWithExplicitKeys(Dialect d, String keyColumn, List<?> keyValuesPerRow) throws SQLException {
+        SqlText.Rendered plain = rendered(d);
+        if (!(ast instanceof Insert)) {
+            throw new SQLException("Only INSERT statements take explicit keys", "0A000");
+        }
+        Insert insert = (Insert) ast;
+        if (insert.getColumns() == null || insert.getValues() == null) {
+            throw new SQLException("Shepherd pins generated keys only for INSERT INTO t (columns) VALUES (...); name the columns "
+                    + "and use VALUES (INSERT ... SELECT into a table with an identity column cannot be replayed identically)", "0A000");
+        }
+        for (Column c : insert.getColumns()) {
+            if (unquote(c.getColumnName()).equalsIgnoreCase(unquote(keyColumn))) {
+                return plain.sql();
+            }
+        }
+        List<ExpressionList<Expression>> rows = rows(insert);
+        if (rows.size() != keyValuesPerRow.size()) {
+            throw new SQLException("INSERT has " + rows.size() + " rows but " + keyValuesPerRow.size() + " keys were given", "0A000");
+        }
+        @SuppressWarnings("unchecked")
+        ExpressionList<Column> columns = insert.getColumns();
+        columns.add(0, new Column(keyColumn));
+        for (int i = 0; i < rows.size(); i++) {
+            rows.get(i).add(0, literal(keyValuesPerRow.get(i)));
+        }
+        try {
+            SqlText.Rendered withKeys = render(d);
+            if (!Arrays.equals(withKeys.markers(), plain.markers())) {
+                throw new IllegalStateException("explicit keys changed the marker order of " + clientSql);
+            }
+            return withKeys.sql();
+        } catch (TranslationException e) {
+            throw e.toSqlException();
+        } finally {
+            columns.remove(0);
+            for (ExpressionList<Expression> row : rows) {
+                row.remove(0);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<ExpressionList<Expression>> rows(Insert insert) {
+        ExpressionList<?> values = insert.getValues().getExpressions();
+        List<ExpressionList<Expression>> rows = new ArrayList<>();
+        if (values instanceof ParenthesedExpressionList) {
+            rows.add((ExpressionList<Expression>) values);
+        } else {
+            for (Object row : values) {
+                rows.add((ExpressionList<Expression>) row);
+            }
+        }
+        return rows;
+    }
+
+    private static Expression literal(Object key) throws SQLException {
+        if (key instanceof Long || key instanceof Integer || key instanceof Short || key instanceof BigInteger) {
+            return new LongValue(key.toString());
+        }
+        if (key instanceof BigDecimal) {
+            return new LongValue(((BigDecimal) key).toBigIntegerExact().toString());
+        }
+        if (key instanceof String) {
+            return new StringValue((String) key);
+        }
+        throw new SQLException("Generated key of type " + (key == null ? "null" : key.getClass().getName()) + " cannot be pinned",
+                "0A000");
+    }
+
+    private static String unquote(String name) {
+        String n = name.trim();
+        if (n.length() >= 2 && (n.charAt(0) == '"' || n.charAt(0) == '`')) {
+            return n.substring(1, n.length() - 1);
+        }
+        return n;
+    }
+
+    private SqlText.Rendered renderNow(Dialect d) {
+        switch (kind) {
+            case TRANSACTION:
+                return new SqlText.Rendered(transactionSql(d), new int[0]);
+            case SESSION:
+            case OTHER:
+                if (d.family() != client.family()) {
+                    throw TranslationException.unsupported("'" + clientSql + "' is specific to " + client.name()
+                            + " and cannot be sent to a " + d.name() + " replica"
+                            + (kind == StatementKind.SESSION ? "; configure session settings in the replica setup" : ""));
+                }
+                if (ast == null) {
+                    return new SqlText.Rendered(clientSql, new int[0]);
+                }
+                return SqlText.finish(new Renderer(client, d, pins).render(ast), client, d, false);
+            case DDL:
+                return SqlText.finish(ddl(d), client, d, true);
+            default:
+                if (ast instanceof Values && d.equals(Dialect.MYSQL)) {
+                    throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
+                }
+                if (ast instanceof Merge && d.family() == Dialect.Family.MYSQL) {
+                    throw TranslationException.unsupported("MERGE does not exist on MySQL/MariaDB; write UPDATE, then INSERT for "
+                            + "the rows the UPDATE did not change");
+                }
+                return render(d);
+        }
+    }
+
+    private SqlText.Rendered render(Dialect d) {
+        Renderer renderer = new Renderer(client, d, pins);
+        SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
+        BitSet seen = renderer.clientMarkers();
+        if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
+            throw new IllegalStateException("parameter markers lost while rendering " + clientSql);
+        }
+        return r;
+    }
+
+    private String ddl(Dialect d) {
+        if (ast instanceof CreateTable) {
+            return DdlRenderer.createTable((CreateTable) ast, client, d, identityOptions);
+        }
+        if (ast instanceof CreateIndex) {
+            return DdlRenderer.createIndex((CreateIndex) ast, d);
+        }
+        if (ast instanceof Drop) {
+            return DdlRenderer.drop((Drop) ast, d);
+        }
+        if (ast instanceof Truncate) {
+            return DdlRenderer.truncate((Truncate) ast, d);
+        }
+        if (ast instanceof Alter) {
+            return DdlRenderer.alter((Alter) ast, client, d);
+        }
+        if (ast instanceof CreateView) {
+            CreateView view = (CreateView) ast;
+            return DdlRenderer.createView(view, new Renderer(client, d, pins).render(view.getSelect()));
+        }
+        throw TranslationException.unsupported("Shepherd cannot translate this DDL (" + ast.getClass().getSimpleName()
+                + "); supported: CREATE TABLE, CREATE [UNIQUE] INDEX, CREATE VIEW, ALTER TABLE, DROP TABLE/VIEW/INDEX, TRUNCATE");
+    }
+
+    private String transactionSql(Dialect d) {
+        switch (control) {
+            case BEGIN:
+                if (d.family() == Dialect.Family.DERBY || d.family() == Dialect.Family.DB2) {
+                    throw TranslationException.unsupported(d.name() + " has no BEGIN statement; start a transaction with "
+                            + "Connection.setAutoCommit(false)");
+                }
+                return "START TRANSACTION";
+            case COMMIT:
+            case ROLLBACK:
+                if (d.family() == Dialect.Family.DERBY) {
+                    throw TranslationException.unsupported("Derby has no " + control + " statement over JDBC; call Connection."
+                            + (control == TransactionControl.COMMIT ? "commit()" : "rollback()"));
+                }
+                return control.name();
+            case SAVEPOINT:
+                return d.family() == Dialect.Family.DERBY || d.family() == Dialect.Family.DB2
+                        ? "SAVEPOINT " + savepointName + " ON ROLLBACK RETAIN CURSORS" : "SAVEPOINT " + savepointName;
+            case ROLLBACK_TO_SAVEPOINT: return "ROLLBACK TO SAVEPOINT " + savepointName;
+            case RELEASE_SAVEPOINT: return "RELEASE SAVEPOINT " + savepointName;
+            default: throw new IllegalStateException(control.name());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return kind.name().toLowerCase(Locale.ROOT) + ": " + clientSql;
+    }
+}

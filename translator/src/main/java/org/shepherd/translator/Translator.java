@@ -1,0 +1,395 @@
+package org.shepherd.translator;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.parser.CCJSqlParser;
+import net.sf.jsqlparser.parser.CCJSqlParserConstants;
+import net.sf.jsqlparser.parser.CCJSqlParserUtil;
+import net.sf.jsqlparser.parser.ParseException;
+import net.sf.jsqlparser.parser.Token;
+import net.sf.jsqlparser.parser.TokenMgrException;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.Commit;
+import net.sf.jsqlparser.statement.ResetStatement;
+import net.sf.jsqlparser.statement.RollbackStatement;
+import net.sf.jsqlparser.statement.SavepointStatement;
+import net.sf.jsqlparser.statement.SetStatement;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.UseStatement;
+import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.view.CreateView;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.drop.Drop;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.AllTableColumns;
+import net.sf.jsqlparser.statement.select.OrderByElement;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.truncate.Truncate;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+
+import org.shepherd.translator.dialect.Dialect;
+
+/**
+ * Parses client SQL once per distinct statement text and hands out {@link Translation}s from a bounded LRU cache.
+ * A cache hit neither parses nor renders. Thread-safe.
+ */
+public final class Translator {
+
+    private static final Pattern BEGIN = Pattern.compile("(?is)^(START\\s+TRANSACTION|BEGIN(\\s+(WORK|TRANSACTION))?)$");
+    private static final Pattern COMMIT = Pattern.compile("(?is)^COMMIT(\\s+WORK)?$");
+    private static final Pattern ROLLBACK = Pattern.compile("(?is)^ROLLBACK(\\s+WORK)?$");
+    private static final Pattern ROLLBACK_TO =
+            Pattern.compile("(?is)^ROLLBACK(\\s+WORK)?\\s+TO\\s+(SAVEPOINT\\s+)?([A-Za-z_][A-Za-z0-9_]*)$");
+    private static final Pattern SAVEPOINT = Pattern.compile("(?is)^SAVEPOINT\\s+([A-Za-z_][A-Za-z0-9_]*)$");
+    private static final Pattern RELEASE = Pattern.compile("(?is)^RELEASE(\\s+SAVEPOINT)?\\s+([A-Za-z_][A-Za-z0-9_]*)$");
+    private static final Pattern SESSION_PASSTHROUGH = Pattern.compile("(?is)^SET\\s+[A-Za-z_@].*");
+
+    private final Dialect client;
+    private final List<Dialect> eagerTargets;
+    private final int cacheSizeMax;
+    private final Map<String, Object> cache;
+
+    /**
+     * @param clientDialect the dialect applications write (default: the primary's family)
+     * @param cacheSizeMax most statements kept (LRU); at least 1
+     */
+    public Translator(Dialect clientDialect, int cacheSizeMax) {
+        this(clientDialect, List.of(), cacheSizeMax);
+    }
+
+    /**
+     * Like {@link #Translator(Dialect, int)}, and renders every statement for {@code targets} during {@link #translate},
+     * so a statement that one replica's engine cannot run is rejected before anything executes.
+     */
+    public Translator(Dialect clientDialect, Collection<Dialect> targets, int cacheSizeMax) {
+        if (cacheSizeMax < 1) {
+            throw new IllegalArgumentException("cacheSizeMax must be at least 1, was " + cacheSizeMax);
+        }
+        this.client = clientDialect;
+        this.eagerTargets = List.copyOf(targets);
+        this.cacheSizeMax = cacheSizeMax;
+        this.cache = new LinkedHashMap<>(Math.min(cacheSizeMax, 1024), 0.75f, true) {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Object> eldest) {
+                return size() > Translator.this.cacheSizeMax;
+            }
+        };
+    }
+
+    public Dialect clientDialect() {
+        return client;
+    }
+
+    /** Statements currently cached. */
+    public int cacheSize() {
+        synchronized (cache) {
+            return cache.size();
+        }
+    }
+
+    /**
+     * The translation of one client statement. Throws SQLState 42000 (syntax, with the parser's position) or 0A000 (a
+     * construct that would make replicas diverge, with how to rewrite it). Rejections are cached too.
+     */
+    public Translation translate(String clientSql) throws SQLException {
+        Object hit;
+        synchronized (cache) {
+            hit = cache.get(clientSql);
+        }
+        if (hit == null) {
+            try {
+                Translation t = analyze(clientSql);
+                for (Dialect d : eagerTargets) {
+                    t.sqlFor(d);
+                }
+                hit = t;
+            } catch (TranslationException e) {
+                hit = e;
+            } catch (SQLException e) {
+                hit = new TranslationException(e.getSQLState(), e.getMessage());
+            }
+            synchronized (cache) {
+                cache.put(clientSql, hit);
+            }
+        }
+        if (hit instanceof TranslationException) {
+            throw ((TranslationException) hit).toSqlException();
+        }
+        return (Translation) hit;
+    }
+
+    private Translation analyze(String clientSql) {
+        Translation.Builder b = new Translation.Builder();
+        b.clientSql = clientSql;
+        b.client = client;
+        String sql = stripTerminator(clientSql);
+        if (transaction(sql, b)) {
+            return new Translation(b);
+        }
+        String text = client.family() == Dialect.Family.MYSQL ? SqlText.mysqlLiteralsToStandard(sql) : sql;
+        List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
+        if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
+            text = DdlRenderer.extractIdentityOptions(text, identityOptions);
+        }
+        b.identityOptions = identityOptions;
+        Statement st;
+        try {
+            st = parse(text);
+        } catch (TranslationException e) {
+            if (SESSION_PASSTHROUGH.matcher(sql).matches() && sql.indexOf('?') < 0) {
+                b.kind = StatementKind.SESSION;
+                b.passthroughParameters = 0;
+                return new Translation(b);
+            }
+            throw e;
+        }
+        b.ast = st;
+        b.kind = classify(st);
+        check(st);
+        if (st instanceof Select) {
+            b.orderKeyColumns = orderKeyColumns((Select) st);
+        } else if (st instanceof Insert) {
+            b.insertTable = ((Insert) st).getTable().getFullyQualifiedName();
+        } else if (st instanceof CreateTable) {
+            CreateTable ct = (CreateTable) st;
+            b.identityColumns = DdlRenderer.identityColumns(ct, client);
+            b.existence = ct.isIfNotExists() ? Translation.Existence.IF_NOT_EXISTS : Translation.Existence.NONE;
+        } else if (st instanceof CreateIndex) {
+            b.existence = ((CreateIndex) st).isUsingIfNotExists() ? Translation.Existence.IF_NOT_EXISTS : Translation.Existence.NONE;
+        } else if (st instanceof Drop) {
+            b.existence = ((Drop) st).isIfExists() ? Translation.Existence.IF_EXISTS : Translation.Existence.NONE;
+        }
+        return new Translation(b);
+    }
+
+    private static String stripTerminator(String sql) {
+        String s = sql.strip();
+        while (s.endsWith(";")) {
+            s = s.substring(0, s.length() - 1).strip();
+        }
+        return s;
+    }
+
+    private static boolean transaction(String sql, Translation.Builder b) {
+        Matcher m;
+        if (BEGIN.matcher(sql).matches()) {
+            b.control = TransactionControl.BEGIN;
+        } else if (COMMIT.matcher(sql).matches()) {
+            b.control = TransactionControl.COMMIT;
+        } else if (ROLLBACK.matcher(sql).matches()) {
+            b.control = TransactionControl.ROLLBACK;
+        } else if ((m = ROLLBACK_TO.matcher(sql)).matches()) {
+            b.control = TransactionControl.ROLLBACK_TO_SAVEPOINT;
+            b.savepointName = m.group(3);
+        } else if ((m = SAVEPOINT.matcher(sql)).matches()) {
+            b.control = TransactionControl.SAVEPOINT;
+            b.savepointName = m.group(1);
+        } else if ((m = RELEASE.matcher(sql)).matches()) {
+            b.control = TransactionControl.RELEASE_SAVEPOINT;
+            b.savepointName = m.group(2);
+        } else {
+            return false;
+        }
+        b.kind = StatementKind.TRANSACTION;
+        b.passthroughParameters = 0;
+        return true;
+    }
+
+    /** Parses exactly one statement on the calling thread (JSqlParser's own helpers start a thread per parse). */
+    static Statement parse(String sql) {
+        TranslationException first = null;
+        for (boolean complex : new boolean[] {false, true}) {
+            CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
+            try {
+                Statement st = parser.Statement();
+                Token next = parser.getNextToken();
+                while (next.kind == CCJSqlParserConstants.ST_SEMICOLON) {
+                    next = parser.getNextToken();
+                }
+                if (next.kind != CCJSqlParserConstants.EOF) {
+                    throw new TranslationException("42000", "Syntax error: one statement per call; unexpected '" + next.image
+                            + "' at line " + next.beginLine + ", column " + next.beginColumn);
+                }
+                return st;
+            } catch (ParseException | TokenMgrException e) {
+                if (first == null) {
+                    first = new TranslationException("42000", "Syntax error: " + firstLine(e.getMessage()));
+                }
+            }
+        }
+        throw first;
+    }
+
+    private static String firstLine(String message) {
+        if (message == null) {
+            return "unparseable statement";
+        }
+        String m = message.strip().replaceAll("\\s+", " ");
+        int expecting = m.indexOf(" Was expecting");
+        if (expecting > 0) {
+            m = m.substring(0, expecting);
+        }
+        return m.length() > 300 ? m.substring(0, 300) + "..." : m;
+    }
+
+    private static StatementKind classify(Statement st) {
+        if (st instanceof Select) {
+            Select s = (Select) st;
+            if (s.getForMode() != null || s instanceof PlainSelect && ((PlainSelect) s).getForMode() != null) {
+                return StatementKind.WRITE;
+            }
+            return StatementKind.READ;
+        }
+        if (st instanceof Insert || st instanceof Update || st instanceof Delete || st instanceof Merge || st instanceof Upsert) {
+            return StatementKind.WRITE;
+        }
+        if (st instanceof CreateTable || st instanceof CreateIndex || st instanceof CreateView || st instanceof Drop
+                || st instanceof Alter || st instanceof Truncate) {
+            return StatementKind.DDL;
+        }
+        if (st instanceof Commit || st instanceof RollbackStatement || st instanceof SavepointStatement) {
+            return StatementKind.TRANSACTION;
+        }
+        if (st instanceof SetStatement || st instanceof UseStatement || st instanceof ResetStatement) {
+            return StatementKind.SESSION;
+        }
+        return StatementKind.OTHER;
+    }
+
+    /** Rejections that do not depend on the target dialect. */
+    private static void check(Statement st) {
+        if (st instanceof Update && ((Update) st).getLimit() != null || st instanceof Delete && ((Delete) st).getLimit() != null) {
+            throw TranslationException.unsupported("UPDATE/DELETE ... LIMIT changes rows chosen in an engine-specific order (and "
+                    + "is MySQL-only); select the rows by key in the WHERE clause instead");
+        }
+        if (st instanceof Update && ((Update) st).getOrderByElements() != null
+                || st instanceof Delete && ((Delete) st).getOrderByElements() != null) {
+            throw TranslationException.unsupported("UPDATE/DELETE ... ORDER BY is MySQL-only; select the rows in the WHERE clause");
+        }
+        if (st instanceof Upsert) {
+            throw TranslationException.unsupported("REPLACE/UPSERT is not portable; use UPDATE, then INSERT when no row changed");
+        }
+        if (st instanceof Insert) {
+            Insert insert = (Insert) st;
+            if (insert.isUseDuplicate() || insert.getConflictAction() != null) {
+                throw TranslationException.unsupported("INSERT ... ON DUPLICATE KEY / ON CONFLICT is not portable; use UPDATE, then "
+                        + "INSERT when no row changed");
+            }
+            if (insert.isModifierIgnore()) {
+                throw TranslationException.unsupported("INSERT IGNORE hides per-replica errors; use a plain INSERT");
+            }
+            if (insert.getReturningClause() != null || insert.getOutputClause() != null) {
+                throw TranslationException.unsupported("INSERT ... RETURNING is not portable; use Statement.getGeneratedKeys()");
+            }
+            if (insert.isUseSet()) {
+                throw TranslationException.unsupported("INSERT ... SET is MySQL-only; write INSERT INTO t (columns) VALUES (...)");
+            }
+        }
+        if (st instanceof Update && ((Update) st).getReturningClause() != null
+                || st instanceof Delete && ((Delete) st).getReturningClause() != null) {
+            throw TranslationException.unsupported("RETURNING is not portable; query the rows in a separate SELECT");
+        }
+    }
+
+    /** See {@link Translation#orderKeyColumns()}. */
+    static int[] orderKeyColumns(Select s) {
+        List<OrderByElement> order = s.getOrderByElements();
+        if (order == null || order.isEmpty()) {
+            return null;
+        }
+        List<SelectItem<?>> items = null;
+        if (s instanceof PlainSelect) {
+            items = ((PlainSelect) s).getSelectItems();
+        } else if (s instanceof SetOperationList && ((SetOperationList) s).getSelect(0) instanceof PlainSelect) {
+            items = ((PlainSelect) ((SetOperationList) s).getSelect(0)).getSelectItems();
+        }
+        if (items == null) {
+            return null;
+        }
+        boolean star = items.stream()
+                .anyMatch(i -> i.getExpression() instanceof AllColumns || i.getExpression() instanceof AllTableColumns);
+        int[] keys = new int[order.size()];
+        for (int k = 0; k < keys.length; k++) {
+            Expression e = order.get(k).getExpression();
+            if (e instanceof LongValue) {
+                long position = ((LongValue) e).getValue();
+                if (position < 1 || !star && position > items.size()) {
+                    return null;
+                }
+                keys[k] = (int) position;
+                continue;
+            }
+            if (star) {
+                return null;
+            }
+            int found = resolve(items, e);
+            if (found < 1) {
+                return null;
+            }
+            keys[k] = found;
+        }
+        return keys;
+    }
+
+    private static int resolve(List<SelectItem<?>> items, Expression e) {
+        String text = e.toString();
+        if (e instanceof Column && ((Column) e).getTable() == null) {
+            String name = unquote(((Column) e).getColumnName());
+            for (int i = 0; i < items.size(); i++) {
+                if (items.get(i).getAlias() != null && unquote(items.get(i).getAlias().getName()).equalsIgnoreCase(name)) {
+                    return i + 1;
+                }
+            }
+        }
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).getAlias() == null && items.get(i).getExpression().toString().equalsIgnoreCase(text)) {
+                return i + 1;
+            }
+        }
+        if (e instanceof Column) {
+            Column c = (Column) e;
+            int match = -1;
+            for (int i = 0; i < items.size(); i++) {
+                Expression item = items.get(i).getExpression();
+                if (items.get(i).getAlias() == null && item instanceof Column
+                        && unquote(((Column) item).getColumnName()).equalsIgnoreCase(unquote(c.getColumnName()))
+                        && (c.getTable() == null || ((Column) item).getTable() == null)) {
+                    if (match > 0) {
+                        return -1;
+                    }
+                    match = i + 1;
+                }
+            }
+            return match;
+        }
+        return -1;
+    }
+
+    private static String unquote(String name) {
+        String n = name.trim();
+        if (n.length() >= 2 && (n.charAt(0) == '"' || n.charAt(0) == '`')) {
+            return n.substring(1, n.length() - 1);
+        }
+        return n.toLowerCase(Locale.ROOT);
+    }
+}

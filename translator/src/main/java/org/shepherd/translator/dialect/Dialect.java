@@ -1,0 +1,235 @@
+package org.shepherd.translator.dialect;
+
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * What one SQL engine accepts and how it behaves, as capability methods the translator asks when it renders a
+ * statement. One subclass per engine; engines that share a grammar share a {@link Family}.
+ * Instances are immutable; two instances of the same class are equal.
+ */
+public abstract class Dialect {
+
+    /** Engines that share a grammar. */
+    public enum Family { DERBY, MYSQL, HSQLDB, POSTGRESQL, DB2 }
+
+    /** Canonical scalar types the translator maps client DDL and CAST targets to. */
+    public enum TypeKind {
+        SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE, BOOLEAN, CHAR, VARCHAR, TEXT, BLOB, DATE, TIME, TIMESTAMP
+    }
+
+    /** Precision used for TIMESTAMP/DATETIME columns written without one: microseconds, the finest all engines keep. */
+    public static final int DEFAULT_TIMESTAMP_PRECISION = 6;
+
+    public static final Dialect DERBY = new DerbyDialect();
+    public static final Dialect MYSQL = new MySqlDialect();
+    public static final Dialect MARIADB = new MariaDbDialect();
+    public static final Dialect HSQLDB = new HsqldbDialect();
+    public static final Dialect POSTGRESQL = new PostgresqlDialect();
+    public static final Dialect DB2 = new Db2Dialect();
+
+    /** Every built-in dialect, in the order documented in docs/translator.md. */
+    public static final List<Dialect> ALL = List.of(DERBY, MYSQL, MARIADB, HSQLDB, POSTGRESQL, DB2);
+
+    protected Dialect() {
+    }
+
+    /** The dialect for a configuration value: derby, mariadb, mysql, hsqldb, postgresql (or postgres), db2. */
+    public static Dialect forName(String name) throws SQLException {
+        String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        switch (key) {
+            case "derby": return DERBY;
+            case "mysql": return MYSQL;
+            case "mariadb": return MARIADB;
+            case "hsqldb": return HSQLDB;
+            case "postgresql":
+            case "postgres": return POSTGRESQL;
+            case "db2": return DB2;
+            default:
+                throw new SQLException("Unknown SQL dialect '" + name + "'; expected one of derby, mariadb, mysql, hsqldb, postgresql, db2",
+                        "42000");
+        }
+    }
+
+    /** The dialect of a vendor JDBC URL (jdbc:derby:, jdbc:mysql:, jdbc:mariadb:, jdbc:hsqldb:, jdbc:postgresql:, jdbc:db2:). */
+    public static Dialect fromJdbcUrl(String url) throws SQLException {
+        String u = url == null ? "" : url.trim().toLowerCase(Locale.ROOT);
+        for (Dialect d : ALL) {
+            if (u.startsWith("jdbc:" + d.name() + ":")) {
+                return d;
+            }
+        }
+        if (u.startsWith("jdbc:postgres:")) {
+            return POSTGRESQL;
+        }
+        throw new SQLException("Cannot infer the SQL dialect of JDBC URL '" + url + "'; set replica.<name>.dialect", "42000");
+    }
+
+    /** The configuration name: derby, mysql, mariadb, hsqldb, postgresql, db2. */
+    public abstract String name();
+
+    public abstract Family family();
+
+    /** What DatabaseMetaData.getDatabaseProductName() of this engine's own driver says, for tools that switch on it. */
+    public abstract String productName();
+
+    /** The character that quotes a delimited identifier. */
+    public char identifierQuote() {
+        return '"';
+    }
+
+    /** The name this engine stores for an unquoted identifier: upper case (Derby, HSQLDB, Db2), lower case, or as written. */
+    public String foldUnquotedIdentifier(String name) {
+        return name.toUpperCase(Locale.ROOT);
+    }
+
+    /** {@code LIMIT n OFFSET m}; otherwise {@code OFFSET m ROWS FETCH FIRST n ROWS ONLY}. */
+    public boolean supportsLimitOffset() {
+        return false;
+    }
+
+    /** {@code ORDER BY x NULLS FIRST|LAST}. */
+    public boolean supportsNullsFirstLast() {
+        return true;
+    }
+
+    /** NULL sorts as the largest value when no NULLS clause is given (so ASC puts NULLs last). */
+    public boolean nullsSortHighByDefault() {
+        return true;
+    }
+
+    /** {@code CREATE TABLE IF NOT EXISTS}. */
+    public boolean supportsCreateTableIfNotExists() {
+        return true;
+    }
+
+    /** {@code DROP TABLE IF EXISTS}. */
+    public boolean supportsDropTableIfExists() {
+        return true;
+    }
+
+    /** {@code CREATE INDEX IF NOT EXISTS}. */
+    public boolean supportsCreateIndexIfNotExists() {
+        return true;
+    }
+
+    /** {@code DROP INDEX IF EXISTS}. */
+    public boolean supportsDropIndexIfExists() {
+        return true;
+    }
+
+    /** {@code DROP INDEX name ON table} instead of {@code DROP INDEX name}. */
+    public boolean dropIndexNamesTable() {
+        return false;
+    }
+
+    /** An error this engine raises for CREATE of an object that already exists. */
+    public boolean isAlreadyExistsError(SQLException e) {
+        return false;
+    }
+
+    /** An error this engine raises for DROP of an object that does not exist. */
+    public boolean isDoesNotExistError(SQLException e) {
+        return false;
+    }
+
+    /** {@code a || b} concatenates (NULL if either is NULL); otherwise {@code CONCAT(a, b)} does. */
+    public boolean concatOperator() {
+        return true;
+    }
+
+    /** {@code 7 / 2} is 3 for integer operands (false: MySQL/MariaDB give 3.5000). */
+    public boolean integerDivisionTruncates() {
+        return true;
+    }
+
+    /** Integer division operator for integer operands when {@code /} does not truncate, else null. */
+    public String integerDivisionOperator() {
+        return null;
+    }
+
+    /** Backslash is an escape character inside string literals (MySQL/MariaDB default sql_mode). */
+    public boolean backslashEscapesInStrings() {
+        return false;
+    }
+
+    /** {@code YEAR(d)}, {@code MONTH(d)}, ... exist; otherwise EXTRACT is used. */
+    public boolean supportsDatePartFunctions() {
+        return true;
+    }
+
+    /** Name of the function that counts characters of a string. */
+    public String charLengthFunction() {
+        return "CHAR_LENGTH";
+    }
+
+    /** Name of the function truncating a number to n decimal places, or null (then a CAST truncates, as in Derby). */
+    public String truncateFunction() {
+        return "TRUNC";
+    }
+
+    /** How an identity column is declared after its type; every form accepts explicit values (BY DEFAULT). */
+    public String identityClause(long startWith, long incrementBy) {
+        if (startWith == 1 && incrementBy == 1) {
+            return "GENERATED BY DEFAULT AS IDENTITY";
+        }
+        return "GENERATED BY DEFAULT AS IDENTITY (START WITH " + startWith + ", INCREMENT BY " + incrementBy + ")";
+    }
+
+    /** A column-level {@code NULL} (explicitly nullable) is accepted. */
+    public boolean supportsNullColumnConstraint() {
+        return true;
+    }
+
+    /**
+     * The type as written in DDL.
+     *
+     * @param length length for CHAR/VARCHAR, precision for DECIMAL and TIMESTAMP, ignored otherwise
+     * @param scale scale for DECIMAL, ignored otherwise
+     */
+    public String columnType(TypeKind kind, int length, int scale) {
+        switch (kind) {
+            case SMALLINT: return "SMALLINT";
+            case INTEGER: return "INTEGER";
+            case BIGINT: return "BIGINT";
+            case DECIMAL: return "DECIMAL(" + length + ", " + scale + ")";
+            case REAL: return "REAL";
+            case DOUBLE: return "DOUBLE PRECISION";
+            case BOOLEAN: return "BOOLEAN";
+            case CHAR: return "CHAR(" + length + ")";
+            case VARCHAR: return "VARCHAR(" + length + ")";
+            case TEXT: return "CLOB";
+            case BLOB: return "BLOB";
+            case DATE: return "DATE";
+            case TIME: return "TIME";
+            case TIMESTAMP: return "TIMESTAMP(" + length + ")";
+            default: throw new IllegalArgumentException(kind.name());
+        }
+    }
+
+    /** The type as written as the target of CAST(x AS type); differs from DDL in MySQL. */
+    public String castType(TypeKind kind, int length, int scale) {
+        return columnType(kind, length, scale);
+    }
+
+    protected static boolean stateIn(SQLException e, Set<String> states) {
+        return e.getSQLState() != null && states.contains(e.getSQLState());
+    }
+
+    @Override
+    public final boolean equals(Object o) {
+        return o != null && o.getClass() == getClass();
+    }
+
+    @Override
+    public final int hashCode() {
+        return getClass().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return name();
+    }
+}

@@ -1,0 +1,25 @@
+package org.shepherd.translator.dialect;
+
+/** MariaDB 10.6+/11: MySQL's grammar plus CREATE INDEX IF NOT EXISTS and DROP INDEX IF EXISTS. */
+public class MariaDbDialect extends MySqlDialect {
+
+    @Override
+    public String productName() {
+        return "MariaDB";
+    }
+
+    @Override
+    public String name() {
+        return "mariadb";
+    }
+
+    @Override
+    public boolean supportsCreateIndexIfNotExists() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsDropIndexIfExists() {
+        return true;
+    }
+}

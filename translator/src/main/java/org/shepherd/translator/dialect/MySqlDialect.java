@@ -1,0 +1,140 @@
+package org.shepherd.translator.dialect;
+
+import java.sql.SQLException;
+
+/** MySQL 8 (default sql_mode): backtick quoting, LIMIT, CONCAT, `/` yields decimals, NULLs sort low, no NULLS FIRST/LAST. */
+public class MySqlDialect extends Dialect {
+
+    private static final int ER_TABLE_EXISTS = 1050;
+    private static final int ER_DUP_KEYNAME = 1061;
+    private static final int ER_BAD_TABLE = 1051;
+    private static final int ER_CANT_DROP_FIELD_OR_KEY = 1091;
+
+    @Override
+    public String productName() {
+        return "MySQL";
+    }
+
+    @Override
+    public String name() {
+        return "mysql";
+    }
+
+    @Override
+    public Family family() {
+        return Family.MYSQL;
+    }
+
+    @Override
+    public char identifierQuote() {
+        return '`';
+    }
+
+    /** Table names keep their case (case-sensitive on Linux unless lower_case_table_names=1); columns ignore case. */
+    @Override
+    public String foldUnquotedIdentifier(String name) {
+        return name;
+    }
+
+    @Override
+    public boolean supportsLimitOffset() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsNullsFirstLast() {
+        return false;
+    }
+
+    @Override
+    public boolean nullsSortHighByDefault() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsCreateIndexIfNotExists() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsDropIndexIfExists() {
+        return false;
+    }
+
+    @Override
+    public boolean dropIndexNamesTable() {
+        return true;
+    }
+
+    @Override
+    public boolean isAlreadyExistsError(SQLException e) {
+        return e.getErrorCode() == ER_TABLE_EXISTS || e.getErrorCode() == ER_DUP_KEYNAME;
+    }
+
+    @Override
+    public boolean isDoesNotExistError(SQLException e) {
+        return e.getErrorCode() == ER_BAD_TABLE || e.getErrorCode() == ER_CANT_DROP_FIELD_OR_KEY;
+    }
+
+    @Override
+    public boolean concatOperator() {
+        return false;
+    }
+
+    @Override
+    public boolean integerDivisionTruncates() {
+        return false;
+    }
+
+    @Override
+    public String integerDivisionOperator() {
+        return "DIV";
+    }
+
+    @Override
+    public boolean backslashEscapesInStrings() {
+        return true;
+    }
+
+    @Override
+    public String truncateFunction() {
+        return "TRUNCATE";
+    }
+
+    /** AUTO_INCREMENT counts by one; a start value becomes the AUTO_INCREMENT table option. */
+    @Override
+    public String identityClause(long startWith, long incrementBy) {
+        return incrementBy == 1 ? "AUTO_INCREMENT" : null;
+    }
+
+    @Override
+    public String columnType(TypeKind kind, int length, int scale) {
+        switch (kind) {
+            // MySQL's REAL means DOUBLE unless sql_mode has REAL_AS_FLOAT; FLOAT is the 4-byte type.
+            case REAL: return "FLOAT";
+            case DOUBLE: return "DOUBLE";
+            case TEXT: return "LONGTEXT";
+            case BLOB: return "LONGBLOB";
+            // DATETIME, not TIMESTAMP: MySQL's TIMESTAMP converts time zones and ends in 2038.
+            case TIMESTAMP: return "DATETIME(" + length + ")";
+            default: return super.columnType(kind, length, scale);
+        }
+    }
+
+    @Override
+    public String castType(TypeKind kind, int length, int scale) {
+        switch (kind) {
+            case SMALLINT:
+            case INTEGER:
+            case BIGINT:
+            case BOOLEAN: return "SIGNED";
+            case REAL: return "FLOAT";
+            case DOUBLE: return "DOUBLE";
+            case CHAR:
+            case VARCHAR: return "CHAR(" + length + ")";
+            case TEXT: return "CHAR";
+            case BLOB: return "BINARY";
+            default: return columnType(kind, length, scale);
+        }
+    }
+}
