@@ -123,6 +123,23 @@ class JdbcOverProtocolTest {
     }
 
     @Test
+    void theFetchSizePropertyIsTheStatementsDefault() throws Exception {
+        server = new ScriptedServer(new Rows());
+        try (Connection c = DriverManager.getConnection(server.url() + "&fetchSize=7"); Statement s = c.createStatement()) {
+            assertThat(s.getFetchSize()).isEqualTo(7);
+            try (ResultSet rs = s.executeQuery("SELECT 20")) {
+                while (rs.next()) {
+                    continue;
+                }
+            }
+            s.setFetchSize(0);
+            assertThat(s.getFetchSize()).isEqualTo(7);
+            assertThat(server.received(Message.Execute.class).get(0).options().fetchSize()).isEqualTo(7);
+            assertThat(server.received(Message.Fetch.class)).extracting(Message.Fetch::maxRows).containsExactly(7, 7);
+        }
+    }
+
+    @Test
     void closingAResultEarlyClosesTheCursorOnTheServer() throws Exception {
         try (Connection c = connect(new Rows()); Statement s = c.createStatement()) {
             s.setFetchSize(10);
