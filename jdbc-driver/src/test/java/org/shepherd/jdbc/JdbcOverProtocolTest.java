@@ -298,6 +298,16 @@ class JdbcOverProtocolTest {
     }
 
     @Test
+    void aConnectionClassErrorFromTheServerClosesTheConnection() throws Exception {
+        try (Connection c = connect((req, conn) -> ScriptedServer.one(new Message.Error("08P01", 0, "idle too long")));
+             Statement s = c.createStatement()) {
+            assertThatThrownBy(() -> s.execute("SELECT 1")).isInstanceOf(SQLNonTransientConnectionException.class)
+                    .hasMessage("idle too long");
+            assertThat(c.isClosed()).isTrue();
+        }
+    }
+
+    @Test
     void transactionsAndSessionSettings() throws Exception {
         try (Connection c = connect(new Rows())) {
             assertThat(c.getAutoCommit()).isTrue();
