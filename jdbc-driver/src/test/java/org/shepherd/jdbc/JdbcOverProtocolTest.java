@@ -123,6 +123,23 @@ class JdbcOverProtocolTest {
     }
 
     @Test
+    void theFetchSizePropertyIsTheStatementsDefault() throws Exception {
+        server = new ScriptedServer(new Rows());
+        try (Connection c = DriverManager.getConnection(server.url() + "&fetchSize=7"); Statement s = c.createStatement()) {
+            assertThat(s.getFetchSize()).isEqualTo(7);
+            try (ResultSet rs = s.executeQuery("SELECT 20")) {
+                while (rs.next()) {
+                    continue;
+                }
+            }
+            s.setFetchSize(0);
+            assertThat(s.getFetchSize()).isEqualTo(7);
+            assertThat(server.received(Message.Execute.class).get(0).options().fetchSize()).isEqualTo(7);
+            assertThat(server.received(Message.Fetch.class)).extracting(Message.Fetch::maxRows).containsExactly(7, 7);
+        }
+    }
+
+    @Test
     void closingAResultEarlyClosesTheCursorOnTheServer() throws Exception {
         try (Connection c = connect(new Rows()); Statement s = c.createStatement()) {
             s.setFetchSize(10);
@@ -277,6 +294,16 @@ class JdbcOverProtocolTest {
                 assertThat(e.getErrorCode()).isEqualTo(99);
             });
             assertThat(c.isValid(0)).as("an error answer leaves the session usable").isTrue();
+        }
+    }
+
+    @Test
+    void aConnectionClassErrorFromTheServerClosesTheConnection() throws Exception {
+        try (Connection c = connect((req, conn) -> ScriptedServer.one(new Message.Error("08P01", 0, "idle too long")));
+             Statement s = c.createStatement()) {
+            assertThatThrownBy(() -> s.execute("SELECT 1")).isInstanceOf(SQLNonTransientConnectionException.class)
+                    .hasMessage("idle too long");
+            assertThat(c.isClosed()).isTrue();
         }
     }
 
@@ -456,5 +483,51 @@ class JdbcOverProtocolTest {
         assertThat(rs.isClosed()).isTrue();
         assertThat(c.isClosed()).isTrue();
         c.close();
+    }
+
+    @Test
+    void closingWhileAnotherThreadWaitsForAnAnswerDoesNotWaitForIt() throws Exception {
+        CountDownLatch executing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Connection c = connect((req, conn) -> {
+            executing.countDown();
+            release.await(30, TimeUnit.SECONDS);
+            return List.of();
+        });
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread runner = new Thread(() -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT forever");
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        runner.start();
+        assertThat(executing.await(30, TimeUnit.SECONDS)).isTrue();
+        c.close();
+        runner.join(30_000);
+        release.countDown();
+        assertThat(runner.isAlive()).isFalse();
+        assertThat(failure.get()).isInstanceOfSatisfying(SQLException.class,
+                e -> assertThat(e.getSQLState()).isEqualTo("08006"));
+        assertThat(c.isClosed()).isTrue();
+    }
+
+    @Test
+    void dataSourceConnectsWithSettersOnly() throws Exception {
+        server = new ScriptedServer((req, conn) -> ScriptedServer.one(new Message.Pong()));
+        ShepherdDataSource ds = new ShepherdDataSource();
+        ds.setServerName("127.0.0.1");
+        ds.setPortNumber(server.port());
+        ds.setDatabaseName("db");
+        ds.setUser(ScriptedServer.USER);
+        ds.setPassword(ScriptedServer.PASSWORD);
+        ds.setFetchSize(10);
+        ds.setApplicationName("tests");
+        try (Connection c = ds.getConnection()) {
+            assertThat(c.isValid(5)).isTrue();
+            assertThat(c.getClientInfo("ApplicationName")).isEqualTo("tests");
+        }
+        assertThatThrownBy(() -> ds.getConnection("bob", "nope")).isInstanceOf(SQLInvalidAuthorizationSpecException.class);
     }
 }
