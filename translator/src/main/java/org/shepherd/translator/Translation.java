@@ -21,12 +21,14 @@ import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.alter.Alter;
 import net.sf.jsqlparser.statement.create.index.CreateIndex;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 
 import org.shepherd.translator.dialect.Dialect;
@@ -70,14 +72,16 @@ public final class Translation {
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
-        SqlText.Rendered first = renderNow(client);
-        renderings.put(client, first);
+        int count = 0;
+        if (b.kind != StatementKind.TRANSACTION) {
+            SqlText.Rendered first = renderNow(client);
+            renderings.put(client, first);
+            for (int m : first.markers()) {
+                count = Math.max(count, m);
+            }
+        }
         pins.freeze();
         this.pinned = pins.slots();
-        int count = 0;
-        for (int m : first.markers()) {
-            count = Math.max(count, m);
-        }
         this.parameterCount = b.passthroughParameters >= 0 ? b.passthroughParameters : count;
     }
 
@@ -313,15 +317,19 @@ public final class Translation {
             case OTHER:
                 if (d.family() != client.family()) {
                     throw TranslationException.unsupported("'" + clientSql + "' is specific to " + client.name()
-                            + " and cannot be sent to a " + d.name() + " replica; configure session settings in the replica setup");
+                            + " and cannot be sent to a " + d.name() + " replica"
+                            + (kind == StatementKind.SESSION ? "; configure session settings in the replica setup" : ""));
                 }
                 if (ast == null) {
                     return new SqlText.Rendered(clientSql, new int[0]);
                 }
-                return SqlText.finish(new Renderer(client, d, pins).render(ast), d, false);
+                return SqlText.finish(new Renderer(client, d, pins).render(ast), client, d, false);
             case DDL:
-                return SqlText.finish(ddl(d), d, true);
+                return SqlText.finish(ddl(d), client, d, true);
             default:
+                if (ast instanceof Values && d.equals(Dialect.MYSQL)) {
+                    throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
+                }
                 if (ast instanceof Merge && d.family() == Dialect.Family.MYSQL) {
                     throw TranslationException.unsupported("MERGE does not exist on MySQL/MariaDB; write UPDATE, then INSERT for "
                             + "the rows the UPDATE did not change");
@@ -332,7 +340,7 @@ public final class Translation {
 
     private SqlText.Rendered render(Dialect d) {
         Renderer renderer = new Renderer(client, d, pins);
-        SqlText.Rendered r = SqlText.finish(renderer.render(ast), d, true);
+        SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
         BitSet seen = renderer.clientMarkers();
         if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
             throw new IllegalStateException("parameter markers lost while rendering " + clientSql);
@@ -353,15 +361,15 @@ public final class Translation {
         if (ast instanceof Truncate) {
             return DdlRenderer.truncate((Truncate) ast, d);
         }
+        if (ast instanceof Alter) {
+            return DdlRenderer.alter((Alter) ast, client, d);
+        }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;
             return DdlRenderer.createView(view, new Renderer(client, d, pins).render(view.getSelect()));
         }
-        if (d.family() == client.family()) {
-            return new Renderer(client, d, pins).render(ast);
-        }
-        throw TranslationException.unsupported("Shepherd cannot yet translate this DDL (" + ast.getClass().getSimpleName()
-                + ") to " + d.name() + "; supported: CREATE TABLE, CREATE [UNIQUE] INDEX, CREATE VIEW, DROP TABLE/VIEW/INDEX, TRUNCATE");
+        throw TranslationException.unsupported("Shepherd cannot translate this DDL (" + ast.getClass().getSimpleName()
+                + "); supported: CREATE TABLE, CREATE [UNIQUE] INDEX, CREATE VIEW, ALTER TABLE, DROP TABLE/VIEW/INDEX, TRUNCATE");
     }
 
     private String transactionSql(Dialect d) {
@@ -372,8 +380,13 @@ public final class Translation {
                             + "Connection.setAutoCommit(false)");
                 }
                 return "START TRANSACTION";
-            case COMMIT: return "COMMIT";
-            case ROLLBACK: return "ROLLBACK";
+            case COMMIT:
+            case ROLLBACK:
+                if (d.family() == Dialect.Family.DERBY) {
+                    throw TranslationException.unsupported("Derby has no " + control + " statement over JDBC; call Connection."
+                            + (control == TransactionControl.COMMIT ? "commit()" : "rollback()"));
+                }
+                return control.name();
             case SAVEPOINT:
                 return d.family() == Dialect.Family.DERBY || d.family() == Dialect.Family.DB2
                         ? "SAVEPOINT " + savepointName + " ON ROLLBACK RETAIN CURSORS" : "SAVEPOINT " + savepointName;

@@ -72,14 +72,17 @@ public abstract class Dialect {
 
     public abstract Family family();
 
+    /** What DatabaseMetaData.getDatabaseProductName() of this engine's own driver says, for tools that switch on it. */
+    public abstract String productName();
+
     /** The character that quotes a delimited identifier. */
     public char identifierQuote() {
         return '"';
     }
 
-    /** Unquoted identifiers are stored upper case (Derby, HSQLDB, DB2) rather than lower case or as written. */
-    public boolean foldsUnquotedToUpper() {
-        return true;
+    /** The name this engine stores for an unquoted identifier: upper case (Derby, HSQLDB, Db2), lower case, or as written. */
+    public String foldUnquotedIdentifier(String name) {
+        return name.toUpperCase(Locale.ROOT);
     }
 
     /** {@code LIMIT n OFFSET m}; otherwise {@code OFFSET m ROWS FETCH FIRST n ROWS ONLY}. */

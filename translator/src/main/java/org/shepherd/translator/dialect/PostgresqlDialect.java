@@ -1,6 +1,7 @@
 package org.shepherd.translator.dialect;
 
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.Set;
 
 /** PostgreSQL 12+: folds unquoted names to lower case, TEXT and BYTEA, no YEAR()/MONTH() functions. */
@@ -8,6 +9,11 @@ public class PostgresqlDialect extends Dialect {
 
     private static final Set<String> ALREADY_EXISTS = Set.of("42P07", "42710");
     private static final Set<String> DOES_NOT_EXIST = Set.of("42P01", "42704");
+
+    @Override
+    public String productName() {
+        return "PostgreSQL";
+    }
 
     @Override
     public String name() {
@@ -20,8 +26,8 @@ public class PostgresqlDialect extends Dialect {
     }
 
     @Override
-    public boolean foldsUnquotedToUpper() {
-        return false;
+    public String foldUnquotedIdentifier(String name) {
+        return name.toLowerCase(Locale.ROOT);
     }
 
     @Override

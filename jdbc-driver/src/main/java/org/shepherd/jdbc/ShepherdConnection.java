@@ -1,0 +1,403 @@
+package org.shepherd.jdbc;
+
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.shepherd.client.ClientConfig;
+import org.shepherd.client.ProtocolConnection;
+import org.shepherd.client.QueryExecutor;
+import org.shepherd.client.ServerErrors;
+import org.shepherd.protocol.v1.Message;
+
+/**
+ * A JDBC connection to a shepherd: one protocol session. The service is always serializable, so
+ * {@link #getTransactionIsolation()} is {@code TRANSACTION_SERIALIZABLE}; asking for a weaker level is accepted
+ * (a stronger guarantee than asked is always correct) and leaves a {@link SQLWarning} saying so.
+ */
+public class ShepherdConnection extends AbstractUnsupportedConnection {
+
+    private final QueryExecutor executor;
+    private final Message.Ready ready;
+    private final String url;
+    private final ShepherdUrl parsedUrl;
+    private final int defaultFetchSize;
+    private final Set<ShepherdStatement> statements = ConcurrentHashMap.newKeySet();
+    private boolean autoCommit = true;
+    private boolean readOnly;
+    private SQLWarning warnings;
+    private volatile boolean closed;
+
+    ShepherdConnection(QueryExecutor executor, ShepherdUrl parsedUrl, String url, int defaultFetchSize) {
+        this.executor = executor;
+        this.ready = executor.connection().ready();
+        this.parsedUrl = parsedUrl;
+        this.url = url;
+        this.defaultFetchSize = defaultFetchSize;
+    }
+
+    static ShepherdConnection open(ShepherdUrl u, String url) throws SQLException {
+        Properties p = u.properties();
+        if (DriverProperty.USER.get(p) == null || DriverProperty.USER.get(p).isEmpty()) {
+            throw new SQLNonTransientConnectionException("no user given: add ?user=... to the URL or pass the user property",
+                    ServerErrors.UNABLE_TO_CONNECT);
+        }
+        ClientConfig config = new ClientConfig(u.host(), u.port(), u.database(), DriverProperty.USER.get(p),
+                DriverProperty.PASSWORD.get(p),
+                DriverProperty.LOGIN_TIMEOUT.getInt(p) * 1000,
+                DriverProperty.CONNECT_TIMEOUT.getInt(p) * 1000,
+                DriverProperty.SOCKET_TIMEOUT.getInt(p) * 1000,
+                DriverProperty.MAX_FRAME_BYTES.getInt(p),
+                DriverProperty.SSL.getBoolean(p),
+                DriverProperty.SSL_TRUST_STORE.get(p),
+                DriverProperty.SSL_TRUST_STORE_PASSWORD.get(p),
+                DriverProperty.SSL_HOSTNAME_VERIFICATION.getBoolean(p),
+                DriverProperty.APPLICATION_NAME.get(p));
+        int fetchSize = DriverProperty.FETCH_SIZE.getInt(p);
+        ProtocolConnection conn = ProtocolConnection.open(config);
+        return new ShepherdConnection(new QueryExecutor(conn, fetchSize), u, url, fetchSize);
+    }
+
+    QueryExecutor executor() {
+        return executor;
+    }
+
+    Message.Ready ready() {
+        return ready;
+    }
+
+    String url() {
+        return url;
+    }
+
+    ShepherdUrl parsedUrl() {
+        return parsedUrl;
+    }
+
+    int defaultFetchSize() {
+        return defaultFetchSize;
+    }
+
+    void checkOpen() throws SQLException {
+        if (closed || executor.isClosed()) {
+            closed = true;
+            throw new SQLNonTransientConnectionException("the connection is closed", ServerErrors.CONNECTION_FAILURE);
+        }
+    }
+
+    void addWarnings(List<SQLWarning> list) {
+        for (SQLWarning w : list) {
+            if (warnings == null) {
+                warnings = w;
+            } else {
+                warnings.setNextWarning(w);
+            }
+        }
+    }
+
+    void statementClosed(ShepherdStatement s) {
+        statements.remove(s);
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    @Override
+    public Statement createStatement() throws SQLException {
+        return createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+    }
+
+    @Override
+    public Statement createStatement(int resultSetType, int resultSetConcurrency) throws SQLException {
+        return createStatement(resultSetType, resultSetConcurrency, ResultSet.HOLD_CURSORS_OVER_COMMIT);
+    }
+
+    @Override
+    public Statement createStatement(int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        checkOpen();
+        checkResultSetKind("createStatement", resultSetType, resultSetConcurrency, resultSetHoldability);
+        return register(new ShepherdStatement(this));
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql) throws SQLException {
+        return prepareStatement(sql, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency)
+            throws SQLException {
+        return prepareStatement(sql, resultSetType, resultSetConcurrency, ResultSet.HOLD_CURSORS_OVER_COMMIT);
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
+                                              int resultSetHoldability) throws SQLException {
+        checkOpen();
+        checkResultSetKind("prepareStatement", resultSetType, resultSetConcurrency, resultSetHoldability);
+        return register(new ShepherdPreparedStatement(this, sql, false));
+    }
+
+    @Override
+    public PreparedStatement prepareStatement(String sql, int autoGeneratedKeys) throws SQLException {
+        checkOpen();
+        if (autoGeneratedKeys != Statement.RETURN_GENERATED_KEYS && autoGeneratedKeys != Statement.NO_GENERATED_KEYS) {
+            throw new SQLException("autoGeneratedKeys must be RETURN_GENERATED_KEYS or NO_GENERATED_KEYS", "22023");
+        }
+        return register(new ShepherdPreparedStatement(this, sql, autoGeneratedKeys == Statement.RETURN_GENERATED_KEYS));
+    }
+
+    /** Returns the keys the database generates, whatever the indexes (see docs: the primary decides which columns). */
+    @Override
+    public PreparedStatement prepareStatement(String sql, int[] columnIndexes) throws SQLException {
+        checkOpen();
+        return register(new ShepherdPreparedStatement(this, sql, true));
+    }
+
+    /** Returns the keys the database generates, whatever the names (see docs: the primary decides which columns). */
+    @Override
+    public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
+        checkOpen();
+        return register(new ShepherdPreparedStatement(this, sql, true));
+    }
+
+    private <S extends ShepherdStatement> S register(S s) {
+        statements.add(s);
+        return s;
+    }
+
+    private static void checkResultSetKind(String method, int type, int concurrency, int holdability)
+            throws SQLException {
+        if (type != ResultSet.TYPE_FORWARD_ONLY) {
+            throw new SQLFeatureNotSupportedException("Connection." + method + ": only TYPE_FORWARD_ONLY result sets are"
+                    + " supported by Shepherd");
+        }
+        if (concurrency != ResultSet.CONCUR_READ_ONLY) {
+            throw new SQLFeatureNotSupportedException("Connection." + method + ": only CONCUR_READ_ONLY result sets are"
+                    + " supported by Shepherd");
+        }
+        if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT) {
+            throw new SQLFeatureNotSupportedException("Connection." + method + ": only HOLD_CURSORS_OVER_COMMIT is"
+                    + " supported by Shepherd");
+        }
+    }
+
+    /** JDBC escape syntax is not translated: the SQL reaches the replicas as written. */
+    @Override
+    public String nativeSQL(String sql) throws SQLException {
+        checkOpen();
+        return sql;
+    }
+
+    // ---------------------------------------------------------------- transactions
+
+    @Override
+    public void setAutoCommit(boolean autoCommit) throws SQLException {
+        checkOpen();
+        if (autoCommit == this.autoCommit) return;
+        addWarnings(executor.setAutoCommit(autoCommit));
+        this.autoCommit = autoCommit;
+    }
+
+    @Override
+    public boolean getAutoCommit() throws SQLException {
+        checkOpen();
+        return autoCommit;
+    }
+
+    @Override
+    public void commit() throws SQLException {
+        checkOpen();
+        if (autoCommit) throw new SQLException("commit is not allowed in autocommit mode", "25000");
+        addWarnings(executor.commit());
+    }
+
+    @Override
+    public void rollback() throws SQLException {
+        checkOpen();
+        if (autoCommit) throw new SQLException("rollback is not allowed in autocommit mode", "25000");
+        addWarnings(executor.rollback());
+    }
+
+    @Override
+    public void setTransactionIsolation(int level) throws SQLException {
+        checkOpen();
+        switch (level) {
+            case TRANSACTION_SERIALIZABLE:
+                return;
+            case TRANSACTION_READ_UNCOMMITTED:
+            case TRANSACTION_READ_COMMITTED:
+            case TRANSACTION_REPEATABLE_READ:
+                addWarnings(List.of(new SQLWarning("Shepherd always runs transactions SERIALIZABLE; the requested"
+                        + " isolation level " + level + " is upgraded to TRANSACTION_SERIALIZABLE", "01000")));
+                return;
+            default:
+                throw new SQLFeatureNotSupportedException("Connection.setTransactionIsolation(" + level
+                        + ") is not supported by Shepherd: only TRANSACTION_SERIALIZABLE");
+        }
+    }
+
+    @Override
+    public int getTransactionIsolation() throws SQLException {
+        checkOpen();
+        return TRANSACTION_SERIALIZABLE;
+    }
+
+    @Override
+    public void setReadOnly(boolean readOnly) throws SQLException {
+        checkOpen();
+        if (readOnly == this.readOnly) return;
+        addWarnings(executor.setReadOnly(readOnly));
+        this.readOnly = readOnly;
+    }
+
+    @Override
+    public boolean isReadOnly() throws SQLException {
+        checkOpen();
+        return readOnly;
+    }
+
+    @Override
+    public void setHoldability(int holdability) throws SQLException {
+        checkOpen();
+        if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT) {
+            throw new SQLFeatureNotSupportedException("Connection.setHoldability: only HOLD_CURSORS_OVER_COMMIT is"
+                    + " supported by Shepherd");
+        }
+    }
+
+    /** Open result sets survive commit: a result still open is read into memory before the next request. */
+    @Override
+    public int getHoldability() throws SQLException {
+        checkOpen();
+        return ResultSet.HOLD_CURSORS_OVER_COMMIT;
+    }
+
+    // ---------------------------------------------------------------- session
+
+    @Override
+    public DatabaseMetaData getMetaData() throws SQLException {
+        checkOpen();
+        return new ShepherdDatabaseMetaData(this);
+    }
+
+    @Override
+    public boolean isValid(int timeoutSeconds) throws SQLException {
+        if (timeoutSeconds < 0) throw new SQLException("isValid: timeout must be >= 0", "22023");
+        if (closed || executor.isClosed()) return false;
+        boolean ok = executor.ping(timeoutSeconds * 1000);
+        if (!ok) closed = true;
+        return ok;
+    }
+
+    @Override
+    public void setNetworkTimeout(Executor ignoredExecutor, int milliseconds) throws SQLException {
+        checkOpen();
+        if (milliseconds < 0) throw new SQLException("setNetworkTimeout: milliseconds must be >= 0", "22023");
+        executor.connection().setSocketTimeout(milliseconds);
+    }
+
+    @Override
+    public int getNetworkTimeout() throws SQLException {
+        checkOpen();
+        return executor.connection().socketTimeout();
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        checkOpen();
+        return warnings;
+    }
+
+    @Override
+    public void clearWarnings() throws SQLException {
+        checkOpen();
+        warnings = null;
+    }
+
+    /** Null: catalogs are not exposed (the database of the URL selects the replicated database). */
+    @Override
+    public String getCatalog() throws SQLException {
+        checkOpen();
+        return null;
+    }
+
+    /** Null: the replicas' default schema applies (schemas can be named in SQL). */
+    @Override
+    public String getSchema() throws SQLException {
+        checkOpen();
+        return null;
+    }
+
+    @Override
+    public Map<String, Class<?>> getTypeMap() throws SQLException {
+        checkOpen();
+        return Collections.emptyMap();
+    }
+
+    @Override
+    public String getClientInfo(String name) throws SQLException {
+        checkOpen();
+        return "ApplicationName".equals(name) ? DriverProperty.APPLICATION_NAME.get(parsedUrl.properties()) : null;
+    }
+
+    @Override
+    public Properties getClientInfo() throws SQLException {
+        checkOpen();
+        Properties p = new Properties();
+        p.setProperty("ApplicationName", DriverProperty.APPLICATION_NAME.get(parsedUrl.properties()));
+        return p;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed || executor.isClosed();
+    }
+
+    /** Rolls back what is open (the shepherd does so when the session ends) and closes the socket. */
+    @Override
+    public void close() throws SQLException {
+        if (closed) return;
+        closed = true;
+        for (ShepherdStatement s : List.copyOf(statements)) s.closeQuietly();
+        executor.close();
+    }
+
+    @Override
+    public void abort(Executor executorForClose) throws SQLException {
+        if (executorForClose == null) throw new SQLException("abort: executor must not be null", "22023");
+        if (closed) return;
+        closed = true;
+        executor.connection().abort();
+        executorForClose.execute(() -> {
+            for (ShepherdStatement s : List.copyOf(statements)) s.closeQuietly();
+        });
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        if (iface.isInstance(this)) return iface.cast(this);
+        throw new SQLException("not a wrapper for " + iface.getName(), "22023");
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+        return iface.isInstance(this);
+    }
+
+    @Override
+    public String toString() {
+        return "ShepherdConnection[" + ShepherdUrl.redact(url) + ", session " + ready.sessionId() + "]";
+    }
+}

@@ -1,0 +1,59 @@
+package org.shepherd.tpcc;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Properties;
+import java.util.Set;
+
+/** Connection settings and the few JDBC helpers every part of the benchmark shares. */
+public record Jdbc(String url, String user, String password) {
+
+    /** MySQL/MariaDB: deadlock found (1213), lock wait timeout (1205); their SQLState is not always class 40. */
+    private static final Set<Integer> VENDOR_RETRYABLE_CODES = Set.of(1213, 1205);
+
+    public Connection connect() throws SQLException {
+        Properties props = new Properties();
+        if (user != null) props.setProperty("user", user);
+        if (password != null) props.setProperty("password", password);
+        return DriverManager.getConnection(url, props);
+    }
+
+    /** The URL with any password in its query string blanked out, for output people and files read. */
+    public String redactedUrl() {
+        return url.replaceAll("(?i)(password=)[^&;]*", "$1***");
+    }
+
+    /** A serialization failure or deadlock: the transaction may succeed when run again. */
+    public static boolean isRetryable(SQLException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql) {
+                String state = sql.getSQLState();
+                if (state != null && state.startsWith("40")) return true;
+                if (VENDOR_RETRYABLE_CODES.contains(sql.getErrorCode())) return true;
+            }
+        }
+        SQLException next = e.getNextException();
+        return next != null && next != e && isRetryable(next);
+    }
+
+    /**
+     * The time to store, truncated to whole seconds: some databases keep no fraction in TIMESTAMP/DATETIME
+     * and others round it, which would make replicas of different vendors differ.
+     */
+    public static Timestamp now(Clock clock) {
+        return Timestamp.from(Instant.now(clock).truncatedTo(ChronoUnit.SECONDS));
+    }
+
+    public static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // the connection is already broken; the caller reports the original error
+        }
+    }
+}

@@ -1,0 +1,307 @@
+package org.shepherd.tpcc;
+
+import java.io.PrintStream;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs the TPC-C mix: {@code terminals} threads, each with its own connection, home warehouse and random
+ * stream (terminal i draws from seed + i), for a warm-up and then a measured duration.
+ */
+public final class Runner {
+
+    private static final int STREAM_THINK = 2;
+    private static final boolean DEBUG_RETRIES = Boolean.getBoolean("tpcc.debugRetries");
+    private static final int MAX_ERRORS_KEPT = 10;
+    private static final int HISTOGRAM_SIGNIFICANT_DIGITS = 3;
+    private static final double MICROS_PER_MS = 1000.0;
+
+    /**
+     * How to run. Durations in seconds; think time 0..0 means none; {@code transactionsPerTerminal} > 0 ends each
+     * terminal after that many transactions even before the duration is over (0: no limit).
+     */
+    public record Options(Scale scale, int terminals, double durationS, double warmupS, long seed, int thinkMinMs,
+                          int thinkMaxMs, int maxRetries, double progressIntervalS, long transactionsPerTerminal,
+                          Clock clock) {
+        public Options {
+            if (transactionsPerTerminal < 0) throw new IllegalArgumentException("--transactions must not be negative");
+            if (terminals < 1) throw new IllegalArgumentException("--terminals must be at least 1");
+            if (durationS <= 0) throw new IllegalArgumentException("--duration must be positive");
+            if (warmupS < 0) throw new IllegalArgumentException("--warmup must not be negative");
+            if (thinkMinMs < 0 || thinkMaxMs < thinkMinMs) {
+                throw new IllegalArgumentException("--think-ms must be MIN-MAX with 0 <= MIN <= MAX");
+            }
+            if (maxRetries < 0) throw new IllegalArgumentException("--max-retries must not be negative");
+            if (progressIntervalS <= 0) throw new IllegalArgumentException("--progress-s must be positive");
+        }
+    }
+
+    private final Jdbc jdbc;
+    private final Options options;
+    private final PrintStream log;
+    private final Map<TxType, LongAdder> completed = new EnumMap<>(TxType.class);
+    private final LongAdder errors = new LongAdder();
+    private final LongAdder retries = new LongAdder();
+    private final List<String> firstErrors = Collections.synchronizedList(new ArrayList<>());
+    private volatile long measureFromNanos;
+    private volatile long deadlineNanos;
+
+    public Runner(Jdbc jdbc, Options options, PrintStream log) {
+        this.jdbc = jdbc;
+        this.options = options;
+        this.log = log;
+        for (TxType t : TxType.ALL) completed.put(t, new LongAdder());
+    }
+
+    public RunResult run() throws SQLException, InterruptedException {
+        Scale scale = options.scale();
+        List<Terminal> terminals = new ArrayList<>();
+        try {
+            for (int i = 0; i < options.terminals(); i++) {
+                Transactions tx = new Transactions(jdbc.connect(), options.clock());
+                terminals.add(new Terminal(i, tx));
+            }
+        } catch (SQLException e) {
+            for (Terminal t : terminals) t.close();
+            throw e;
+        }
+        log.printf(Locale.ROOT, "running %d terminals on %d%s warehouses for %.0fs (warm-up %.0fs), seed %d%n",
+            options.terminals(), scale.warehouses(), scale.small() ? " small" : "", options.durationS(),
+            options.warmupS(), options.seed());
+        CountDownLatch go = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (Terminal t : terminals) {
+            Thread thread = new Thread(() -> t.run(go), "tpcc-terminal-" + t.id);
+            thread.setDaemon(true);
+            threads.add(thread);
+            thread.start();
+        }
+        long start = System.nanoTime();
+        measureFromNanos = start + (long) (options.warmupS() * 1e9);
+        deadlineNanos = measureFromNanos + (long) (options.durationS() * 1e9);
+        go.countDown();
+
+        List<RunResult.ProgressSample> samples = new ArrayList<>();
+        long intervalNanos = (long) (options.progressIntervalS() * 1e9);
+        long lastCount = 0;
+        long lastNanos = start;
+        for (long next = start + intervalNanos; next < deadlineNanos && anyAlive(threads); next += intervalNanos) {
+            sleepUntil(next, threads);
+            long now = System.nanoTime();
+            long count = totalCompleted();
+            double tps = (count - lastCount) / ((now - lastNanos) / 1e9);
+            double measuredS = (now - measureFromNanos) / 1e9;
+            double tpmC = measuredS > 0 ? completed.get(TxType.NEW_ORDER).sum() * 60 / measuredS : 0;
+            RunResult.ProgressSample sample = new RunResult.ProgressSample((now - start) / 1e9, count, tps, tpmC,
+                errors.sum(), retries.sum());
+            samples.add(sample);
+            log.printf(Locale.ROOT, "[%5.0fs]%s tx %,d  %.1f tx/s  tpmC %.0f  retries %d  errors %d%n",
+                sample.elapsedS(), now < measureFromNanos ? " warm-up" : "", count, tps, tpmC, sample.retries(),
+                sample.errors());
+            lastCount = count;
+            lastNanos = now;
+        }
+        for (Thread thread : threads) thread.join();
+        long end = Math.min(System.nanoTime(), deadlineNanos);
+        for (Terminal t : terminals) t.close();
+        return summarize(terminals, samples, Math.max(1e-9, (end - measureFromNanos) / 1e9));
+    }
+
+    private long totalCompleted() {
+        return completed.values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    /** Sleeps until {@code nanos} or until every terminal thread has ended. */
+    private static void sleepUntil(long nanos, List<Thread> threads) throws InterruptedException {
+        for (Thread t : threads) {
+            long remainingMs = (nanos - System.nanoTime()) / 1_000_000;
+            if (remainingMs <= 0) return;
+            t.join(remainingMs);
+        }
+    }
+
+    private static boolean anyAlive(List<Thread> threads) {
+        return threads.stream().anyMatch(Thread::isAlive);
+    }
+
+    private RunResult summarize(List<Terminal> terminals, List<RunResult.ProgressSample> samples, double seconds) {
+        List<RunResult.TypeSummary> byType = new ArrayList<>();
+        long total = 0;
+        long totalErrors = 0;
+        long totalRetries = 0;
+        long totalRollbacks = 0;
+        long newOrders = 0;
+        for (TxType type : TxType.ALL) {
+            Histogram h = new Histogram(HISTOGRAM_SIGNIFICANT_DIGITS);
+            long count = 0;
+            long rollbacks = 0;
+            long typeRetries = 0;
+            long typeErrors = 0;
+            for (Terminal t : terminals) {
+                TypeStats s = t.stats.get(type);
+                h.add(s.latencyMicros);
+                count += s.count;
+                rollbacks += s.rollbacks;
+                typeRetries += s.retries;
+                typeErrors += s.errors;
+            }
+            byType.add(new RunResult.TypeSummary(type.label(), count, rollbacks, typeRetries, typeErrors,
+                count == 0 ? 0 : h.getMean() / MICROS_PER_MS, ms(h, 50), ms(h, 90), ms(h, 99),
+                h.getMaxValue() / MICROS_PER_MS));
+            total += count;
+            totalErrors += typeErrors;
+            totalRetries += typeRetries;
+            totalRollbacks += rollbacks;
+            if (type == TxType.NEW_ORDER) newOrders = count;
+        }
+        return new RunResult(jdbc.redactedUrl(), options.scale().warehouses(), options.scale().small(),
+            options.terminals(), options.seed(), options.durationS(), options.warmupS(), options.thinkMinMs(),
+            options.thinkMaxMs(), seconds, total, totalErrors, totalRetries, totalRollbacks, newOrders * 60 / seconds,
+            total / seconds, total * 60 / seconds, byType, samples, List.copyOf(firstErrors));
+    }
+
+    private static double ms(Histogram h, double percentile) {
+        return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / MICROS_PER_MS;
+    }
+
+    /** Counters of one transaction type at one terminal; only that terminal's thread writes them. */
+    private static final class TypeStats {
+        final Histogram latencyMicros = new Histogram(HISTOGRAM_SIGNIFICANT_DIGITS);
+        long count;
+        long rollbacks;
+        long retries;
+        long errors;
+    }
+
+    private final class Terminal {
+        final int id;
+        final Map<TxType, TypeStats> stats = new EnumMap<>(TxType.class);
+        private Transactions tx;
+        private final TpccRandom random;
+        private final SplittableRandom thinkRandom;
+        private final int homeWarehouse;
+        private final int stockLevelDistrict;
+
+        Terminal(int id, Transactions tx) {
+            this.id = id;
+            this.tx = tx;
+            Scale scale = options.scale();
+            this.random = new TpccRandom(options.seed() + id, NuRandConstants.forRun(options.seed()));
+            this.thinkRandom = new SplittableRandom(TpccRandom.derive(options.seed(), STREAM_THINK, id));
+            this.homeWarehouse = id % scale.warehouses() + 1;
+            this.stockLevelDistrict = (id / scale.warehouses()) % Scale.DISTRICTS_PER_WAREHOUSE + 1;
+            for (TxType t : TxType.ALL) stats.put(t, new TypeStats());
+        }
+
+        void run(CountDownLatch go) {
+            try {
+                go.await();
+                long started = 0;
+                long limit = options.transactionsPerTerminal();
+                while (System.nanoTime() < deadlineNanos && tx != null && (limit == 0 || started < limit)) {
+                    started++;
+                    TxInput input = TxInput.draw(TxType.next(random), random, options.scale(), homeWarehouse,
+                        stockLevelDistrict);
+                    execute(input);
+                    think();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        private void execute(TxInput input) {
+            long start = System.nanoTime();
+            int attempts = 0;
+            Transactions.Outcome outcome = null;
+            int retriesHere = 0;
+            SQLException failure = null;
+            while (outcome == null && failure == null) {
+                attempts++;
+                try {
+                    outcome = tx.run(input);
+                } catch (SQLException e) {
+                    Jdbc.rollbackQuietly(tx.connection());
+                    if (Jdbc.isRetryable(e) && attempts <= options.maxRetries()) {
+                        retriesHere++;
+                        retries.increment();
+                        if (DEBUG_RETRIES) log.println("retry " + input.type().label() + ": " + e.getMessage());
+                    } else {
+                        failure = e;
+                    }
+                }
+            }
+            long end = System.nanoTime();
+            if (end > deadlineNanos || end < measureFromNanos) return;
+            TypeStats s = stats.get(input.type());
+            s.retries += retriesHere;
+            if (failure != null) {
+                s.errors++;
+                errors.increment();
+                noteError(input, failure);
+                return;
+            }
+            s.count++;
+            if (outcome == Transactions.Outcome.ROLLED_BACK) s.rollbacks++;
+            s.latencyMicros.recordValue(Math.max(0, (end - start) / 1000));
+            completed.get(input.type()).increment();
+        }
+
+        private void noteError(TxInput input, SQLException e) {
+            String message = input.type().label() + " at terminal " + id + ": " + e.getMessage()
+                + " (SQLState " + e.getSQLState() + ")";
+            synchronized (firstErrors) {
+                if (firstErrors.size() < MAX_ERRORS_KEPT) {
+                    firstErrors.add(message);
+                    log.println("error: " + message);
+                }
+            }
+            reconnectIfBroken(e);
+        }
+
+        private void reconnectIfBroken(SQLException e) {
+            boolean broken = e.getSQLState() != null && e.getSQLState().startsWith("08");
+            try {
+                broken |= tx.connection().isClosed();
+            } catch (SQLException ignored) {
+                broken = true;
+            }
+            if (!broken) return;
+            close();
+            try {
+                tx = new Transactions(jdbc.connect(), options.clock());
+            } catch (SQLException reconnectFailure) {
+                log.println("error: terminal " + id + " lost its connection and cannot reconnect: "
+                    + reconnectFailure.getMessage());
+                tx = null;
+            }
+        }
+
+        private void think() throws InterruptedException {
+            if (options.thinkMaxMs() == 0) return;
+            long pauseMs = thinkRandom.nextLong(options.thinkMinMs(), options.thinkMaxMs() + 1L);
+            long untilDeadlineMs = (deadlineNanos - System.nanoTime()) / 1_000_000;
+            Thread.sleep(Math.max(0, Math.min(pauseMs, untilDeadlineMs)));
+        }
+
+        void close() {
+            if (tx == null) return;
+            tx.close();
+            try {
+                tx.connection().close();
+            } catch (SQLException ignored) {
+                // already broken
+            }
+        }
+    }
+}
