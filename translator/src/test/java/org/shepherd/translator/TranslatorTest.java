@@ -116,6 +116,12 @@ class TranslatorTest {
         assertThat(b.sqlWithExplicitKeys(Dialect.DERBY, "name", List.of(1L, 2L))).isEqualTo(b.sqlFor(Dialect.DERBY));
         assertThatThrownBy(() -> b.sqlWithExplicitKeys(Dialect.DERBY, "id", List.of(1L)))
                 .hasFieldOrPropertyWithValue("SQLState", "0A000");
+        Translation withDefault = new Translator(Dialect.DERBY, 8)
+                .translate("INSERT INTO t (id, name) VALUES (DEFAULT, ?), (5, ?), (NULL, 'z')");
+        Bound d = withDefault.bind(List.of("a", "b"), new CountingSource());
+        assertThat(d.sqlWithExplicitKeys(Dialect.HSQLDB, "ID", List.of(4L, 5L, 6L)))
+                .isEqualTo("INSERT INTO t (id, name) VALUES (4, ?), (5, ?), (6, 'z')");
+        assertThat(d.sqlFor(Dialect.HSQLDB)).isEqualTo("INSERT INTO t (id, name) VALUES (DEFAULT, ?), (5, ?), (NULL, 'z')");
     }
 
     @Test
