@@ -11,6 +11,9 @@ package org.shepherd.coordinator;
  */
 public record DatabaseInfo(String sqlDialect, String identifierQuote, String productName, String productVersion) {
 
+    /** No dialect known: standard SQL quoting, product "Shepherd". */
+    public static final DatabaseInfo UNKNOWN = new DatabaseInfo("", "\"", "Shepherd", "");
+
     public DatabaseInfo {
         if (sqlDialect == null || identifierQuote == null || productName == null || productVersion == null) {
             throw new IllegalArgumentException("DatabaseInfo fields must not be null (use \"\" for unknown)");
