@@ -450,7 +450,7 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
         if (closed) return;
         closed = true;
         try {
-            if (!connection.isClosed()) closeCurrentResults();
+            closeCurrentResults();
         } finally {
             connection.statementClosed(this);
         }

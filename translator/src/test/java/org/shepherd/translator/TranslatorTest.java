@@ -1,0 +1,155 @@
+package org.shepherd.translator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.shepherd.translator.dialect.Dialect;
+
+class TranslatorTest {
+
+    /** Counts how often each value was drawn, to prove one clock reading per execution. */
+    private static final class CountingSource implements DeterminismSource {
+        int nowCalls;
+        int randomCalls;
+
+        @Override
+        public Instant now() {
+            nowCalls++;
+            return Instant.parse("2026-01-02T03:04:05.123456789Z");
+        }
+
+        @Override
+        public double random() {
+            randomCalls++;
+            return 0.25 * randomCalls;
+        }
+
+        @Override
+        public UUID uuid() {
+            return new UUID(1, 2);
+        }
+
+        @Override
+        public ZoneId zone() {
+            return ZoneOffset.UTC;
+        }
+    }
+
+    @Test
+    void cacheHitReturnsTheSameTranslationWithoutReparsing() throws SQLException {
+        Translator translator = new Translator(Dialect.DERBY, 2);
+        Translation first = translator.translate("SELECT a FROM t WHERE b = ?");
+        assertThat(translator.translate("SELECT a FROM t WHERE b = ?")).isSameAs(first);
+        translator.translate("SELECT 1 FROM t");
+        translator.translate("SELECT 2 FROM t");
+        assertThat(translator.cacheSize()).isEqualTo(2);
+        assertThat(translator.translate("SELECT a FROM t WHERE b = ?")).isNotSameAs(first);
+    }
+
+    @Test
+    void rejectionsCarrySqlStateAndParserPosition() {
+        Translator translator = new Translator(Dialect.DERBY, 8);
+        assertThatThrownBy(() -> translator.translate("SELECT a FROM WHERE"))
+                .isInstanceOf(SQLException.class)
+                .hasFieldOrPropertyWithValue("SQLState", "42000")
+                .hasMessageContaining("line 1, column");
+        assertThatThrownBy(() -> translator.translate("SELECT a FROM t; DROP TABLE t"))
+                .hasFieldOrPropertyWithValue("SQLState", "42000");
+        assertThatThrownBy(() -> translator.translate("UPDATE t SET a = 1 LIMIT 3"))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000")
+                .hasMessageContaining("WHERE");
+        assertThatThrownBy(() -> translator.translate("INSERT INTO t (a) SELECT a FROM s FETCH FIRST 3 ROWS ONLY"))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000")
+                .hasMessageContaining("ORDER BY");
+    }
+
+    @Test
+    void pinnedValuesAreDrawnOncePerExecutionAndSharedByEveryDialect() throws SQLException {
+        Translator translator = new Translator(Dialect.DERBY, 8);
+        Translation t = translator.translate("INSERT INTO t (a, b, c, d) SELECT ?, CURRENT_TIMESTAMP, RAND(), x FROM s "
+                + "WHERE s.at < CURRENT_TIMESTAMP AND s.y IN (SELECT y FROM u WHERE u.r < RAND())");
+        assertThat(t.kind()).isEqualTo(StatementKind.WRITE);
+        assertThat(t.parameterCount()).isEqualTo(1);
+        assertThat(t.nondeterministic()).extracting(PinnedSlot::kind).containsExactly(PinnedSlot.Kind.TIMESTAMP,
+                PinnedSlot.Kind.RANDOM, PinnedSlot.Kind.TIMESTAMP, PinnedSlot.Kind.RANDOM);
+        CountingSource source = new CountingSource();
+        Bound bound = t.bind(List.of("p1"), source);
+        assertThat(source.nowCalls).isEqualTo(1);
+        assertThat(source.randomCalls).isEqualTo(2);
+        Timestamp now = Timestamp.valueOf("2026-01-02 03:04:05.123456");
+        for (Dialect d : Dialect.ALL) {
+            assertThat(bound.parameters(d)).as(d.name()).containsExactly("p1", now, 0.25, now, 0.5);
+            assertThat(bound.sqlFor(d)).doesNotContainIgnoringCase("CURRENT_TIMESTAMP").doesNotContainIgnoringCase("RAND(");
+        }
+        assertThatThrownBy(() -> t.bind(List.of(), source)).hasFieldOrPropertyWithValue("SQLState", "07001");
+    }
+
+    @Test
+    void parameterOrderFollowsEachDialectsMarkers() throws SQLException {
+        Translation t = new Translator(Dialect.MYSQL, 8).translate("SELECT a FROM t WHERE b = ? ORDER BY a LIMIT ? OFFSET ?");
+        Bound b = t.bind(List.of("b", 10, 20), new CountingSource());
+        assertThat(b.sqlFor(Dialect.DERBY)).endsWith("OFFSET ? ROWS FETCH FIRST ? ROWS ONLY");
+        assertThat(b.parameters(Dialect.DERBY)).containsExactly("b", 20, 10);
+        assertThat(b.sqlFor(Dialect.MARIADB)).endsWith("LIMIT ? OFFSET ?");
+        assertThat(b.parameters(Dialect.MARIADB)).containsExactly("b", 10, 20);
+    }
+
+    @Test
+    void explicitKeysAreAddedPerRowWithoutMovingMarkers() throws SQLException {
+        Translation t = new Translator(Dialect.DERBY, 8).translate("INSERT INTO \"Orders\" (name, qty) VALUES (?, ?), ('x', ?)");
+        assertThat(t.insertTable()).isEqualTo("\"Orders\"");
+        Bound b = t.bind(Arrays.asList("a", 1, 2), new CountingSource());
+        assertThat(b.sqlWithExplicitKeys(Dialect.MYSQL, "id", List.of(41L, 42L)))
+                .isEqualTo("INSERT INTO `Orders` (id, name, qty) VALUES (41, ?, ?), (42, 'x', ?)");
+        assertThat(b.sqlWithExplicitKeys(Dialect.POSTGRESQL, "id", List.of(new java.math.BigDecimal("7"), 8)))
+                .isEqualTo("INSERT INTO \"Orders\" (id, name, qty) VALUES (7, ?, ?), (8, 'x', ?)");
+        assertThat(b.sqlFor(Dialect.POSTGRESQL)).isEqualTo("INSERT INTO \"Orders\" (name, qty) VALUES (?, ?), ('x', ?)");
+        assertThat(b.sqlWithExplicitKeys(Dialect.DERBY, "name", List.of(1L, 2L))).isEqualTo(b.sqlFor(Dialect.DERBY));
+        assertThatThrownBy(() -> b.sqlWithExplicitKeys(Dialect.DERBY, "id", List.of(1L)))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000");
+    }
+
+    @Test
+    void orderKeyColumnsResolvePositionsAliasesAndNames() throws SQLException {
+        Translator translator = new Translator(Dialect.DERBY, 8);
+        assertThat(translator.translate("SELECT a, b AS bee, t.c FROM t ORDER BY c, bee DESC, 1").orderKeyColumns())
+                .containsExactly(3, 2, 1);
+        assertThat(translator.translate("SELECT a, b FROM t ORDER BY a + b").orderKeyColumns()).isNull();
+        assertThat(translator.translate("SELECT a, b FROM t").orderKeyColumns()).isNull();
+        assertThat(translator.translate("SELECT * FROM t ORDER BY 2").orderKeyColumns()).containsExactly(2);
+        assertThat(translator.translate("SELECT * FROM t ORDER BY a").orderKeyColumns()).isNull();
+    }
+
+    @Test
+    void eagerTargetsRejectAtTranslateTime() throws SQLException {
+        Translator lazy = new Translator(Dialect.DERBY, 8);
+        Translation t = lazy.translate("SELECT a / b FROM t");
+        assertThat(t.sqlFor(Dialect.HSQLDB)).isEqualTo("SELECT a / b FROM t");
+        assertThatThrownBy(() -> t.sqlFor(Dialect.MARIADB)).hasFieldOrPropertyWithValue("SQLState", "0A000");
+        Translator eager = new Translator(Dialect.DERBY, List.of(Dialect.DERBY, Dialect.MARIADB), 8);
+        assertThatThrownBy(() -> eager.translate("SELECT a / b FROM t")).hasFieldOrPropertyWithValue("SQLState", "0A000");
+        assertThat(eager.translate("SELECT CAST(a AS DECIMAL(10, 2)) / b FROM t").sqlFor(Dialect.MARIADB))
+                .isEqualTo("SELECT CAST(a AS DECIMAL(10, 2)) / b FROM t");
+    }
+
+    @Test
+    void dialectsByNameAndUrl() throws SQLException {
+        assertThat(Dialect.forName("MariaDB")).isEqualTo(Dialect.MARIADB).isInstanceOf(
+                org.shepherd.translator.dialect.MySqlDialect.class);
+        assertThat(Dialect.MARIADB.family()).isEqualTo(Dialect.Family.MYSQL);
+        assertThat(Dialect.fromJdbcUrl("jdbc:derby:memory:x;create=true")).isEqualTo(Dialect.DERBY);
+        assertThat(Dialect.fromJdbcUrl("jdbc:postgresql://127.0.0.1/db")).isEqualTo(Dialect.POSTGRESQL);
+        assertThat(Dialect.fromJdbcUrl("jdbc:hsqldb:mem:x")).isEqualTo(Dialect.HSQLDB);
+        assertThatThrownBy(() -> Dialect.forName("oracle")).isInstanceOf(SQLException.class);
+        assertThatThrownBy(() -> Dialect.fromJdbcUrl("jdbc:h2:mem:x")).isInstanceOf(SQLException.class);
+    }
+}
