@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.shepherd.jdbc.DriverProperty;
 import picocli.CommandLine;
 
 /** The README and docs describe the commands and settings the code really has. */
@@ -36,6 +37,20 @@ class DocsInSyncTest {
             assertThat(readme).as("README command line section").contains("bin/shepherd " + command + " ");
             assertThat(architecture).as("docs/architecture.md product contract").contains("bin/shepherd " + command + " ");
         }
+    }
+
+    @Test
+    void readmeDriverPropertiesTableIsGeneratedFromTheEnum() throws IOException {
+        assertThat(section(read("README.md"), "driver-properties")).isEqualTo(DriverProperty.markdownTable());
+    }
+
+    /** The lines between {@code <!-- NAME:begin ... -->} and {@code <!-- NAME:end -->}. */
+    static String section(String text, String name) {
+        int begin = text.indexOf("<!-- " + name + ":begin");
+        int end = text.indexOf("<!-- " + name + ":end -->");
+        assertThat(begin).as("marker <!-- " + name + ":begin").isNotNegative();
+        assertThat(end).as("marker <!-- " + name + ":end -->").isGreaterThan(begin);
+        return text.substring(text.indexOf('\n', begin) + 1, end);
     }
 
     @Test

@@ -6,6 +6,9 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.alter.AlterOperation;
 import net.sf.jsqlparser.statement.create.index.CreateIndex;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
@@ -93,6 +96,7 @@ final class DdlRenderer {
         out.append(ct.getTable().getFullyQualifiedName()).append(" (");
         int identityIndex = 0;
         long mysqlStart = 1;
+        int identityCount = 0;
         List<String> parts = new ArrayList<>();
         for (ColumnDefinition cd : ct.getColumnDefinitions()) {
             ColumnRendering c = column(cd, client, target,
@@ -100,7 +104,8 @@ final class DdlRenderer {
             if (c.consumedOptions) {
                 identityIndex++;
             }
-            if (c.identity != null && c.identity.startWith != 1) {
+            if (c.identity != null) {
+                identityCount++;
                 mysqlStart = c.identity.startWith;
             }
             parts.add(c.text);
@@ -114,6 +119,9 @@ final class DdlRenderer {
                 }
                 parts.add(index.toString());
             }
+        }
+        if (identityCount > 1) {
+            throw TranslationException.unsupported("A table can have only one identity column on Derby, MySQL and HSQLDB");
         }
         out.append(String.join(", ", parts)).append(')');
         if (mysqlStart != 1 && target.family() == Dialect.Family.MYSQL) {
@@ -268,6 +276,45 @@ final class DdlRenderer {
             out.append(" (").append(view.getColumnNames()).append(')');
         }
         return out.append(" AS ").append(renderedSelect).toString();
+    }
+
+    /** ALTER TABLE with one change: ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP CONSTRAINT, ADD PRIMARY KEY. */
+    static String alter(Alter alter, Dialect client, Dialect target) {
+        List<AlterExpression> changes = alter.getAlterExpressions();
+        if (changes == null || changes.size() != 1 || alter.isUseTableIfExists()) {
+            throw TranslationException.unsupported("Derby and Db2 take one change per ALTER TABLE; split the statement");
+        }
+        AlterExpression change = changes.get(0);
+        String prefix = "ALTER TABLE " + alter.getTable().getFullyQualifiedName() + " ";
+        AlterOperation op = change.getOperation();
+        if (op == AlterOperation.ADD && change.getColDataTypeList() != null) {
+            if (change.getColDataTypeList().size() != 1) {
+                throw TranslationException.unsupported("Add one column per ALTER TABLE");
+            }
+            ColumnRendering c = column(change.getColDataTypeList().get(0), client, target, IdentityOptions.DEFAULT);
+            if (c.identity != null) {
+                throw TranslationException.unsupported("Derby cannot add an identity column to an existing table; "
+                        + "declare it in CREATE TABLE");
+            }
+            return prefix + "ADD COLUMN " + c.text;
+        }
+        if (op == AlterOperation.DROP && change.getColumnName() != null && change.getConstraintName() == null
+                && change.getIndex() == null) {
+            return prefix + "DROP COLUMN " + change.getColumnName();
+        }
+        if (op == AlterOperation.DROP && change.getConstraintName() != null && change.getColumnName() == null) {
+            return prefix + "DROP CONSTRAINT " + change.getConstraintName();
+        }
+        if (op == AlterOperation.ADD && change.getColumnName() == null
+                && (change.getIndex() != null || change.getPkColumns() != null)) {
+            String index = change.getIndex() == null ? "" : change.getIndex().toString().toUpperCase(Locale.ROOT);
+            if (index.startsWith("KEY") || index.startsWith("INDEX")) {
+                throw TranslationException.unsupported("ALTER TABLE ... ADD INDEX is MySQL-only; use CREATE INDEX");
+            }
+            return prefix + change;
+        }
+        throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; supported: "
+                + "ADD [COLUMN], DROP [COLUMN], ADD CONSTRAINT, ADD PRIMARY KEY, DROP CONSTRAINT");
     }
 
     private static List<String> upper(List<String> tokens) {

@@ -33,6 +33,7 @@ import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.Fetch;
+import net.sf.jsqlparser.statement.select.ForMode;
 import net.sf.jsqlparser.statement.select.Limit;
 import net.sf.jsqlparser.statement.select.Offset;
 import net.sf.jsqlparser.statement.select.OrderByElement;
@@ -482,10 +483,13 @@ final class Renderer {
             if (select.getIntoTables() != null) {
                 throw TranslationException.unsupported("SELECT ... INTO is not supported; use INSERT INTO ... SELECT");
             }
+            ForMode forMode = select.getForMode();
             Saved saved = rewriteOrderAndLimit(select);
             try {
+                select.setForMode(lockingClauseFor(select));
                 return super.visit(select, context);
             } finally {
+                select.setForMode(forMode);
                 saved.restore(select);
             }
         }
@@ -509,6 +513,48 @@ final class Renderer {
                 saved.restore(select);
             }
         }
+    }
+
+    /** The locking clause the target gets: the client's, a weaker one the engine accepts, or none. */
+    private ForMode lockingClauseFor(PlainSelect select) {
+        ForMode mode = select.getForMode();
+        if (mode == null) {
+            return null;
+        }
+        if (select.getWait() != null || select.isNoWait() || select.isSkipLocked() || select.getForUpdateTable() != null) {
+            throw TranslationException.unsupported("NOWAIT, WAIT n, SKIP LOCKED and FOR UPDATE OF make the result depend on "
+                    + "timing or are engine-specific; write plain FOR UPDATE");
+        }
+        switch (mode) {
+            case UPDATE:
+                // Derby allows FOR UPDATE only on updatable cursors; serializable isolation still locks what is read.
+                if (target.family() == Dialect.Family.DERBY && !derbyUpdatable(select)) {
+                    return null;
+                }
+                return mode;
+            case SHARE:
+                // Plain reads take shared locks under serializable isolation, except on PostgreSQL (SSI) and MySQL keeps it.
+                return target.family() == Dialect.Family.POSTGRESQL || target.equals(Dialect.MYSQL) ? mode : null;
+            default:
+                if (target.family() != Dialect.Family.POSTGRESQL) {
+                    throw TranslationException.unsupported("FOR " + mode.getValue() + " is PostgreSQL-only; write FOR UPDATE");
+                }
+                return mode;
+        }
+    }
+
+    private static boolean derbyUpdatable(PlainSelect select) {
+        if (select.getJoins() != null && !select.getJoins().isEmpty() || select.getOrderByElements() != null
+                || select.getGroupBy() != null || select.getDistinct() != null || select.getHaving() != null
+                || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table)) {
+            return false;
+        }
+        for (SelectItem<?> item : select.getSelectItems()) {
+            if (item.getExpression() instanceof Function) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private record Saved(List<OrderByElement> order, Limit limit, Offset offset, Fetch fetch) {

@@ -21,12 +21,14 @@ import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.alter.Alter;
 import net.sf.jsqlparser.statement.create.index.CreateIndex;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 
 import org.shepherd.translator.dialect.Dialect;
@@ -315,7 +317,8 @@ public final class Translation {
             case OTHER:
                 if (d.family() != client.family()) {
                     throw TranslationException.unsupported("'" + clientSql + "' is specific to " + client.name()
-                            + " and cannot be sent to a " + d.name() + " replica; configure session settings in the replica setup");
+                            + " and cannot be sent to a " + d.name() + " replica"
+                            + (kind == StatementKind.SESSION ? "; configure session settings in the replica setup" : ""));
                 }
                 if (ast == null) {
                     return new SqlText.Rendered(clientSql, new int[0]);
@@ -324,6 +327,9 @@ public final class Translation {
             case DDL:
                 return SqlText.finish(ddl(d), d, true);
             default:
+                if (ast instanceof Values && d.equals(Dialect.MYSQL)) {
+                    throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
+                }
                 if (ast instanceof Merge && d.family() == Dialect.Family.MYSQL) {
                     throw TranslationException.unsupported("MERGE does not exist on MySQL/MariaDB; write UPDATE, then INSERT for "
                             + "the rows the UPDATE did not change");
@@ -355,15 +361,15 @@ public final class Translation {
         if (ast instanceof Truncate) {
             return DdlRenderer.truncate((Truncate) ast, d);
         }
+        if (ast instanceof Alter) {
+            return DdlRenderer.alter((Alter) ast, client, d);
+        }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;
             return DdlRenderer.createView(view, new Renderer(client, d, pins).render(view.getSelect()));
         }
-        if (d.family() == client.family()) {
-            return new Renderer(client, d, pins).render(ast);
-        }
-        throw TranslationException.unsupported("Shepherd cannot yet translate this DDL (" + ast.getClass().getSimpleName()
-                + ") to " + d.name() + "; supported: CREATE TABLE, CREATE [UNIQUE] INDEX, CREATE VIEW, DROP TABLE/VIEW/INDEX, TRUNCATE");
+        throw TranslationException.unsupported("Shepherd cannot translate this DDL (" + ast.getClass().getSimpleName()
+                + "); supported: CREATE TABLE, CREATE [UNIQUE] INDEX, CREATE VIEW, ALTER TABLE, DROP TABLE/VIEW/INDEX, TRUNCATE");
     }
 
     private String transactionSql(Dialect d) {

@@ -10,6 +10,11 @@ public class Db2Dialect extends Dialect {
     private static final Set<String> DOES_NOT_EXIST = Set.of("42704");
 
     @Override
+    public String productName() {
+        return "DB2";
+    }
+
+    @Override
     public String name() {
         return "db2";
     }

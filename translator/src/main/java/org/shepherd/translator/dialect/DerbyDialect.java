@@ -10,6 +10,11 @@ public class DerbyDialect extends Dialect {
     private static final Set<String> DOES_NOT_EXIST = Set.of("42Y55", "42X65");
 
     @Override
+    public String productName() {
+        return "Apache Derby";
+    }
+
+    @Override
     public String name() {
         return "derby";
     }

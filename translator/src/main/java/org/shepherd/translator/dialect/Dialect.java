@@ -72,6 +72,9 @@ public abstract class Dialect {
 
     public abstract Family family();
 
+    /** What DatabaseMetaData.getDatabaseProductName() of this engine's own driver says, for tools that switch on it. */
+    public abstract String productName();
+
     /** The character that quotes a delimited identifier. */
     public char identifierQuote() {
         return '"';

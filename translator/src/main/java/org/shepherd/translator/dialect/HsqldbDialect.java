@@ -10,6 +10,11 @@ public class HsqldbDialect extends Dialect {
     private static final Set<String> DOES_NOT_EXIST = Set.of("42501");
 
     @Override
+    public String productName() {
+        return "HSQL Database Engine";
+    }
+
+    @Override
     public String name() {
         return "hsqldb";
     }

@@ -4,6 +4,11 @@ package org.shepherd.translator.dialect;
 public class MariaDbDialect extends MySqlDialect {
 
     @Override
+    public String productName() {
+        return "MariaDB";
+    }
+
+    @Override
     public String name() {
         return "mariadb";
     }

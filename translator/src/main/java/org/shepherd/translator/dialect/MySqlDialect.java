@@ -11,6 +11,11 @@ public class MySqlDialect extends Dialect {
     private static final int ER_CANT_DROP_FIELD_OR_KEY = 1091;
 
     @Override
+    public String productName() {
+        return "MySQL";
+    }
+
+    @Override
     public String name() {
         return "mysql";
     }
@@ -104,6 +109,8 @@ public class MySqlDialect extends Dialect {
     @Override
     public String columnType(TypeKind kind, int length, int scale) {
         switch (kind) {
+            // MySQL's REAL means DOUBLE unless sql_mode has REAL_AS_FLOAT; FLOAT is the 4-byte type.
+            case REAL: return "FLOAT";
             case DOUBLE: return "DOUBLE";
             case TEXT: return "LONGTEXT";
             case BLOB: return "LONGBLOB";

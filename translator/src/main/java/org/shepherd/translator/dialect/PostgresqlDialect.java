@@ -10,6 +10,11 @@ public class PostgresqlDialect extends Dialect {
     private static final Set<String> DOES_NOT_EXIST = Set.of("42P01", "42704");
 
     @Override
+    public String productName() {
+        return "PostgreSQL";
+    }
+
+    @Override
     public String name() {
         return "postgresql";
     }
