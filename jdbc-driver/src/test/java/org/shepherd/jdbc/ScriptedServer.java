@@ -48,8 +48,14 @@ final class ScriptedServer implements AutoCloseable {
     volatile String dialect = "derby";
 
     ScriptedServer(Handler handler) throws IOException {
+        this(handler, null);
+    }
+
+    /** With TLS from the first byte when {@code tls} is not null. */
+    ScriptedServer(Handler handler, javax.net.ssl.SSLContext tls) throws IOException {
         this.handler = handler;
-        server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        server = tls == null ? new ServerSocket(0, 50, InetAddress.getLoopbackAddress())
+                : tls.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
         acceptor = new Thread(this::acceptLoop, "scripted-server-accept");
         acceptor.setDaemon(true);
         acceptor.start();
