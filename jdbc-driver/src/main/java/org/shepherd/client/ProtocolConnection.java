@@ -239,13 +239,22 @@ public final class ProtocolConnection implements AutoCloseable {
             s.setSoTimeout(CANCEL_TIMEOUT_MS);
             s.getOutputStream().write(MessageCodec.encodeFrame(new Message.Cancel(r.sessionId(), r.cancelKey())));
             s.getOutputStream().flush();
-            // the shepherd answers nothing and closes; waiting for the close orders the cancel before our return
-            while (s.getInputStream().read(new byte[64]) >= 0) {
-                continue;
-            }
+            awaitClose(s);
         } catch (IOException | GeneralSecurityException e) {
             throw new SQLNonTransientConnectionException("cannot send the cancel request: " + e.getMessage(),
                     ServerErrors.UNABLE_TO_CONNECT, e);
+        }
+    }
+
+    /** The shepherd answers a Cancel with nothing and closes; waiting for that orders the cancel before our return. */
+    private static void awaitClose(Socket s) {
+        byte[] sink = new byte[64];
+        try {
+            while (s.getInputStream().read(sink) >= 0) {
+                continue;
+            }
+        } catch (IOException e) {
+            LOG.debug("cancel connection did not close cleanly: {}", e.toString());
         }
     }
 

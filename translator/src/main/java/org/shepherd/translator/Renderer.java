@@ -9,10 +9,12 @@ import java.util.Map;
 
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
+import net.sf.jsqlparser.expression.DateTimeLiteralExpression;
 import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExtractExpression;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.JdbcNamedParameter;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
@@ -297,6 +299,31 @@ final class Renderer {
                 emit(e);
                 out().append(") AS ").append(target.castType(TypeKind.INTEGER, 0, 0)).append(')');
             }
+        }
+
+        @Override
+        public <S> StringBuilder visit(DateTimeLiteralExpression literal, S context) {
+            TypeKind kind;
+            switch (literal.getType()) {
+                case DATE: kind = TypeKind.DATE; break;
+                case TIME: kind = TypeKind.TIME; break;
+                case TIMESTAMP: kind = TypeKind.TIMESTAMP; break;
+                default:
+                    throw TranslationException.unsupported(literal + ": time zones are handled differently by each engine; "
+                            + "pass a TIMESTAMP without time zone");
+            }
+            // Derby has no DATE '...' literals; a CAST of the string works everywhere.
+            return out().append("CAST(").append(literal.getValue()).append(" AS ")
+                    .append(target.castType(kind, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0)).append(')');
+        }
+
+        @Override
+        public <S> StringBuilder visit(IntervalExpression interval, S context) {
+            if (target.family() != client.family()) {
+                throw TranslationException.unsupported("INTERVAL arithmetic is spelled differently by every engine; compute the "
+                        + "date or timestamp in the application and pass it as a parameter");
+            }
+            return super.visit(interval, context);
         }
 
         @Override

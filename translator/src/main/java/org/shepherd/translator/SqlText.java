@@ -147,7 +147,9 @@ final class SqlText {
      * string literals for the target, turns numbered markers ({@code ?3}, {@code ?n0}) into plain {@code ?} while
      * recording their order, and rejects words that would be evaluated per replica.
      */
-    static Rendered finish(String text, Dialect target, boolean checkForbidden) {
+    static Rendered finish(String text, Dialect client, Dialect target, boolean checkForbidden) {
+        // MySQL's quoted identifiers follow the same case rules as unquoted ones; elsewhere quoting makes names exact.
+        boolean foldQuoted = client.family() == Dialect.Family.MYSQL;
         StringBuilder out = new StringBuilder(text.length());
         List<Integer> markers = new ArrayList<>();
         int i = 0;
@@ -180,6 +182,9 @@ final class SqlText {
             } else if (c == '"' || c == '`') {
                 int end = skipQuoted(text, i, c);
                 String body = text.substring(i + 1, Math.max(i + 1, end - 1)).replace(String.valueOf(c) + c, String.valueOf(c));
+                if (foldQuoted) {
+                    body = target.foldUnquotedIdentifier(body);
+                }
                 out.append(quote).append(body.replace(String.valueOf(quote), String.valueOf(quote) + quote)).append(quote);
                 i = end;
             } else if (c == '?') {

@@ -323,9 +323,9 @@ public final class Translation {
                 if (ast == null) {
                     return new SqlText.Rendered(clientSql, new int[0]);
                 }
-                return SqlText.finish(new Renderer(client, d, pins).render(ast), d, false);
+                return SqlText.finish(new Renderer(client, d, pins).render(ast), client, d, false);
             case DDL:
-                return SqlText.finish(ddl(d), d, true);
+                return SqlText.finish(ddl(d), client, d, true);
             default:
                 if (ast instanceof Values && d.equals(Dialect.MYSQL)) {
                     throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
@@ -340,7 +340,7 @@ public final class Translation {
 
     private SqlText.Rendered render(Dialect d) {
         Renderer renderer = new Renderer(client, d, pins);
-        SqlText.Rendered r = SqlText.finish(renderer.render(ast), d, true);
+        SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
         BitSet seen = renderer.clientMarkers();
         if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
             throw new IllegalStateException("parameter markers lost while rendering " + clientSql);

@@ -390,6 +390,6 @@ public final class Translator {
         if (n.length() >= 2 && (n.charAt(0) == '"' || n.charAt(0) == '`')) {
             return n.substring(1, n.length() - 1);
         }
-        return n.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
+        return n.toLowerCase(Locale.ROOT);
     }
 }

@@ -155,6 +155,38 @@ class EngineExecutionTest {
     }
 
     @Test
+    void mysqlClientWorkloadKeepsMysqlSemanticsOnDerbyAndHsqldb() throws Exception {
+        Translator translator = new Translator(Dialect.MYSQL, 64);
+        DeterminismSource source = new FixedSource();
+        for (Engine e : engines()) {
+            execute(e, translator.translate("CREATE TABLE IF NOT EXISTS `Users` (id INT NOT NULL AUTO_INCREMENT, name VARCHAR(50),"
+                    + " flag TINYINT(1) DEFAULT 0, bio TEXT, born DATETIME, score DECIMAL(8, 2), PRIMARY KEY (id)) ENGINE=InnoDB"),
+                    List.of(), source);
+        }
+        Translation insert = translator.translate("INSERT INTO users (name, flag, bio, born, score) VALUES (?, ?, 'it\\'s', NOW(), ?)");
+        Object[][] rows = {{"ann", 1, new BigDecimal("7.5")}, {null, 0, new BigDecimal("1")}, {"bob", null, null}};
+        for (Object[] row : rows) {
+            Bound bound = insert.bind(Arrays.asList(row), source);
+            long key = executeReturningKey(hsqldb, bound.sqlFor(Dialect.HSQLDB), bound.parameters(Dialect.HSQLDB));
+            executeUpdate(derby, bound.sqlWithExplicitKeys(Dialect.DERBY, "id", List.of(key)), bound.parameters(Dialect.DERBY));
+        }
+        String[] queries = {
+            "SELECT `id`, name, flag, bio, born, score FROM `users` ORDER BY id",
+            "SELECT name FROM users ORDER BY name LIMIT 1, 2",
+            "SELECT CONCAT(name, '!'), IFNULL(name, 'none'), 7 DIV 2, LENGTH(bio) FROM users ORDER BY id DESC",
+            "SELECT AVG(score), COUNT(*) FROM users",
+        };
+        for (String q : queries) {
+            Bound bound = translator.translate(q).bind(List.of(), source);
+            List<String> fromDerby = query(derby, bound.sqlFor(Dialect.DERBY), bound.parameters(Dialect.DERBY));
+            assertThat(query(hsqldb, bound.sqlFor(Dialect.HSQLDB), bound.parameters(Dialect.HSQLDB))).as(q).isEqualTo(fromDerby);
+        }
+        Bound nullsFirst = translator.translate("SELECT name FROM users ORDER BY name").bind(List.of(), source);
+        assertThat(query(derby, nullsFirst.sqlFor(Dialect.DERBY), List.of())).containsExactly("[null]", "[ann]", "[bob]");
+        assertThat(query(derby, "SELECT bio FROM users", List.of())).containsOnly("[it's]");
+    }
+
+    @Test
     void ifNotExistsIsEmulatedOnDerbyWithIgnorableErrors() throws Exception {
         Translator translator = new Translator(Dialect.MYSQL, 16);
         Translation create = translator.translate("CREATE TABLE IF NOT EXISTS t1 (id INT AUTO_INCREMENT PRIMARY KEY, v TEXT)");

@@ -1,7 +1,6 @@
 package org.shepherd.protocol.v1;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * Incremental frame decoder: feed it byte chunks of any size as they arrive, take complete messages out.
@@ -10,8 +9,12 @@ import java.util.Arrays;
  */
 public final class FrameReader {
 
+    private static final int INITIAL_BYTES = 8192;
+    /** {@link #trim()} gives memory back only above this, so that steady streaming does not reallocate. */
+    private static final int KEEP_BYTES = 1024 * 1024;
+
     private final int maxFrameBytes;
-    private byte[] buf = new byte[8192];
+    private byte[] buf = new byte[INITIAL_BYTES];
     private int start;
     private int end;
 
@@ -83,10 +86,10 @@ public final class FrameReader {
         end = live;
     }
 
-    /** Gives back memory after a large frame once the buffer is empty. */
+    /** Gives back memory held for a large frame (over 1 MiB) once the buffer is empty. */
     public void trim() {
-        if (start == end && buf.length > 8192) {
-            buf = Arrays.copyOf(buf, 8192);
+        if (start == end && buf.length > KEEP_BYTES) {
+            buf = new byte[INITIAL_BYTES];
             start = 0;
             end = 0;
         }

@@ -80,9 +80,9 @@ public abstract class Dialect {
         return '"';
     }
 
-    /** Unquoted identifiers are stored upper case (Derby, HSQLDB, DB2) rather than lower case or as written. */
-    public boolean foldsUnquotedToUpper() {
-        return true;
+    /** The name this engine stores for an unquoted identifier: upper case (Derby, HSQLDB, Db2), lower case, or as written. */
+    public String foldUnquotedIdentifier(String name) {
+        return name.toUpperCase(Locale.ROOT);
     }
 
     /** {@code LIMIT n OFFSET m}; otherwise {@code OFFSET m ROWS FETCH FIRST n ROWS ONLY}. */

@@ -30,9 +30,10 @@ public class MySqlDialect extends Dialect {
         return '`';
     }
 
+    /** Table names keep their case (case-sensitive on Linux unless lower_case_table_names=1); columns ignore case. */
     @Override
-    public boolean foldsUnquotedToUpper() {
-        return false;
+    public String foldUnquotedIdentifier(String name) {
+        return name;
     }
 
     @Override

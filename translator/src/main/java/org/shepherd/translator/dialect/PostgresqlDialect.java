@@ -1,6 +1,7 @@
 package org.shepherd.translator.dialect;
 
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.Set;
 
 /** PostgreSQL 12+: folds unquoted names to lower case, TEXT and BYTEA, no YEAR()/MONTH() functions. */
@@ -25,8 +26,8 @@ public class PostgresqlDialect extends Dialect {
     }
 
     @Override
-    public boolean foldsUnquotedToUpper() {
-        return false;
+    public String foldUnquotedIdentifier(String name) {
+        return name.toLowerCase(Locale.ROOT);
     }
 
     @Override
