@@ -21,6 +21,7 @@ public final class QueryExecutor implements AutoCloseable {
     private final ProtocolConnection conn;
     private final int defaultFetchSize;
     private Cursor openCursor;
+    private volatile boolean inFlight;
 
     public QueryExecutor(ProtocolConnection conn, int defaultFetchSize) {
         this.conn = conn;
@@ -182,22 +183,33 @@ public final class QueryExecutor implements AutoCloseable {
 
     private Message roundTrip(Message m) throws SQLException {
         ensureOpen();
+        inFlight = true;
         try {
             conn.send(m);
         } catch (IOException e) {
+            inFlight = false;
             throw broken(e);
         } catch (IllegalArgumentException e) {
+            inFlight = false;
             throw new SQLException("cannot encode the request: " + e.getMessage(), "22000", e);
         }
         return receive();
     }
 
     private Message receive() throws SQLException {
+        inFlight = true;
         try {
             return conn.receive();
         } catch (IOException e) {
             throw broken(e);
+        } finally {
+            inFlight = false;
         }
+    }
+
+    /** True while a request waits for its answer (another thread is inside the executor). */
+    public boolean busy() {
+        return inFlight;
     }
 
     private void ensureOpen() throws SQLException {

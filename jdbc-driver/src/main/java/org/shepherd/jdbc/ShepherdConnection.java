@@ -365,11 +365,15 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return closed || executor.isClosed();
     }
 
-    /** Rolls back what is open (the shepherd does so when the session ends) and closes the socket. */
+    /**
+     * Rolls back what is open (the shepherd does so when the session ends) and closes the socket. When another
+     * thread waits for an answer on this connection, the socket is closed at once instead of waiting for it.
+     */
     @Override
     public void close() throws SQLException {
         if (closed) return;
         closed = true;
+        if (executor.busy()) executor.connection().abort();
         for (ShepherdStatement s : List.copyOf(statements)) s.closeQuietly();
         executor.close();
     }

@@ -87,6 +87,44 @@ public class ShepherdDataSource implements DataSource, Serializable {
         return properties.getProperty(name);
     }
 
+    // setters by property name, for pools that configure data sources by reflection (e.g. HikariCP's dataSource.*)
+
+    public void setSsl(boolean value) {
+        setProperty("ssl", Boolean.toString(value));
+    }
+
+    public void setSslTrustStore(String value) {
+        setProperty("sslTrustStore", value);
+    }
+
+    public void setSslTrustStorePassword(String value) {
+        setProperty("sslTrustStorePassword", value);
+    }
+
+    public void setSslHostnameVerification(boolean value) {
+        setProperty("sslHostnameVerification", Boolean.toString(value));
+    }
+
+    public void setFetchSize(int value) {
+        setProperty("fetchSize", Integer.toString(value));
+    }
+
+    public void setMaxFrameBytes(int value) {
+        setProperty("maxFrameBytes", Integer.toString(value));
+    }
+
+    public void setConnectTimeout(int value) {
+        setProperty("connectTimeout", Integer.toString(value));
+    }
+
+    public void setSocketTimeout(int value) {
+        setProperty("socketTimeout", Integer.toString(value));
+    }
+
+    public void setApplicationName(String value) {
+        setProperty("applicationName", value);
+    }
+
     private String buildUrl() {
         String host = serverName.contains(":") && !serverName.startsWith("[") ? "[" + serverName + "]" : serverName;
         String db = databaseName == null ? "" : URLEncoder.encode(databaseName, StandardCharsets.UTF_8);

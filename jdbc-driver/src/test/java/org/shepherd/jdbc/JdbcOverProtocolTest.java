@@ -457,4 +457,50 @@ class JdbcOverProtocolTest {
         assertThat(c.isClosed()).isTrue();
         c.close();
     }
+
+    @Test
+    void closingWhileAnotherThreadWaitsForAnAnswerDoesNotWaitForIt() throws Exception {
+        CountDownLatch executing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Connection c = connect((req, conn) -> {
+            executing.countDown();
+            release.await(30, TimeUnit.SECONDS);
+            return List.of();
+        });
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread runner = new Thread(() -> {
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT forever");
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        runner.start();
+        assertThat(executing.await(30, TimeUnit.SECONDS)).isTrue();
+        c.close();
+        runner.join(30_000);
+        release.countDown();
+        assertThat(runner.isAlive()).isFalse();
+        assertThat(failure.get()).isInstanceOfSatisfying(SQLException.class,
+                e -> assertThat(e.getSQLState()).isEqualTo("08006"));
+        assertThat(c.isClosed()).isTrue();
+    }
+
+    @Test
+    void dataSourceConnectsWithSettersOnly() throws Exception {
+        server = new ScriptedServer((req, conn) -> ScriptedServer.one(new Message.Pong()));
+        ShepherdDataSource ds = new ShepherdDataSource();
+        ds.setServerName("127.0.0.1");
+        ds.setPortNumber(server.port());
+        ds.setDatabaseName("db");
+        ds.setUser(ScriptedServer.USER);
+        ds.setPassword(ScriptedServer.PASSWORD);
+        ds.setFetchSize(10);
+        ds.setApplicationName("tests");
+        try (Connection c = ds.getConnection()) {
+            assertThat(c.isValid(5)).isTrue();
+            assertThat(c.getClientInfo("ApplicationName")).isEqualTo("tests");
+        }
+        assertThatThrownBy(() -> ds.getConnection("bob", "nope")).isInstanceOf(SQLInvalidAuthorizationSpecException.class);
+    }
 }
