@@ -53,7 +53,10 @@ public final class QueryExecutor implements AutoCloseable {
     public synchronized long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
                                             StatementOptions options, List<SQLWarning> warningsOut) throws SQLException {
         Message m = request(new Message.ExecuteBatch(sql, parameterSets, statements, options));
-        if (m instanceof Message.Error e) throw ServerErrors.toBatchException(e);
+        if (m instanceof Message.Error e) {
+            closeIfConnectionError(e);
+            throw ServerErrors.toBatchException(e);
+        }
         Message.BatchResult r = expect(Message.BatchResult.class, m);
         warningsOut.addAll(warnings(r.warnings()));
         return r.counts();
@@ -120,7 +123,7 @@ public final class QueryExecutor implements AutoCloseable {
         if (m instanceof Message.Error e) {
             if (openCursor == cursor) openCursor = null;
             cursor.fail();
-            throw ServerErrors.toException(e);
+            throw serverError(e);
         }
         Message.RowBatch batch = expect(Message.RowBatch.class, m);
         if (batch.cursorId() != cursor.cursorId()) {
@@ -150,13 +153,13 @@ public final class QueryExecutor implements AutoCloseable {
             if (c.remoteOpen()) openCursor = c;
             return new Result.Rows(c);
         }
-        if (m instanceof Message.Error e) throw ServerErrors.toException(e);
+        if (m instanceof Message.Error e) throw serverError(e);
         throw violation("unexpected " + m.type() + " as the answer to a statement");
     }
 
     private <T extends Message> T expect(Class<T> type, Message m) throws SQLException {
         if (type.isInstance(m)) return type.cast(m);
-        if (m instanceof Message.Error e) throw ServerErrors.toException(e);
+        if (m instanceof Message.Error e) throw serverError(e);
         throw violation("expected " + type.getSimpleName() + ", got " + m.type());
     }
 
@@ -210,6 +213,19 @@ public final class QueryExecutor implements AutoCloseable {
     /** True while a request waits for its answer (another thread is inside the executor). */
     public boolean busy() {
         return inFlight;
+    }
+
+    /** The server's error; a connection-class error (08xxx) means the shepherd is closing the session. */
+    private SQLException serverError(Message.Error e) {
+        closeIfConnectionError(e);
+        return ServerErrors.toException(e);
+    }
+
+    private void closeIfConnectionError(Message.Error e) {
+        if (e.sqlState().startsWith("08")) {
+            conn.abort();
+            openCursor = null;
+        }
     }
 
     private void ensureOpen() throws SQLException {

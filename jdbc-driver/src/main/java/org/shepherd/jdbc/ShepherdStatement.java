@@ -30,6 +30,7 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
 
     ShepherdStatement(ShepherdConnection connection) {
         this.connection = connection;
+        this.fetchSize = connection.defaultFetchSize();
     }
 
     // ---------------------------------------------------------------- execution
@@ -308,7 +309,7 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
     public void setFetchSize(int rows) throws SQLException {
         checkOpen();
         if (rows < 0) throw new SQLException("fetchSize must be >= 0", "22023");
-        fetchSize = rows;
+        fetchSize = rows == 0 ? connection.defaultFetchSize() : rows;
     }
 
     @Override

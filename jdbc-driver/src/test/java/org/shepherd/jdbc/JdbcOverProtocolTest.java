@@ -123,6 +123,23 @@ class JdbcOverProtocolTest {
     }
 
     @Test
+    void theFetchSizePropertyIsTheStatementsDefault() throws Exception {
+        server = new ScriptedServer(new Rows());
+        try (Connection c = DriverManager.getConnection(server.url() + "&fetchSize=7"); Statement s = c.createStatement()) {
+            assertThat(s.getFetchSize()).isEqualTo(7);
+            try (ResultSet rs = s.executeQuery("SELECT 20")) {
+                while (rs.next()) {
+                    continue;
+                }
+            }
+            s.setFetchSize(0);
+            assertThat(s.getFetchSize()).isEqualTo(7);
+            assertThat(server.received(Message.Execute.class).get(0).options().fetchSize()).isEqualTo(7);
+            assertThat(server.received(Message.Fetch.class)).extracting(Message.Fetch::maxRows).containsExactly(7, 7);
+        }
+    }
+
+    @Test
     void closingAResultEarlyClosesTheCursorOnTheServer() throws Exception {
         try (Connection c = connect(new Rows()); Statement s = c.createStatement()) {
             s.setFetchSize(10);
@@ -277,6 +294,16 @@ class JdbcOverProtocolTest {
                 assertThat(e.getErrorCode()).isEqualTo(99);
             });
             assertThat(c.isValid(0)).as("an error answer leaves the session usable").isTrue();
+        }
+    }
+
+    @Test
+    void aConnectionClassErrorFromTheServerClosesTheConnection() throws Exception {
+        try (Connection c = connect((req, conn) -> ScriptedServer.one(new Message.Error("08P01", 0, "idle too long")));
+             Statement s = c.createStatement()) {
+            assertThatThrownBy(() -> s.execute("SELECT 1")).isInstanceOf(SQLNonTransientConnectionException.class)
+                    .hasMessage("idle too long");
+            assertThat(c.isClosed()).isTrue();
         }
     }
 

@@ -425,7 +425,20 @@ final class Renderer {
             }
             SqlTypes.Spec spec = SqlTypes.parse(raw, client);
             out().append("CAST(");
-            emit(cast.getLeftExpression());
+            Expression operand = cast.getLeftExpression();
+            boolean narrows = spec.isInteger() || spec.kind() == TypeKind.DECIMAL;
+            if (narrows && target.castRoundsNumbers() && numeric(operand) != Numeric.INTEGER
+                    && !(operand instanceof net.sf.jsqlparser.expression.StringValue) && !(operand instanceof JdbcParameter)
+                    && !(operand instanceof net.sf.jsqlparser.expression.NullValue)) {
+                // Derby and Db2 truncate when a CAST drops digits; make the rounding engines truncate too. The inner
+                // DECIMAL cast lets TRUNC accept strings (HSQLDB) and doubles (PostgreSQL has no TRUNC(double, n)).
+                out().append(target.truncateFunction()).append("(CAST(");
+                emit(operand);
+                out().append(" AS ").append(target.castType(TypeKind.DECIMAL, 31, 10)).append("), ")
+                        .append(spec.isInteger() ? 0 : spec.scale()).append(')');
+            } else {
+                emit(operand);
+            }
             return out().append(" AS ").append(spec.cast(target)).append(')');
         }
     }

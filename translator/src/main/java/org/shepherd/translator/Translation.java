@@ -220,6 +220,9 @@ public final class Translation {
                         r = renderNow(d);
                     } catch (TranslationException e) {
                         r = e;
+                    } catch (RuntimeException e) {
+                        r = new TranslationException("XX000", "Shepherd's translator failed on this statement for " + d.name()
+                                + " (" + e + "); please report it with the statement");
                     }
                     renderings.put(d, r);
                 }

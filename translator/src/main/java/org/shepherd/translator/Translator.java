@@ -127,6 +127,9 @@ public final class Translator {
                 hit = e;
             } catch (SQLException e) {
                 hit = new TranslationException(e.getSQLState(), e.getMessage());
+            } catch (RuntimeException e) {
+                hit = new TranslationException("XX000", "Shepherd's translator failed on this statement (" + e
+                        + "); please report it with the statement");
             }
             synchronized (cache) {
                 cache.put(clientSql, hit);

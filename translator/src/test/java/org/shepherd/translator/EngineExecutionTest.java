@@ -165,6 +165,7 @@ class EngineExecutionTest {
             "SELECT 7 / 2, MOD(7, 2), qty / 2 FROM item_log WHERE qty IS NOT NULL ORDER BY id",
             "SELECT id FROM item_log WHERE at_time = CURRENT_TIMESTAMP ORDER BY 1",
             "SELECT CAST(price AS INTEGER), CAST(qty AS DECIMAL(10, 2)), CAST(name AS CHAR(8)) FROM item_log ORDER BY id",
+            "SELECT CAST(price AS DECIMAL(5, 1)), CAST(price * -1 AS INTEGER), CAST(r AS DECIMAL(6, 3)) FROM item_log ORDER BY id",
         };
         for (String q : queries) {
             Translation t = translator.translate(q);

@@ -169,26 +169,31 @@ public final class Scram {
 
     // ---------------------------------------------------------------- primitives
 
+    /** RFC 5802 Hi(): PBKDF2 with HMAC-SHA-256, one block. */
     static byte[] saltedPassword(String password, byte[] salt, int iterations) {
-        byte[] key = utf8(password);
+        Mac mac = mac(utf8(password));
         byte[] first = new byte[salt.length + 4];
         System.arraycopy(salt, 0, first, 0, salt.length);
         first[first.length - 1] = 1;
-        byte[] u = hmac(key, first);
+        byte[] u = mac.doFinal(first);
         byte[] result = u.clone();
         for (int i = 1; i < iterations; i++) {
-            u = hmac(key, u);
+            u = mac.doFinal(u);
             for (int j = 0; j < result.length; j++) result[j] ^= u[j];
         }
         return result;
     }
 
     static byte[] hmac(byte[] key, byte[] data) {
+        return mac(key).doFinal(data);
+    }
+
+    private static Mac mac(byte[] key) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             // HMAC pads keys with zeros, so an empty key equals {0}; SecretKeySpec refuses empty keys.
             mac.init(new SecretKeySpec(key.length == 0 ? new byte[1] : key, "HmacSHA256"));
-            return mac.doFinal(data);
+            return mac;
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }

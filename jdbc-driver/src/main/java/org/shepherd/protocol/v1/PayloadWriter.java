@@ -61,6 +61,7 @@ final class PayloadWriter {
     }
 
     void writeString(String s) {
+        if (s == null) throw new IllegalArgumentException("null in a string field that is not nullable (use \"\")");
         writeBytes(s.getBytes(StandardCharsets.UTF_8));
     }
 

@@ -38,6 +38,12 @@ class MessageCodecTest {
     }
 
     @Test
+    void nullInANonNullableStringFieldIsRefusedWhenEncoding() {
+        assertThatThrownBy(() -> MessageCodec.encodeFrame(new Message.Prepare(null)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not nullable");
+    }
+
+    @Test
     void encodeToStreamWritesTheFrame() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         MessageCodec.encode(new Message.Fetch(1, 2), out);

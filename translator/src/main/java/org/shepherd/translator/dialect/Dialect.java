@@ -150,6 +150,11 @@ public abstract class Dialect {
         return null;
     }
 
+    /** CAST of a number to an integer or to fewer decimal places rounds (MySQL, PostgreSQL) instead of truncating. */
+    public boolean castRoundsNumbers() {
+        return false;
+    }
+
     /** Backslash is an escape character inside string literals (MySQL/MariaDB default sql_mode). */
     public boolean backslashEscapesInStrings() {
         return false;

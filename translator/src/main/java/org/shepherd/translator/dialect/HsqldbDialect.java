@@ -34,6 +34,12 @@ public class HsqldbDialect extends Dialect {
         return false;
     }
 
+    /** HSQLDB truncates DECIMAL to fewer digits but rounds DOUBLE to DECIMAL. */
+    @Override
+    public boolean castRoundsNumbers() {
+        return true;
+    }
+
     @Override
     public boolean isAlreadyExistsError(SQLException e) {
         return stateIn(e, ALREADY_EXISTS);

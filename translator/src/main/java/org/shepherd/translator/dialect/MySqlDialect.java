@@ -67,6 +67,11 @@ public class MySqlDialect extends Dialect {
     }
 
     @Override
+    public boolean castRoundsNumbers() {
+        return true;
+    }
+
+    @Override
     public boolean isAlreadyExistsError(SQLException e) {
         return e.getErrorCode() == ER_TABLE_EXISTS || e.getErrorCode() == ER_DUP_KEYNAME;
     }

@@ -36,6 +36,11 @@ public class PostgresqlDialect extends Dialect {
     }
 
     @Override
+    public boolean castRoundsNumbers() {
+        return true;
+    }
+
+    @Override
     public boolean isAlreadyExistsError(SQLException e) {
         return stateIn(e, ALREADY_EXISTS);
     }
