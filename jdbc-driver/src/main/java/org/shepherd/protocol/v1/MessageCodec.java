@@ -46,6 +46,11 @@ public final class MessageCodec {
         out.write(encodeFrame(m));
     }
 
+    /** Writes the complete frame at the buffer's position; {@link java.nio.BufferOverflowException} if it does not fit. */
+    public static void encode(Message m, ByteBuffer out) {
+        out.put(encodeFrame(m));
+    }
+
     /**
      * Decodes one payload (the bytes after the type byte). The whole of {@code payload} from its position to its
      * limit must be exactly one message of this type.

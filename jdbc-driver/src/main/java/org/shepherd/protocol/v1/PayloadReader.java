@@ -83,6 +83,15 @@ final class PayloadReader {
 
     String readString() throws ProtocolException {
         int n = readCount("string byte", 1);
+        if (in.hasArray()) {
+            int at = in.arrayOffset() + in.position();
+            String fast = new String(in.array(), at, n, StandardCharsets.UTF_8);
+            // lenient decoding marks bad bytes with U+FFFD: only then is the strict decoder needed to tell
+            if (fast.indexOf('\uFFFD') < 0) {
+                in.position(in.position() + n);
+                return fast;
+            }
+        }
         ByteBuffer slice = in.slice();
         slice.limit(n);
         try {

@@ -38,6 +38,16 @@ class MessageCodecTest {
     }
 
     @Test
+    void stringsMustBeValidUtf8() throws Exception {
+        ByteBuffer bad = ByteBuffer.allocate(6).putInt(2).put((byte) 0xC3).put((byte) 0x28).flip();
+        assertThatThrownBy(() -> MessageCodec.decode(MessageType.PREPARE.code(), bad))
+                .isInstanceOf(ProtocolException.class).hasMessageContaining("UTF-8");
+        byte[] replacement = "a\uFFFDb".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ByteBuffer ok = ByteBuffer.allocate(4 + replacement.length).putInt(replacement.length).put(replacement).flip();
+        assertThat(((Message.Prepare) MessageCodec.decode(MessageType.PREPARE.code(), ok)).sql()).isEqualTo("a\uFFFDb");
+    }
+
+    @Test
     void nullInANonNullableStringFieldIsRefusedWhenEncoding() {
         assertThatThrownBy(() -> MessageCodec.encodeFrame(new Message.Prepare(null)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not nullable");
@@ -48,6 +58,9 @@ class MessageCodecTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         MessageCodec.encode(new Message.Fetch(1, 2), out);
         assertThat(out.toByteArray()).isEqualTo(MessageCodec.encodeFrame(new Message.Fetch(1, 2)));
+        ByteBuffer buf = ByteBuffer.allocate(64);
+        MessageCodec.encode(new Message.Fetch(1, 2), buf);
+        assertThat(Arrays.copyOf(buf.array(), buf.position())).isEqualTo(out.toByteArray());
     }
 
     @Test
