@@ -73,6 +73,19 @@ class TranslatorTest {
     }
 
     @Test
+    void transactionStatementsAreRecognizedBehindCommentsAndInAnySpelling() throws SQLException {
+        Translator translator = new Translator(Dialect.MARIADB, 8);
+        assertThat(translator.translate("/* app */ COMMIT").transactionControl()).isEqualTo(TransactionControl.COMMIT);
+        assertThat(translator.translate("-- note\nbegin work;").transactionControl()).isEqualTo(TransactionControl.BEGIN);
+        Translation rollbackTo = translator.translate("ROLLBACK WORK TO SAVEPOINT sp_1");
+        assertThat(rollbackTo.transactionControl()).isEqualTo(TransactionControl.ROLLBACK_TO_SAVEPOINT);
+        assertThat(rollbackTo.savepointName()).isEqualTo("sp_1");
+        assertThat(rollbackTo.kind()).isEqualTo(StatementKind.TRANSACTION);
+        assertThat(translator.translate("release sp_1").sqlFor(Dialect.HSQLDB)).isEqualTo("RELEASE SAVEPOINT sp_1");
+        assertThatThrownBy(() -> translator.translate("  ")).hasFieldOrPropertyWithValue("SQLState", "42000");
+    }
+
+    @Test
     void pinnedValuesAreDrawnOncePerExecutionAndSharedByEveryDialect() throws SQLException {
         Translator translator = new Translator(Dialect.DERBY, 8);
         Translation t = translator.translate("INSERT INTO t (a, b, c, d) SELECT ?, CURRENT_TIMESTAMP, RAND(), x FROM s "
@@ -116,6 +129,12 @@ class TranslatorTest {
         assertThat(b.sqlWithExplicitKeys(Dialect.DERBY, "name", List.of(1L, 2L))).isEqualTo(b.sqlFor(Dialect.DERBY));
         assertThatThrownBy(() -> b.sqlWithExplicitKeys(Dialect.DERBY, "id", List.of(1L)))
                 .hasFieldOrPropertyWithValue("SQLState", "0A000");
+        Translation withDefault = new Translator(Dialect.DERBY, 8)
+                .translate("INSERT INTO t (id, name) VALUES (DEFAULT, ?), (5, ?), (NULL, 'z')");
+        Bound d = withDefault.bind(List.of("a", "b"), new CountingSource());
+        assertThat(d.sqlWithExplicitKeys(Dialect.HSQLDB, "ID", List.of(4L, 5L, 6L)))
+                .isEqualTo("INSERT INTO t (id, name) VALUES (4, ?), (5, ?), (6, 'z')");
+        assertThat(d.sqlFor(Dialect.HSQLDB)).isEqualTo("INSERT INTO t (id, name) VALUES (DEFAULT, ?), (5, ?), (NULL, 'z')");
     }
 
     @Test
