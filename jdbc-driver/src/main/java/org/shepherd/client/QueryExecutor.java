@@ -230,7 +230,7 @@ public final class QueryExecutor implements AutoCloseable {
 
     private void ensureOpen() throws SQLException {
         if (conn.isClosed()) {
-            throw new SQLNonTransientConnectionException("the connection is closed", ServerErrors.CONNECTION_FAILURE);
+            throw new SQLNonTransientConnectionException("the connection is closed", ServerErrors.CONNECTION_DOES_NOT_EXIST);
         }
     }
 

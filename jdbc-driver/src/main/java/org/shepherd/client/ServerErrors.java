@@ -17,6 +17,8 @@ public final class ServerErrors {
 
     /** SQLState for a connection that broke (I/O error, protocol violation seen by the client). */
     public static final String CONNECTION_FAILURE = "08006";
+    /** SQLState for using a connection that is already closed. */
+    public static final String CONNECTION_DOES_NOT_EXIST = "08003";
     /** SQLState for a connection that could not be opened. */
     public static final String UNABLE_TO_CONNECT = "08001";
     public static final String QUERY_CANCELED = "57014";

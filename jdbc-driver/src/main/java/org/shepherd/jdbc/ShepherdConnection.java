@@ -92,7 +92,7 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     void checkOpen() throws SQLException {
         if (closed || executor.isClosed()) {
             closed = true;
-            throw new SQLNonTransientConnectionException("the connection is closed", ServerErrors.CONNECTION_FAILURE);
+            throw new SQLNonTransientConnectionException("the connection is closed", ServerErrors.CONNECTION_DOES_NOT_EXIST);
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
@@ -245,14 +246,18 @@ public final class Translation {
             throw new SQLException("Shepherd pins generated keys only for INSERT INTO t (columns) VALUES (...); name the columns "
                     + "and use VALUES (INSERT ... SELECT into a table with an identity column cannot be replayed identically)", "0A000");
         }
-        for (Column c : insert.getColumns()) {
-            if (unquote(c.getColumnName()).equalsIgnoreCase(unquote(keyColumn))) {
-                return plain.sql();
-            }
-        }
         List<ExpressionList<Expression>> rows = rows(insert);
         if (rows.size() != keyValuesPerRow.size()) {
             throw new SQLException("INSERT has " + rows.size() + " rows but " + keyValuesPerRow.size() + " keys were given", "0A000");
+        }
+        int present = -1;
+        for (int i = 0; i < insert.getColumns().size(); i++) {
+            if (unquote(insert.getColumns().get(i).getColumnName()).equalsIgnoreCase(unquote(keyColumn))) {
+                present = i;
+            }
+        }
+        if (present >= 0) {
+            return withKeysInPlace(d, plain, rows, present, keyValuesPerRow);
         }
         @SuppressWarnings("unchecked")
         ExpressionList<Column> columns = insert.getColumns();
@@ -272,6 +277,35 @@ public final class Translation {
             columns.remove(0);
             for (ExpressionList<Expression> row : rows) {
                 row.remove(0);
+            }
+        }
+    }
+
+    /** The client named the key column: rows that said DEFAULT (or NULL) get the primary's key, the others keep theirs. */
+    private String withKeysInPlace(Dialect d, SqlText.Rendered plain, List<ExpressionList<Expression>> rows, int column,
+            List<?> keys) throws SQLException {
+        List<Expression> replaced = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            Expression value = rows.get(i).get(column);
+            boolean generated = value instanceof NullValue
+                    || value instanceof Column && "DEFAULT".equalsIgnoreCase(((Column) value).getColumnName());
+            replaced.add(generated ? value : null);
+            if (generated) {
+                rows.get(i).set(column, literal(keys.get(i)));
+            }
+        }
+        if (replaced.stream().allMatch(v -> v == null)) {
+            return plain.sql();
+        }
+        try {
+            return render(d).sql();
+        } catch (TranslationException e) {
+            throw e.toSqlException();
+        } finally {
+            for (int i = 0; i < rows.size(); i++) {
+                if (replaced.get(i) != null) {
+                    rows.get(i).set(column, replaced.get(i));
+                }
             }
         }
     }

@@ -112,6 +112,9 @@ public final class Translator {
      * construct that would make replicas diverge, with how to rewrite it). Rejections are cached too.
      */
     public Translation translate(String clientSql) throws SQLException {
+        if (clientSql == null || clientSql.isBlank()) {
+            throw new SQLException("Empty SQL statement", "42000");
+        }
         Object hit;
         synchronized (cache) {
             hit = cache.get(clientSql);
@@ -146,7 +149,7 @@ public final class Translator {
         b.clientSql = clientSql;
         b.client = client;
         String sql = stripTerminator(clientSql);
-        if (transaction(sql, b)) {
+        if (transaction(withoutLeadingComments(sql), b)) {
             return new Translation(b);
         }
         String text = client.family() == Dialect.Family.MYSQL ? SqlText.mysqlLiteralsToStandard(sql) : sql;
@@ -168,6 +171,10 @@ public final class Translator {
         }
         b.ast = st;
         b.kind = classify(st);
+        if (b.kind == StatementKind.TRANSACTION) {
+            transaction(st, b);
+            return new Translation(b);
+        }
         check(st);
         if (st instanceof Select) {
             b.orderKeyColumns = orderKeyColumns((Select) st);
@@ -216,6 +223,37 @@ public final class Translator {
         b.kind = StatementKind.TRANSACTION;
         b.passthroughParameters = 0;
         return true;
+    }
+
+    /** Transaction statements the parser recognized (e.g. behind a comment the patterns do not skip). */
+    private static void transaction(Statement st, Translation.Builder b) {
+        b.passthroughParameters = 0;
+        b.ast = null;
+        if (st instanceof Commit) {
+            b.control = TransactionControl.COMMIT;
+        } else if (st instanceof SavepointStatement) {
+            b.control = TransactionControl.SAVEPOINT;
+            b.savepointName = ((SavepointStatement) st).getSavepointName();
+        } else {
+            String savepoint = ((RollbackStatement) st).getSavepointName();
+            b.control = savepoint == null ? TransactionControl.ROLLBACK : TransactionControl.ROLLBACK_TO_SAVEPOINT;
+            b.savepointName = savepoint;
+        }
+    }
+
+    private static String withoutLeadingComments(String sql) {
+        String s = sql;
+        while (true) {
+            if (s.startsWith("--")) {
+                int end = s.indexOf('\n');
+                s = end < 0 ? "" : s.substring(end + 1).strip();
+            } else if (s.startsWith("/*")) {
+                int end = s.indexOf("*/");
+                s = end < 0 ? "" : s.substring(end + 2).strip();
+            } else {
+                return s;
+            }
+        }
     }
 
     /** Parses exactly one statement on the calling thread (JSqlParser's own helpers start a thread per parse). */

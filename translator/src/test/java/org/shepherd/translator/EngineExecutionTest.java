@@ -193,11 +193,14 @@ class EngineExecutionTest {
         }
         Translation insert = translator.translate("INSERT INTO users (name, flag, bio, born, score) VALUES (?, ?, 'it\\'s', NOW(), ?)");
         Object[][] rows = {{"ann", 1, new BigDecimal("7.5")}, {null, 0, new BigDecimal("1")}, {"bob", null, null}};
+        List<Long> keys = new ArrayList<>();
         for (Object[] row : rows) {
             Bound bound = insert.bind(Arrays.asList(row), source);
             long key = executeReturningKey(hsqldb, bound.sqlFor(Dialect.HSQLDB), bound.parameters(Dialect.HSQLDB));
+            keys.add(key);
             executeUpdate(derby, bound.sqlWithExplicitKeys(Dialect.DERBY, "id", List.of(key)), bound.parameters(Dialect.DERBY));
         }
+        assertThat(keys).as("identity keys start at 1 on HSQLDB as on every other engine").containsExactly(1L, 2L, 3L);
         String[] queries = {
             "SELECT `id`, name, flag, bio, born, score FROM `users` ORDER BY id",
             "SELECT name FROM users ORDER BY name LIMIT 1, 2",

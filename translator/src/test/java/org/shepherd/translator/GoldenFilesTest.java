@@ -25,6 +25,8 @@ import org.shepherd.translator.dialect.Dialect;
  * {@code {"name", "sql", "client"?: dialect (default derby), "kind"?, "orderKeyColumns"?, "pinned"?: [kinds],
  * "expected": {dialect: sql | {"error": sqlState}}}} or {@code {"name", "sql", "error": {"sqlState"}}}.
  * A mismatch prints the case, the dialect and both texts, plus the actual values as JSON to paste after review.
+ * {@code -Dgolden.only=text} runs only the cases whose name or SQL contains the text; {@code _debug.json} is a
+ * scratch file for one case under investigation.
  */
 class GoldenFilesTest {
 
@@ -42,12 +44,16 @@ class GoldenFilesTest {
                     cases = JSON.readTree(in);
                 }
                 assertThat(cases.isArray()).as(file + " holds a JSON array of cases").isTrue();
+                String only = System.getProperty("golden.only", "");
                 for (JsonNode c : cases) {
+                    if (!c.path("name").asText().contains(only) && !c.path("sql").asText().contains(only)) {
+                        continue;
+                    }
                     tests.add(DynamicTest.dynamicTest(file.getFileName() + ": " + c.path("name").asText(), () -> run(c)));
                 }
             }
         }
-        assertThat(tests).isNotEmpty();
+        assertThat(tests).as("golden cases (golden.only filter: '%s')", System.getProperty("golden.only", "")).isNotEmpty();
         return tests.stream();
     }
 

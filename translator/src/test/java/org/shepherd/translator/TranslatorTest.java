@@ -73,6 +73,19 @@ class TranslatorTest {
     }
 
     @Test
+    void transactionStatementsAreRecognizedBehindCommentsAndInAnySpelling() throws SQLException {
+        Translator translator = new Translator(Dialect.MARIADB, 8);
+        assertThat(translator.translate("/* app */ COMMIT").transactionControl()).isEqualTo(TransactionControl.COMMIT);
+        assertThat(translator.translate("-- note\nbegin work;").transactionControl()).isEqualTo(TransactionControl.BEGIN);
+        Translation rollbackTo = translator.translate("ROLLBACK WORK TO SAVEPOINT sp_1");
+        assertThat(rollbackTo.transactionControl()).isEqualTo(TransactionControl.ROLLBACK_TO_SAVEPOINT);
+        assertThat(rollbackTo.savepointName()).isEqualTo("sp_1");
+        assertThat(rollbackTo.kind()).isEqualTo(StatementKind.TRANSACTION);
+        assertThat(translator.translate("release sp_1").sqlFor(Dialect.HSQLDB)).isEqualTo("RELEASE SAVEPOINT sp_1");
+        assertThatThrownBy(() -> translator.translate("  ")).hasFieldOrPropertyWithValue("SQLState", "42000");
+    }
+
+    @Test
     void pinnedValuesAreDrawnOncePerExecutionAndSharedByEveryDialect() throws SQLException {
         Translator translator = new Translator(Dialect.DERBY, 8);
         Translation t = translator.translate("INSERT INTO t (a, b, c, d) SELECT ?, CURRENT_TIMESTAMP, RAND(), x FROM s "
@@ -116,6 +129,12 @@ class TranslatorTest {
         assertThat(b.sqlWithExplicitKeys(Dialect.DERBY, "name", List.of(1L, 2L))).isEqualTo(b.sqlFor(Dialect.DERBY));
         assertThatThrownBy(() -> b.sqlWithExplicitKeys(Dialect.DERBY, "id", List.of(1L)))
                 .hasFieldOrPropertyWithValue("SQLState", "0A000");
+        Translation withDefault = new Translator(Dialect.DERBY, 8)
+                .translate("INSERT INTO t (id, name) VALUES (DEFAULT, ?), (5, ?), (NULL, 'z')");
+        Bound d = withDefault.bind(List.of("a", "b"), new CountingSource());
+        assertThat(d.sqlWithExplicitKeys(Dialect.HSQLDB, "ID", List.of(4L, 5L, 6L)))
+                .isEqualTo("INSERT INTO t (id, name) VALUES (4, ?), (5, ?), (6, 'z')");
+        assertThat(d.sqlFor(Dialect.HSQLDB)).isEqualTo("INSERT INTO t (id, name) VALUES (DEFAULT, ?), (5, ?), (NULL, 'z')");
     }
 
     @Test
@@ -139,6 +158,42 @@ class TranslatorTest {
         assertThatThrownBy(() -> eager.translate("SELECT a / b FROM t")).hasFieldOrPropertyWithValue("SQLState", "0A000");
         assertThat(eager.translate("SELECT CAST(a AS DECIMAL(10, 2)) / b FROM t").sqlFor(Dialect.MARIADB))
                 .isEqualTo("SELECT CAST(TRUNCATE(CAST(a AS DECIMAL(31, 10)), 2) AS DECIMAL(10, 2)) / b FROM t");
+    }
+
+    @Test
+    void concurrentRenderingGivesTheSameTextAsSequentialRendering() throws Exception {
+        String sql = "SELECT a, b FROM t WHERE c = ? AND d < CURRENT_TIMESTAMP ORDER BY a DESC, b LIMIT 5 OFFSET ?";
+        java.util.Map<Dialect, String> sequential = new java.util.HashMap<>();
+        Translation reference = new Translator(Dialect.DERBY, 4).translate(sql);
+        for (Dialect d : Dialect.ALL) {
+            sequential.put(d, reference.sqlFor(d));
+        }
+        Translator shared = new Translator(Dialect.DERBY, 4);
+        int threads = 6;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<java.util.Map<Dialect, String>>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int offset = i;
+                results.add(pool.submit(() -> {
+                    start.await();
+                    java.util.Map<Dialect, String> seen = new java.util.HashMap<>();
+                    Translation t = shared.translate(sql);
+                    for (int k = 0; k < Dialect.ALL.size(); k++) {
+                        Dialect d = Dialect.ALL.get((k + offset) % Dialect.ALL.size());
+                        seen.put(d, t.sqlFor(d));
+                    }
+                    return seen;
+                }));
+            }
+            start.countDown();
+            for (java.util.concurrent.Future<java.util.Map<Dialect, String>> r : results) {
+                assertThat(r.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(sequential);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
