@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.shepherd.config.ConfigKey;
 import org.shepherd.jdbc.DriverProperty;
 import picocli.CommandLine;
 
@@ -42,6 +45,21 @@ class DocsInSyncTest {
     @Test
     void readmeDriverPropertiesTableIsGeneratedFromTheEnum() throws IOException {
         assertThat(section(read("README.md"), "driver-properties")).isEqualTo(DriverProperty.markdownTable());
+    }
+
+    @Test
+    void readmeConfigurationKeysExistWithTheirDefaults() throws IOException {
+        List<String> rows = section(read("README.md"), "config-keys").lines().filter(line -> line.startsWith("| `")).toList();
+        assertThat(rows).hasSizeGreaterThanOrEqualTo(5);
+        for (String row : rows) {
+            String[] cells = row.split("\\|");
+            String key = cells[1].strip().replace("`", "");
+            ConfigKey configKey = Arrays.stream(ConfigKey.values()).filter(k -> k.key().equals(key)).findFirst().orElse(null);
+            assertThat(configKey).as("README key " + key + " in ConfigKey").isNotNull();
+            String expectedDefault = configKey.defaultValue() == null ? "(none)"
+                    : configKey.defaultValue().isEmpty() ? "(empty)" : "`" + configKey.defaultValue() + "`";
+            assertThat(cells[2].strip()).as("README default of " + key).isEqualTo(expectedDefault);
+        }
     }
 
     /** The lines between {@code <!-- NAME:begin ... -->} and {@code <!-- NAME:end -->}. */

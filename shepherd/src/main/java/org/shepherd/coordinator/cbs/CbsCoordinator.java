@@ -1,0 +1,233 @@
+package org.shepherd.coordinator.cbs;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.shepherd.config.ShepherdConfig;
+import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.Coordinator;
+import org.shepherd.coordinator.MetadataRequest;
+import org.shepherd.coordinator.Session;
+import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.protocol.ColumnInfo;
+import org.shepherd.replica.jdbc.ConnectionPreparer;
+import org.shepherd.replica.jdbc.JdbcValues;
+import org.shepherd.replica.jdbc.MetadataCalls;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.time.Clock;
+import org.shepherd.translator.DeterminismSource;
+import org.shepherd.translator.Translation;
+import org.shepherd.translator.Translator;
+import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.time.ExecutorScheduler;
+
+/**
+ * The replicated coordinator for modes {@code cbs}, {@code ss} and {@code serial}: one {@link CbsCore} on its own
+ * event thread, one {@link JdbcReplicaEndpoint} per replica, sessions that wait for the core's answers.
+ */
+public final class CbsCoordinator implements Coordinator {
+
+    /** Rows of one voted result kept in memory at most (the primary's rows, until the client reads them). */
+    public static final int RESULT_ROWS_MAX = 100_000;
+    /** Distinct statement texts whose translation is cached. */
+    public static final int TRANSLATION_CACHE_MAX = 10_000;
+    /** Metadata rows returned at most. */
+    public static final int METADATA_ROWS_MAX = 100_000;
+
+    private final CbsCore<JdbcStatement> core;
+    private final ExecutorScheduler scheduler;
+    private final List<JdbcReplicaEndpoint> endpoints;
+    private final DivergenceLog divergences;
+    private final long statementTimeoutMs;
+    private final Set<CbsSession> sessions = ConcurrentHashMap.newKeySet();
+    private final Translator translator;
+    private final DeterminismSource determinism;
+    private final boolean homogeneous;
+    private volatile boolean closed;
+
+    /**
+     * @param pools the replicas, opened; closed with this coordinator
+     * @param primaryIndex which of them is the primary
+     * @param statementTimeoutMs how long a session waits for the core at most (statement or commit)
+     */
+    public CbsCoordinator(List<ReplicaPool> pools, int primaryIndex, CbsCore.Settings settings, int workerThreadsMax,
+            int fetchSize, long statementTimeoutMs, DivergenceLog divergences) throws SQLException {
+        this.divergences = divergences;
+        this.statementTimeoutMs = statementTimeoutMs;
+        this.endpoints = new ArrayList<>();
+        for (ReplicaPool p : pools) endpoints.add(new JdbcReplicaEndpoint(p, workerThreadsMax, fetchSize, RESULT_ROWS_MAX));
+        for (JdbcReplicaEndpoint e : endpoints) e.createTxlogIfMissing();
+        Dialect client = endpoints.get(primaryIndex).dialect();
+        Set<Dialect> targets = new LinkedHashSet<>();
+        for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
+        this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
+        this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX);
+        this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
+        this.scheduler = new ExecutorScheduler("cbs-core");
+        this.core = new CbsCore<>(endpoints, primaryIndex, settings, scheduler, divergences);
+    }
+
+    /** The coordinator the configuration asks for ({@code mode} = cbs, ss or serial). */
+    public static CbsCoordinator open(ShepherdConfig config) throws SQLException {
+        ExecutionMode mode = ExecutionMode.parse(config.mode().name());
+        List<ReplicaPool> pools = new ArrayList<>();
+        int primary = -1;
+        try {
+            for (ReplicaSpec spec : config.replicas()) {
+                if (spec.name().equals(config.primary().name())) primary = pools.size();
+                pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults(spec.dialect()), config.replicaPoolSizeMax(),
+                        config.replicaConnectTimeoutMs()));
+            }
+            return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode), config.replicaPoolSizeMax(),
+                    config.fetchSizeDefault(), 120_000, new DivergenceLog());
+        } catch (SQLException | RuntimeException e) {
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+    }
+
+    @Override
+    public Session openSession(String user, String database) throws SQLException {
+        if (closed) throw new SQLException("the shepherd is shutting down", "57P01");
+        CbsSession s = new CbsSession(this);
+        sessions.add(s);
+        return s;
+    }
+
+    void sessionClosed(CbsSession s) {
+        sessions.remove(s);
+    }
+
+    /**
+     * The statement for the replicas: translated per dialect and bound once. Statements the parser does not know
+     * (42000) still run unchanged when every replica speaks the client's dialect family.
+     */
+    Translation translate(String sql) throws SQLException {
+        try {
+            return translator.translate(sql);
+        } catch (SQLException e) {
+            if ("42000".equals(e.getSQLState()) && homogeneous) return null;
+            throw e;
+        }
+    }
+
+    DeterminismSource determinism() {
+        return determinism;
+    }
+
+    /** Whether every replica is of the client's dialect family. */
+    boolean homogeneous() {
+        return homogeneous;
+    }
+
+    CbsCore<JdbcStatement> core() {
+        return core;
+    }
+
+    public DivergenceLog divergences() {
+        return divergences;
+    }
+
+    public List<JdbcReplicaEndpoint> endpoints() {
+        return List.copyOf(endpoints);
+    }
+
+    public JdbcReplicaEndpoint primary() {
+        return endpoints.get(core.primaryIndex());
+    }
+
+    /** Core counters, read on the core thread. */
+    public CbsCore.Stats stats() throws SQLException {
+        return onCore(f -> f.complete(core.stats()));
+    }
+
+    /** Waits until every transaction is committed or rolled back on every live replica (tests, shutdown). */
+    public boolean awaitIdle(long timeoutMs) throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (System.nanoTime() < deadline) {
+            Boolean idle = onCore(f -> f.complete(core.idle()));
+            if (idle) return true;
+            Thread.sleep(10);
+        }
+        return false;
+    }
+
+    /** Runs {@code action} on the core thread and waits for the future it completes (bounded). */
+    <T> T onCore(Consumer<CompletableFuture<T>> action) throws SQLException {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        return await(f, () -> action.accept(f), "the coordinator");
+    }
+
+    <T> T await(CompletableFuture<T> f, Runnable onCoreAction, String what) throws SQLException {
+        scheduler.execute(() -> {
+            try {
+                onCoreAction.run();
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+                throw e;
+            }
+        });
+        try {
+            return f.get(statementTimeoutMs, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while waiting for " + what, "57014", e);
+        } catch (TimeoutException e) {
+            throw new SQLException("no answer from " + what + " within " + statementTimeoutMs + " ms", "57014", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof SQLException s) throw s;
+            throw new SQLException("internal error: " + c, "XX000", c);
+        }
+    }
+
+    /** A metadata call answered by the primary (not voted), outside any transaction. */
+    Answer metadata(MetadataRequest request) throws SQLException {
+        ReplicaPool pool = primary().pool();
+        JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
+        try (Connection c = pool.acquire()) {
+            try (ResultSet rs = MetadataCalls.invoke(c.getMetaData(), request)) {
+                List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
+                List<Object[]> rows = new ArrayList<>();
+                while (rs.next()) {
+                    if (rows.size() == METADATA_ROWS_MAX) {
+                        throw new SQLException("metadata result larger than " + METADATA_ROWS_MAX + " rows", "54000");
+                    }
+                    rows.add(values.readRow(rs, cols));
+                }
+                return new Answer.Rows(new BufferedCursor(cols, rows), List.of());
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        for (CbsSession s : List.copyOf(sessions)) s.close();
+        try {
+            awaitIdle(5_000);
+        } catch (SQLException | InterruptedException e) {
+            if (e instanceof InterruptedException) Thread.currentThread().interrupt();
+        }
+        scheduler.close();
+        for (JdbcReplicaEndpoint e : endpoints) {
+            e.close();
+            e.pool().close();
+        }
+    }
+}

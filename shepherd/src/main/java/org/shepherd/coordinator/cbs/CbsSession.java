@@ -1,0 +1,253 @@
+package org.shepherd.coordinator.cbs;
+
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.MetadataRequest;
+import org.shepherd.coordinator.Session;
+import org.shepherd.protocol.Param;
+import org.shepherd.schedule.TxState;
+import org.shepherd.schedule.Txn;
+import org.shepherd.translator.Translation;
+
+/**
+ * One client session over the {@link CbsCore}: inside a transaction each answer is the primary's (tentative until
+ * COMMIT); in autocommit mode each statement is a one-statement transaction answered only after its vote.
+ */
+final class CbsSession implements Session {
+
+    private final CbsCoordinator coordinator;
+    private final CbsCore<JdbcStatement> core;
+    private Txn<JdbcStatement> current;
+    private boolean autoCommit = true;
+    private boolean autoCommitAfterExplicit;
+    private boolean readOnly;
+    private volatile CompletableFuture<?> waiting;
+    private volatile boolean closed;
+
+    CbsSession(CbsCoordinator coordinator) {
+        this.coordinator = coordinator;
+        this.core = coordinator.core();
+    }
+
+    @Override
+    public Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
+        checkOpen();
+        Translation tr = coordinator.translate(sql);
+        if (tr != null) {
+            switch (tr.kind()) {
+                case TRANSACTION:
+                    return transactionControl(tr);
+                case SESSION:
+                    throw new SQLFeatureNotSupportedException("Shepherd does not support session settings yet: " + sql.strip()
+                            + " (replica connections are per transaction)", "0A000");
+                case OTHER:
+                    if (!coordinator.homogeneous()) {
+                        throw new SQLFeatureNotSupportedException("Shepherd cannot run this statement on replicas of"
+                                + " different SQL dialects: " + sql.strip(), "0A000");
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+        JdbcStatement stmt = statement(tr, sql, params, options);
+        if (!autoCommit) return run(transaction(), stmt);
+        Txn<JdbcStatement> t = begin();
+        Answer answer;
+        try {
+            answer = run(t, stmt);
+        } catch (SQLException e) {
+            rollbackOnCore(t);
+            throw e;
+        }
+        commitOnCore(t);
+        return answer;
+    }
+
+    private JdbcStatement statement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
+        return new JdbcStatement(sql, params, options, tr == null ? null : tr.bind(params, coordinator.determinism()));
+    }
+
+    private Answer transactionControl(Translation tr) throws SQLException {
+        switch (tr.transactionControl()) {
+            case COMMIT:
+                commit();
+                if (autoCommitAfterExplicit) restoreAutoCommit();
+                break;
+            case ROLLBACK:
+                rollback();
+                if (autoCommitAfterExplicit) restoreAutoCommit();
+                break;
+            case BEGIN:
+                if (autoCommit) {
+                    autoCommit = false;
+                    autoCommitAfterExplicit = true;
+                }
+                break;
+            default:
+                throw new SQLFeatureNotSupportedException("Shepherd does not support savepoints yet: " + tr.clientSql().strip(),
+                        "0A000");
+        }
+        return new Answer.Update(0, List.of(), List.of(), List.of());
+    }
+
+    private void restoreAutoCommit() {
+        autoCommit = true;
+        autoCommitAfterExplicit = false;
+    }
+
+    @Override
+    public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
+            throws SQLException {
+        checkOpen();
+        int n = sql != null ? parameterSets.size() : statements.size();
+        long[] counts = new long[n];
+        Txn<JdbcStatement> t = autoCommit ? begin() : transaction();
+        try {
+            for (int i = 0; i < n; i++) {
+                String text = sql != null ? sql : statements.get(i);
+                List<Param> ps = sql != null ? parameterSets.get(i) : List.of();
+                JdbcStatement stmt = statement(coordinator.translate(text), text, ps, options);
+                Answer a = run(t, stmt);
+                if (!(a instanceof Answer.Update u)) {
+                    throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");
+                }
+                counts[i] = u.count();
+            }
+        } catch (SQLException e) {
+            if (autoCommit) rollbackOnCore(t);
+            throw e;
+        }
+        if (autoCommit) commitOnCore(t);
+        return counts;
+    }
+
+    @Override
+    public Answer metadata(MetadataRequest request) throws SQLException {
+        checkOpen();
+        return coordinator.metadata(request);
+    }
+
+    @Override
+    public void setAutoCommit(boolean on) throws SQLException {
+        checkOpen();
+        if (on && !autoCommit && current != null) commit();
+        autoCommit = on;
+        autoCommitAfterExplicit = false;
+    }
+
+    @Override
+    public boolean autoCommit() {
+        return autoCommit;
+    }
+
+    @Override
+    public void setReadOnly(boolean readOnly) throws SQLException {
+        checkOpen();
+        this.readOnly = readOnly; // a hint (JDBC allows ignoring it); every statement is voted either way
+    }
+
+    boolean readOnly() {
+        return readOnly;
+    }
+
+    @Override
+    public void commit() throws SQLException {
+        checkOpen();
+        Txn<JdbcStatement> t = current;
+        current = null;
+        if (t != null) commitOnCore(t);
+    }
+
+    @Override
+    public void rollback() throws SQLException {
+        checkOpen();
+        Txn<JdbcStatement> t = current;
+        current = null;
+        if (t != null) rollbackOnCore(t);
+    }
+
+    @Override
+    public void cancel() {
+        CompletableFuture<?> w = waiting;
+        if (w != null) w.completeExceptionally(new SQLException("statement cancelled", "57014"));
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        Txn<JdbcStatement> t = current;
+        current = null;
+        try {
+            if (t != null) rollbackOnCore(t);
+        } catch (SQLException e) {
+            // the coordinator is going away; the transaction is rolled back with it
+        }
+        coordinator.sessionClosed(this);
+    }
+
+    private void checkOpen() throws SQLException {
+        if (closed) throw new SQLException("the session is closed", "08003");
+    }
+
+    private Txn<JdbcStatement> transaction() throws SQLException {
+        if (current == null) current = begin();
+        return current;
+    }
+
+    private Txn<JdbcStatement> begin() throws SQLException {
+        return coordinator.onCore(f -> f.complete(core.begin()));
+    }
+
+    private Answer run(Txn<JdbcStatement> t, JdbcStatement stmt) throws SQLException {
+        CompletableFuture<Object> f = new CompletableFuture<>();
+        waiting = f;
+        try {
+            Object a = coordinator.await(f, () -> core.execute(t, stmt, stmt.sql(), new CbsCore.StatementCallback() {
+                @Override
+                public void answered(Object clientAnswer) {
+                    f.complete(clientAnswer);
+                }
+
+                @Override
+                public void failed(SQLException e) {
+                    f.completeExceptionally(e);
+                }
+            }), "the primary replica");
+            return (Answer) a;
+        } catch (SQLException e) {
+            if ("57014".equals(e.getSQLState())) rollbackOnCore(t);
+            throw e;
+        } finally {
+            waiting = null;
+        }
+    }
+
+    private void commitOnCore(Txn<JdbcStatement> t) throws SQLException {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        coordinator.await(f, () -> core.commit(t, new CbsCore.CommitCallback() {
+            @Override
+            public void committed() {
+                f.complete(null);
+            }
+
+            @Override
+            public void failed(SQLException e) {
+                f.completeExceptionally(e);
+            }
+        }), "the commit vote");
+    }
+
+    private void rollbackOnCore(Txn<JdbcStatement> t) throws SQLException {
+        if (t == current) current = null;
+        coordinator.onCore(f -> {
+            if (t.state() != TxState.ABORTED && !t.committed()) core.rollback(t);
+            f.complete(null);
+        });
+    }
+}

@@ -1,0 +1,268 @@
+package org.shepherd.coordinator.cbs;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.shepherd.coordinator.Answer;
+import org.shepherd.protocol.ColumnInfo;
+import org.shepherd.protocol.Param;
+import org.shepherd.replica.Outcome;
+import org.shepherd.replica.ReplicaEndpoint;
+import org.shepherd.replica.jdbc.JdbcExecution;
+import org.shepherd.replica.jdbc.JdbcValues;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.translator.Translation;
+import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.vote.AnswerDigest;
+import org.shepherd.vote.Ballot;
+import org.shepherd.vote.ErrorOutcome;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real replica behind JDBC: one connection per (transaction, attempt), JDBC calls on a bounded pool of worker
+ * threads, outcomes handed back to the core. The primary's rows are kept for the client (at most
+ * {@code resultRowsMax}); a secondary's rows only feed the digest.
+ */
+public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcReplicaEndpoint.class);
+    /** Requests queued per replica at most; beyond it the replica counts as overloaded (down). */
+    public static final int QUEUED_REQUESTS_MAX = 10_000;
+    public static final String TXLOG_TABLE = "shepherd_txlog";
+
+    private record TxConnection(int attempt, Connection connection) {
+    }
+
+    private final ReplicaPool pool;
+    private final Dialect dialect;
+    private final JdbcValues values;
+    private final int fetchSize;
+    private final int resultRowsMax;
+    private final ThreadPoolExecutor workers;
+    private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger runningMax = new AtomicInteger();
+    private volatile Consumer<String> trace = s -> { };
+
+    /**
+     * @param workerThreadsMax JDBC calls running at once on this replica (one per open transaction at most)
+     * @param fetchSize rows per round trip when reading results
+     * @param resultRowsMax rows of one result the primary keeps for the client; more fail the statement (54000)
+     */
+    public JdbcReplicaEndpoint(ReplicaPool pool, int workerThreadsMax, int fetchSize, int resultRowsMax) {
+        this.pool = pool;
+        this.values = JdbcValues.forDialect(pool.spec().dialect());
+        try {
+            this.dialect = Dialect.forName(pool.spec().dialect());
+        } catch (SQLException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        this.fetchSize = fetchSize;
+        this.resultRowsMax = resultRowsMax;
+        AtomicInteger n = new AtomicInteger();
+        this.workers = new ThreadPoolExecutor(workerThreadsMax, workerThreadsMax, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(QUEUED_REQUESTS_MAX), r -> {
+                    Thread t = new Thread(r, "replica-" + pool.spec().name() + "-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        workers.allowCoreThreadTimeOut(true);
+    }
+
+    @Override
+    public String name() {
+        return pool.spec().name();
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    public ReplicaPool pool() {
+        return pool;
+    }
+
+    /** Observes every request as it starts on this replica ("exec T3 ...", "commit T3", "rollback T3"), for tests. */
+    public void setTrace(Consumer<String> trace) {
+        this.trace = trace;
+    }
+
+    /** The most JDBC calls that were running on this replica at the same time. */
+    public int maxConcurrentCalls() {
+        return runningMax.get();
+    }
+
+    /** Creates the replica transaction log table unless it exists. */
+    public void createTxlogIfMissing() throws SQLException {
+        try (Connection c = pool.acquire()) {
+            DatabaseMetaData md = c.getMetaData();
+            boolean exists = false;
+            for (String name : List.of(TXLOG_TABLE, TXLOG_TABLE.toUpperCase(Locale.ROOT))) {
+                try (ResultSet rs = md.getTables(null, null, name, new String[] {"TABLE"})) {
+                    exists |= rs.next();
+                }
+            }
+            if (!exists) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("CREATE TABLE " + TXLOG_TABLE + " (txid BIGINT NOT NULL PRIMARY KEY, barrier BIGINT NOT NULL)");
+                }
+                LOG.info("created {} on replica {}", TXLOG_TABLE, name());
+            }
+            c.commit();
+        }
+    }
+
+    private void submit(Consumer<Outcome> done, String what, Runnable task) {
+        try {
+            workers.execute(() -> {
+                int now = running.incrementAndGet();
+                runningMax.accumulateAndGet(now, Math::max);
+                try {
+                    trace.accept(what);
+                    task.run();
+                } finally {
+                    running.decrementAndGet();
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            done.accept(Outcome.down(new SQLException("replica " + name() + " has more than " + QUEUED_REQUESTS_MAX
+                    + " queued requests", "08004", e)));
+        }
+    }
+
+    private Connection connection(long txId, int attempt) throws SQLException {
+        TxConnection tc = connections.get(txId);
+        if (tc != null && tc.attempt() == attempt) return tc.connection();
+        if (tc != null) release(txId, true);
+        Connection c = pool.acquire();
+        connections.put(txId, new TxConnection(attempt, c));
+        return c;
+    }
+
+    private void release(long txId, boolean rollback) {
+        TxConnection tc = connections.remove(txId);
+        if (tc == null) return;
+        try (Connection c = tc.connection()) {
+            if (rollback && !c.isClosed()) c.rollback();
+        } catch (SQLException e) {
+            LOG.debug("releasing the connection of T{} on {}: {}", txId, name(), e.toString());
+        }
+    }
+
+    @Override
+    public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
+        submit(done, "exec T" + txId + " " + stmt.sql(), () -> done.accept(run(txId, attempt, stmt, primary)));
+    }
+
+    private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary) {
+        try {
+            Connection c = connection(txId, attempt);
+            String sql = stmt.sqlFor(dialect);
+            List<Param> params = stmt.paramsFor(dialect);
+            try (Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), stmt.options(), fetchSize)) {
+                boolean hasRows;
+                try {
+                    hasRows = JdbcExecution.execute(st, sql, params, values, stmt.options());
+                } catch (SQLException e) {
+                    Translation t = stmt.translation();
+                    if (t == null || !t.isIgnorableError(dialect, e)) throw e;
+                    // IF [NOT] EXISTS emulated for this engine: "already there" / "not there" means done
+                    return Outcome.answer(AnswerDigest.updateCount(0, List.of(), List.of()),
+                            primary ? new Answer.Update(0, List.of(), List.of(), List.of()) : null);
+                }
+                if (!hasRows) {
+                    Answer.Update u = JdbcExecution.update(st, stmt.options(), values);
+                    // generated keys are the primary's until the translator pins them on the secondaries: not voted
+                    Ballot b = AnswerDigest.updateCount(u.count(), List.of(), List.of());
+                    return Outcome.answer(b, primary ? u : null);
+                }
+                try (ResultSet rs = st.getResultSet()) {
+                    List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
+                    AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
+                    List<Object[]> rows = primary ? new ArrayList<>() : null;
+                    while (rs.next()) {
+                        Object[] row = values.readRow(rs, cols);
+                        digest.addRow(row);
+                        if (primary) {
+                            if (rows.size() == resultRowsMax) {
+                                throw new SQLException("the result has more than " + resultRowsMax + " rows; Shepherd holds the"
+                                        + " result of a voted statement in memory up to cbs.result.rows.max rows: add a"
+                                        + " WHERE/FETCH FIRST or raise the limit", "54000");
+                            }
+                            rows.add(row);
+                        }
+                    }
+                    Ballot b = digest.finish();
+                    return Outcome.answer(b, primary ? new Answer.Rows(new BufferedCursor(cols, rows), JdbcExecution.warnings(st))
+                            : null);
+                }
+            }
+        } catch (SQLException e) {
+            return failure(txId, e);
+        } catch (RuntimeException e) {
+            return failure(txId, JdbcExecution.toSqlException(e));
+        }
+    }
+
+    private Outcome failure(long txId, SQLException e) {
+        if (ErrorOutcome.isConnectionFailure(e)) {
+            release(txId, false);
+            return Outcome.down(e);
+        }
+        if (ErrorOutcome.isRetryable(e)) {
+            release(txId, true);
+            return Outcome.retryable(e);
+        }
+        return Outcome.errorAnswer(AnswerDigest.error(e), e);
+    }
+
+    @Override
+    public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
+        submit(done, "commit T" + txId, () -> {
+            try {
+                Connection c = connection(txId, attempt);
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TXLOG_TABLE + "(txid, barrier) VALUES (?, ?)")) {
+                    ps.setLong(1, txId);
+                    ps.setLong(2, barrier);
+                    ps.executeUpdate();
+                }
+                c.commit();
+                release(txId, false);
+                done.accept(Outcome.done());
+            } catch (SQLException | RuntimeException e) {
+                LOG.error("COMMIT of T{} failed on replica {}", txId, name(), e);
+                release(txId, true);
+                done.accept(Outcome.down(JdbcExecution.toSqlException(e)));
+            }
+        });
+    }
+
+    @Override
+    public void rollback(long txId, int attempt, Consumer<Outcome> done) {
+        submit(done, "rollback T" + txId, () -> {
+            release(txId, true);
+            done.accept(Outcome.done());
+        });
+    }
+
+    @Override
+    public void close() {
+        workers.shutdownNow();
+        for (Long tx : List.copyOf(connections.keySet())) release(tx, true);
+    }
+}

@@ -1,0 +1,318 @@
+package org.shepherd.coordinator.cbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.ResultCursor;
+import org.shepherd.coordinator.Session;
+import org.shepherd.divergence.Divergence;
+import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.protocol.Param;
+import org.shepherd.replica.jdbc.ConnectionPreparer;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.shepherd.schedule.ExecutionMode;
+
+/** Tier 3: CBS over three embedded Derby replicas (f=1, r1 is the primary). */
+class CbsDerbyTest {
+
+    private static final AtomicInteger DB = new AtomicInteger();
+    private static final int ACCOUNTS = 10;
+    private static final long INITIAL = 1000;
+
+    private CbsCoordinator coordinator;
+    private final List<ReplicaPool> pools = new ArrayList<>();
+
+    private CbsCoordinator start(ExecutionMode mode) throws SQLException {
+        int n = DB.incrementAndGet();
+        for (int i = 1; i <= 3; i++) {
+            ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:cbs" + n + "r" + i + ";create=true", "", "");
+            pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 16, 5000));
+        }
+        coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, mode), 16, 100, 60_000, new DivergenceLog());
+        return coordinator;
+    }
+
+    @AfterEach
+    void stop() {
+        if (coordinator != null) coordinator.close();
+    }
+
+    private static long update(Session s, String sql, Param... params) throws SQLException {
+        return ((Answer.Update) s.execute(sql, List.of(params), ExecOptions.DEFAULT)).count();
+    }
+
+    private static List<Object[]> query(Session s, String sql, Param... params) throws SQLException {
+        Answer.Rows rows = (Answer.Rows) s.execute(sql, List.of(params), ExecOptions.DEFAULT);
+        List<Object[]> out = new ArrayList<>();
+        try (ResultCursor c = rows.cursor()) {
+            while (!c.exhausted()) out.addAll(c.fetch(50));
+        }
+        return out;
+    }
+
+    private static Param intParam(long v) {
+        return new Param(Types.INTEGER, v);
+    }
+
+    private void createAccounts() throws SQLException {
+        try (Session s = coordinator.openSession("app", "db")) {
+            update(s, "CREATE TABLE acct (id INT PRIMARY KEY, bal BIGINT NOT NULL)");
+            for (int i = 0; i < ACCOUNTS; i++) update(s, "INSERT INTO acct VALUES (?, ?)", intParam(i), intParam(INITIAL));
+        }
+    }
+
+    private static List<String> table(ReplicaPool pool, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = pool.acquire(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder(rs.getString(1));
+                for (int i = 2; i <= n; i++) row.append(i == 2 ? "=" : " ").append(rs.getString(i));
+                rows.add(row.toString());
+            }
+            c.rollback();
+        }
+        return rows;
+    }
+
+    private static void behindTheShepherdsBack(ReplicaPool pool, String sql) throws SQLException {
+        try (Connection c = pool.acquire(); Statement st = c.createStatement()) {
+            st.executeUpdate(sql);
+            c.commit();
+        }
+    }
+
+    @Test
+    void bankWorkloadPreservesTheTotalOnEveryReadAndLeavesIdenticalReplicas() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        int clients = 6;
+        int txnsPerClient = 30;
+        AtomicLong reads = new AtomicLong();
+        AtomicLong transfers = new AtomicLong();
+        AtomicLong retries = new AtomicLong();
+        List<String> lockTimeouts = Collections.synchronizedList(new ArrayList<>());
+        List<String> errors = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            long seed = 1000 + c;
+            futures.add(pool.submit(() -> {
+                Random rnd = new Random(seed);
+                try (Session s = coordinator.openSession("app", "db")) {
+                    for (int i = 0; i < txnsPerClient; i++) {
+                        boolean read = rnd.nextInt(4) == 0;
+                        int a = rnd.nextInt(ACCOUNTS);
+                        int b = (a + 1 + rnd.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
+                        long amount = 1 + rnd.nextInt(50);
+                        for (int attempt = 0; ; attempt++) {
+                            try {
+                                if (read) {
+                                    s.setAutoCommit(true);
+                                    Object total = query(s, "SELECT SUM(bal) FROM acct").get(0)[0];
+                                    assertThat(((Number) total).longValue()).isEqualTo(ACCOUNTS * INITIAL);
+                                    reads.incrementAndGet();
+                                } else {
+                                    s.setAutoCommit(false);
+                                    int lo = Math.min(a, b);
+                                    int hi = Math.max(a, b);
+                                    long delta = lo == a ? -amount : amount;
+                                    update(s, "UPDATE acct SET bal = bal + ? WHERE id = ?", intParam(delta), intParam(lo));
+                                    update(s, "UPDATE acct SET bal = bal + ? WHERE id = ?", intParam(-delta), intParam(hi));
+                                    s.commit();
+                                    transfers.incrementAndGet();
+                                }
+                                break;
+                            } catch (SQLException e) {
+                                if (e.getSQLState() != null && e.getSQLState().startsWith("40XL")) lockTimeouts.add(e.getMessage());
+                                if (!"40001".equals(e.getSQLState()) && !"40XL1".equals(e.getSQLState())) throw e;
+                                s.rollback();
+                                retries.incrementAndGet();
+                                errors.add(e.getSQLState() + " " + e.getMessage());
+                                assertThat(attempt).as("retries of one transaction").isLessThan(50);
+                            }
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : futures) f.get();
+        pool.shutdown();
+        assertThat(coordinator.awaitIdle(30_000)).isTrue();
+        assertThat(transfers.get() + reads.get()).isEqualTo(clients * txnsPerClient);
+        List<String> r1 = table(pools.get(0), "SELECT id, bal FROM acct ORDER BY id");
+        assertThat(table(pools.get(1), "SELECT id, bal FROM acct ORDER BY id")).isEqualTo(r1);
+        assertThat(table(pools.get(2), "SELECT id, bal FROM acct ORDER BY id")).isEqualTo(r1);
+        assertThat(r1.stream().mapToLong(r -> Long.parseLong(r.split("=")[1])).sum()).isEqualTo(ACCOUNTS * INITIAL);
+        List<String> log = table(pools.get(0), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid");
+        assertThat(log).hasSizeGreaterThanOrEqualTo(clients * txnsPerClient);
+        assertThat(table(pools.get(1), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
+        assertThat(table(pools.get(2), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
+        assertThat(coordinator.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        assertThat(lockTimeouts).as("no client waited for a lock timeout").isEmpty();
+        System.out.printf("bank: %d transfers, %d reads, %d retries, %s%n", transfers.get(), reads.get(), retries.get(),
+                coordinator.stats());
+        errors.stream().limit(5).forEach(System.out::println);
+    }
+
+    @Test
+    void aSecondaryRunsStatementsOfDifferentTransactionsConcurrently() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        List<String> trace = Collections.synchronizedList(new ArrayList<>());
+        coordinator.endpoints().get(1).setTrace(trace::add);
+        try (Session s1 = coordinator.openSession("app", "db"); Session s2 = coordinator.openSession("app", "db")) {
+            s1.setAutoCommit(false);
+            s2.setAutoCommit(false);
+            update(s1, "UPDATE acct SET bal = bal + 1 WHERE id = 1");
+            update(s2, "UPDATE acct SET bal = bal + 1 WHERE id = 2");
+            update(s1, "UPDATE acct SET bal = bal + 1 WHERE id = 3");
+            update(s2, "UPDATE acct SET bal = bal + 1 WHERE id = 4");
+            awaitTrace(trace, 4);
+            assertThat(trace).as("both transactions are open on the secondary before either commits")
+                    .allMatch(t -> t.startsWith("exec T")).hasSize(4);
+            assertThat(trace.stream().map(t -> t.split(" ")[1]).distinct()).hasSize(2);
+            s1.commit();
+            s2.commit();
+        }
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        assertThat(table(pools.get(1), "SELECT id, bal FROM acct WHERE id <= 4 ORDER BY id"))
+                .containsExactly("0=1000", "1=1001", "2=1001", "3=1001", "4=1001");
+    }
+
+    private static void awaitTrace(List<String> trace, int n) throws InterruptedException {
+        for (int i = 0; i < 1000 && trace.size() < n; i++) Thread.sleep(10);
+    }
+
+    @Test
+    void aSecondaryWithAWrongRowIsOutvotedAndReported() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        behindTheShepherdsBack(pools.get(2), "UPDATE acct SET bal = 999999 WHERE id = 5");
+        try (Session s = coordinator.openSession("app", "db")) {
+            assertThat(query(s, "SELECT bal FROM acct WHERE id = 5").get(0)[0]).isEqualTo(INITIAL);
+            s.setAutoCommit(false);
+            assertThat(query(s, "SELECT bal FROM acct WHERE id = 5").get(0)[0]).isEqualTo(INITIAL);
+            s.commit();
+        }
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        List<Divergence> d = coordinator.divergences().snapshot();
+        assertThat(d).isNotEmpty().allMatch(x -> x.replica().equals("r3") && x.masked());
+        assertThat(d.get(0).statement()).contains("id = 5");
+    }
+
+    @Test
+    void aPrimaryWithAWrongRowNeverYieldsACommittedWrongAnswer() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        behindTheShepherdsBack(pools.get(0), "UPDATE acct SET bal = 777 WHERE id = 6");
+        try (Session s = coordinator.openSession("app", "db")) {
+            assertThatThrownBy(() -> query(s, "SELECT bal FROM acct WHERE id = 6"))
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("r1")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+            s.setAutoCommit(false);
+            assertThat(query(s, "SELECT bal FROM acct WHERE id = 6").get(0)[0]).as("tentative answer").isEqualTo(777L);
+            assertThatThrownBy(s::commit)
+                    .isInstanceOf(SQLException.class)
+                    .hasMessageContaining("replicas r1 disagreed")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+            assertThat(query(s, "SELECT bal FROM acct WHERE id = 7").get(0)[0]).isEqualTo(INITIAL);
+            s.commit();
+        }
+        assertThat(coordinator.divergences().snapshot()).isNotEmpty().allMatch(x -> x.replica().equals("r1") && !x.masked());
+    }
+
+    @Test
+    void nondeterministicFunctionsAreEvaluatedOnceForAllReplicas() throws Exception {
+        start(ExecutionMode.CBS);
+        try (Session s = coordinator.openSession("app", "db")) {
+            update(s, "CREATE TABLE ev (id INT PRIMARY KEY, ts TIMESTAMP, r DOUBLE)");
+            s.setAutoCommit(false);
+            update(s, "INSERT INTO ev VALUES (1, CURRENT_TIMESTAMP, RANDOM())");
+            update(s, "INSERT INTO ev VALUES (2, CURRENT_TIMESTAMP, RANDOM())");
+            s.commit();
+            s.setAutoCommit(true);
+            update(s, "INSERT INTO ev VALUES (3, CURRENT_TIMESTAMP, RANDOM())");
+            assertThat(query(s, "SELECT id, r FROM ev ORDER BY id")).hasSize(3);
+        }
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        List<String> r1 = table(pools.get(0), "SELECT id, ts, r FROM ev ORDER BY id");
+        assertThat(r1).hasSize(3);
+        assertThat(table(pools.get(1), "SELECT id, ts, r FROM ev ORDER BY id"))
+                .isEqualTo(r1);
+        assertThat(table(pools.get(2), "SELECT id, ts, r FROM ev ORDER BY id"))
+                .isEqualTo(r1);
+        assertThat(coordinator.divergences().snapshot()).isEmpty();
+    }
+
+    @Test
+    void aBlockedSecondaryDoesNotHoldCommitsBackAndReRunsUntilItCatchesUp() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        try (Connection blocker = pools.get(1).acquire(); Statement st = blocker.createStatement()) {
+            st.executeUpdate("UPDATE acct SET bal = bal WHERE id = 8");
+            try (Session s = coordinator.openSession("app", "db")) {
+                for (int i = 0; i < 3; i++) update(s, "UPDATE acct SET bal = bal + 1 WHERE id = 8");
+                assertThat(query(s, "SELECT bal FROM acct WHERE id = 8").get(0)[0]).isEqualTo(INITIAL + 3);
+            }
+            for (int i = 0; i < 2000 && coordinator.stats().replicaReruns() == 0; i++) Thread.sleep(10);
+            assertThat(coordinator.stats().replicaReruns()).as("r2 timed out on the lock and re-ran the transaction")
+                    .isPositive();
+            blocker.rollback();
+        }
+        assertThat(coordinator.awaitIdle(20_000)).isTrue();
+        for (ReplicaPool p : pools) assertThat(table(p, "SELECT id, bal FROM acct WHERE id = 8")).containsExactly("8=1003");
+        assertThat(coordinator.divergences().snapshot()).isEmpty();
+    }
+
+    @Test
+    void serialModeRunsTheSameWorkloadOneTransactionAtATime() throws Exception {
+        start(ExecutionMode.SERIAL);
+        createAccounts();
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.setAutoCommit(false);
+            update(s, "UPDATE acct SET bal = bal - 5 WHERE id = 1");
+            update(s, "UPDATE acct SET bal = bal + 5 WHERE id = 2");
+            s.commit();
+            s.setAutoCommit(true);
+            assertThat(query(s, "SELECT SUM(bal) FROM acct").get(0)[0]).isEqualTo(ACCOUNTS * INITIAL);
+        }
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        for (ReplicaPool p : pools) assertThat(table(p, "SELECT id, bal FROM acct WHERE id = 1")).containsExactly("1=995");
+    }
+
+    @Test
+    void fewerThanTwoFPlusOneReplicasAreRefused() throws SQLException {
+        ReplicaSpec spec = ReplicaSpec.of("r1", "jdbc:derby:memory:cbsfew" + DB.incrementAndGet() + ";create=true", "", "");
+        ReplicaPool only = new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 2, 5000);
+        try {
+            assertThatThrownBy(() -> new CbsCoordinator(List.of(only), 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 2, 100,
+                    1000, new DivergenceLog())).hasMessageContaining("needs at least 2f+1 = 3 replicas, but 1 are configured");
+        } finally {
+            only.close();
+        }
+    }
+}

@@ -1,0 +1,272 @@
+package org.shepherd.tpcc.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.shepherd.tpcc.Dialect;
+import org.shepherd.tpcc.Jdbc;
+import org.shepherd.tpcc.Loader;
+import org.shepherd.tpcc.Report;
+import org.shepherd.tpcc.RunResult;
+import org.shepherd.tpcc.Runner;
+import org.shepherd.tpcc.Scale;
+import org.shepherd.tpcc.TpccCli;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/bench}: the same seeded TPC-C against the database directly and through shepherds in several modes,
+ * every database in its own server process (with the same CPU quota when cgroup v1 allows), configurations
+ * interleaved and repeated, the data restored from a loaded copy before every run.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, version = "bench 0.1",
+    description = "Side-by-side TPC-C: direct vs shepherd passthrough/cbs/ss/serial (the HRDB paper's Figure 7).")
+public final class Bench implements Callable<Integer> {
+
+    /** The Figure 9 scenario; it needs the shepherd to bring a restarted replica up to date. */
+    public static final String CRASH_SCENARIO_MISSING =
+        "the crash/catch-up scenario (Figure 9) needs replica recovery (ARCHITECTURE.md section 5: replay of missed"
+            + " transactions after a replica restarts), which the shepherd does not have yet";
+
+    @Option(names = "--configs", split = ",", defaultValue = "direct,passthrough,cbs,ss,serial",
+        description = "configurations to compare (default: ${DEFAULT-VALUE})")
+    List<String> configs;
+    @Option(names = "--warehouses", defaultValue = "4", description = "warehouses (default: ${DEFAULT-VALUE})")
+    int warehouses;
+    @Option(names = "--small", negatable = true, defaultValue = "true", fallbackValue = "true",
+        description = "1/6-size warehouses as in the paper (default: ${DEFAULT-VALUE}; --no-small for full size)")
+    boolean small;
+    @Option(names = "--terminals", split = ",", defaultValue = "1,2,4,8",
+        description = "client counts, each a separate run (default: ${DEFAULT-VALUE})")
+    List<Integer> terminals;
+    @Option(names = "--duration", defaultValue = "30", description = "measured seconds per run (default: ${DEFAULT-VALUE})")
+    double durationS;
+    @Option(names = "--warmup", defaultValue = "5", description = "unmeasured seconds before each run (default: ${DEFAULT-VALUE})")
+    double warmupS;
+    @Option(names = "--repeats", defaultValue = "3", description = "repeats of every run (default: ${DEFAULT-VALUE})")
+    int repeats;
+    @Option(names = "--think-ms", defaultValue = "0",
+        description = "pause between a client's transactions, MIN-MAX ms (the paper: 180-220; default: none)")
+    String thinkMs;
+    @Option(names = "--seed", defaultValue = "1", description = "random seed (default: ${DEFAULT-VALUE})")
+    long seed;
+    @Option(names = "--engine", defaultValue = "derby",
+        description = "database server for the baseline and every replica: derby|mariadb|hsqldb (default: ${DEFAULT-VALUE})")
+    String engine;
+    @Option(names = "--cpu-percent", defaultValue = "50",
+        description = "CPU quota of each database process in % of one CPU, via cgroup v1 cpu; 0: none (default: ${DEFAULT-VALUE})")
+    int cpuPercent;
+    @Option(names = "--json", defaultValue = "bench-results/bench.json", description = "results file (default: ${DEFAULT-VALUE})")
+    Path json;
+    @Option(names = "--svg", description = "chart file (default: the JSON file with .svg)")
+    Path svg;
+    @Option(names = "--work-dir", description = "where database copies live during the runs (default: a temporary directory)")
+    Path workDir;
+    @Option(names = "--shepherd", description = "the shepherd launcher (default: bin/shepherd of this checkout)")
+    Path shepherdLauncher;
+    @Option(names = "--shepherd-java-opts", description = "JAVA_OPTS for the shepherd process")
+    String shepherdJavaOpts;
+    @Option(names = "--scenario", defaultValue = "throughput",
+        description = "throughput (Figure 7) or crash (Figure 9: one replica crashes and catches up)")
+    String scenario;
+
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
+    public static void main(String[] args) {
+        System.exit(execute(System.out, System.err, args));
+    }
+
+    public static int execute(PrintStream out, PrintStream err, String... args) {
+        Bench bench = new Bench();
+        bench.out = out;
+        bench.err = err;
+        CommandLine cli = new CommandLine(bench);
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        cli.setExecutionExceptionHandler((e, command, parseResult) -> {
+            err.println("bench: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return e instanceof IllegalArgumentException ? TpccCli.EXIT_USAGE : TpccCli.EXIT_FAILED;
+        });
+        return cli.execute(args);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<BenchConfig> chosen = configs.stream().map(BenchConfig::parse).distinct().toList();
+        if (terminals.isEmpty() || terminals.stream().anyMatch(t -> t < 1)) {
+            throw new IllegalArgumentException("--terminals must list client counts of at least 1");
+        }
+        if (repeats < 1) throw new IllegalArgumentException("--repeats must be at least 1");
+        Scale scale = new Scale(warehouses, small);
+        if ("crash".equals(scenario)) return crashScenario();
+        if (!"throughput".equals(scenario)) throw new IllegalArgumentException("--scenario must be throughput or crash");
+        BenchDatabase.Engine db = Engines.forName(engine);
+        Path launcher = shepherdLauncher != null ? shepherdLauncher
+            : Path.of(System.getProperty("shepherd.root", ".")).resolve("bin/shepherd");
+        Path svgFile = svg != null ? svg : json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".svg");
+
+        boolean ownWorkDir = workDir == null;
+        Path work = ownWorkDir ? Files.createTempDirectory("shepherd-bench-") : Files.createDirectories(workDir);
+        List<String> labels = chosen.stream().map(BenchConfig::label).toList();
+        List<Integer> clientCounts = terminals.stream().distinct().sorted().toList();
+        BenchResults results = new BenchResults(labels, clientCounts);
+        try {
+            Path golden = loadGoldenCopy(db, scale, work);
+            for (int repeat = 0; repeat < repeats; repeat++) {
+                for (int t : clientCounts) {
+                    for (int i = 0; i < chosen.size(); i++) {
+                        BenchConfig config = chosen.get((i + repeat) % chosen.size());
+                        if (results.failed(config.label())) continue;
+                        err.printf(Locale.ROOT, "== repeat %d/%d, %d clients, %s%n", repeat + 1, repeats, t, config.label());
+                        try {
+                            RunResult r = runOnce(db, config, scale, t, golden, work.resolve("run"), launcher);
+                            RunResult.TypeSummary newOrder = r.byType().get(0);
+                            results.add(new BenchResults.Run(config.label(), t, repeat, r.tps(), r.tpmC(), r.transactions(),
+                                r.errors(), r.retries(), newOrder.p90Ms()));
+                            err.printf(Locale.ROOT, "   %s, %d clients: %.1f tx/s, tpmC %.0f, %d errors, %d retries%n",
+                                config.label(), t, r.tps(), r.tpmC(), r.errors(), r.retries());
+                        } catch (Exception e) {
+                            String why = e.getMessage() == null ? e.toString() : e.getMessage();
+                            err.println("bench: " + config.label() + " failed, skipping its other runs: " + why);
+                            results.fail(config.label(), why);
+                        }
+                    }
+                }
+            }
+        } finally {
+            if (ownWorkDir) deleteRecursively(work);
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("benchmark", "tpcc");
+        settings.put("engine", engine);
+        settings.put("warehouses", warehouses);
+        settings.put("small", small);
+        settings.put("terminals", clientCounts);
+        settings.put("duration_s", durationS);
+        settings.put("warmup_s", warmupS);
+        settings.put("repeats", repeats);
+        settings.put("think_ms", thinkMs);
+        settings.put("seed", seed);
+        settings.put("cpu_percent_per_database", cpuPercent);
+        settings.put("cpu_quota_applied", quotaApplied);
+        settings.put("measured_at", Instant.now().toString());
+        Report.writeJson(json, results.toJson(settings));
+        Path svgParent = svgFile.toAbsolutePath().getParent();
+        if (svgParent != null) Files.createDirectories(svgParent);
+        Files.writeString(svgFile, SvgChart.render(results, String.format(Locale.ROOT, "TPC-C, %d%s warehouses, %s",
+            warehouses, small ? " small" : "", engine)));
+        out.print(results.markdown());
+        out.println();
+        out.println("JSON: " + json + "   chart: " + svgFile);
+        return results.failures().isEmpty() ? TpccCli.EXIT_OK : TpccCli.EXIT_FAILED;
+    }
+
+    private boolean quotaApplied;
+
+    private int crashScenario() {
+        throw new UnsupportedOperationException(CRASH_SCENARIO_MISSING);
+    }
+
+    /** Loads TPC-C once into a database server, stops it, and keeps its data directory as the copy to restore. */
+    private Path loadGoldenCopy(BenchDatabase.Engine db, Scale scale, Path work) throws Exception {
+        Path root = work.resolve("golden");
+        err.println("loading " + scale.warehouses() + (scale.small() ? " small" : "") + " warehouses into a "
+            + db.name() + " server (once; every run starts from a copy)");
+        try (BenchDatabase server = db.start("golden", root)) {
+            Loader.Options options = new Loader.Options(scale, seed, Dialect.parse(server.dialect()),
+                Loader.DEFAULT_BATCH_ROWS, 1, Clock.systemUTC());
+            new Loader(new Jdbc(server.jdbcUrl(), server.user(), server.password()), options, err, false).load();
+            server.stop();
+        }
+        return db.dataDir(root);
+    }
+
+    private RunResult runOnce(BenchDatabase.Engine db, BenchConfig config, Scale scale, int clients, Path golden, Path dir,
+                              Path launcher) throws Exception {
+        deleteRecursively(dir);
+        List<BenchDatabase> servers = new ArrayList<>();
+        List<CpuQuota> quotas = new ArrayList<>();
+        ShepherdProcess shepherd = null;
+        try {
+            for (int i = 1; i <= config.databases(); i++) {
+                String name = config.databases() == 1 ? "db" : "r" + i;
+                Path root = dir.resolve(name);
+                copyRecursively(golden, db.dataDir(root));
+                BenchDatabase server = db.start(name, root);
+                servers.add(server);
+                Optional<CpuQuota> quota = CpuQuota.create(CpuQuota.CPU_ROOT, "shepherd-bench-" + ProcessHandle.current().pid()
+                    + "-" + name, cpuPercent, err);
+                if (quota.isPresent()) {
+                    quota.get().add(server.pid());
+                    quotas.add(quota.get());
+                    quotaApplied = true;
+                }
+            }
+            Jdbc target;
+            if (config.viaShepherd()) {
+                shepherd = ShepherdProcess.start(launcher.toAbsolutePath(), dir.resolve("shepherd"), config, servers,
+                    shepherdJavaOpts);
+                target = new Jdbc(shepherd.jdbcUrl(), shepherd.user(), shepherd.password());
+            } else {
+                BenchDatabase only = servers.get(0);
+                target = new Jdbc(only.jdbcUrl(), only.user(), only.password());
+            }
+            int[] think = parseThink();
+            Runner.Options options = new Runner.Options(scale, clients, durationS, warmupS, seed, think[0], think[1], 10,
+                Math.max(5, durationS / 6), 0, Clock.systemUTC());
+            return new Runner(target, options, err).run();
+        } finally {
+            if (shepherd != null) shepherd.close();
+            for (BenchDatabase s : servers) s.close();
+            for (CpuQuota q : quotas) q.close();
+            deleteRecursively(dir);
+        }
+    }
+
+    private int[] parseThink() {
+        String[] parts = thinkMs.trim().split("-", -1);
+        try {
+            int min = Integer.parseInt(parts[0].trim());
+            int max = parts.length > 1 ? Integer.parseInt(parts[1].trim()) : min;
+            return new int[] {min, max};
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--think-ms must look like 180-220, was '" + thinkMs + "'", e);
+        }
+    }
+
+    static void copyRecursively(Path from, Path to) throws IOException {
+        try (Stream<Path> paths = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) paths::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+    }
+
+    static void deleteRecursively(Path root) throws IOException {
+        if (!Files.exists(root)) return;
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package org.shepherd.tpcc.bench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A shepherd started as its own process with {@code bin/shepherd serve --config FILE}, listening on a free loopback
+ * port, in front of the given replicas.
+ */
+final class ShepherdProcess implements AutoCloseable {
+
+    static final String USER = "bench";
+    private static final String LOOPBACK = "127.0.0.1";
+    private static final long START_TIMEOUT_MS = 120_000;
+    private static final long STOP_TIMEOUT_MS = 30_000;
+    private static final long POLL_MS = 200;
+    private static final int CONNECT_TIMEOUT_MS = 1_000;
+    private static final int LOG_TAIL_LINES = 30;
+
+    private final Process process;
+    private final int port;
+    private final String password;
+    private final Path logFile;
+
+    private ShepherdProcess(Process process, int port, String password, Path logFile) {
+        this.process = process;
+        this.port = port;
+        this.password = password;
+        this.logFile = logFile;
+    }
+
+    /** Writes the config file into {@code dir}, starts the shepherd and waits until it accepts connections. */
+    static ShepherdProcess start(Path launcher, Path dir, BenchConfig config, List<BenchDatabase> replicas,
+                                 String javaOpts) throws IOException, InterruptedException {
+        if (!Files.isExecutable(launcher)) {
+            throw new IOException("cannot run the shepherd: " + launcher + " is missing or not executable;"
+                + " pass --shepherd PATH to bin/shepherd");
+        }
+        int port = freePort();
+        String password = "bench-" + Long.toHexString(System.nanoTime());
+        Properties p = new Properties();
+        p.setProperty("listen", LOOPBACK + ":" + port);
+        p.setProperty("mode", config.mode());
+        p.setProperty("f", Integer.toString(config.f()));
+        p.setProperty("data.dir", dir.resolve("shepherd-data").toString());
+        p.setProperty("user." + USER + ".password", password);
+        for (BenchDatabase r : replicas) {
+            p.setProperty("replica." + r.name() + ".url", r.jdbcUrl());
+            p.setProperty("replica." + r.name() + ".user", r.user());
+            p.setProperty("replica." + r.name() + ".password", r.password());
+            p.setProperty("replica." + r.name() + ".dialect", r.dialect());
+        }
+        Files.createDirectories(dir);
+        Path configFile = dir.resolve("shepherd.properties");
+        try (var out = Files.newBufferedWriter(configFile, StandardCharsets.UTF_8)) {
+            p.store(out, "written by bin/bench for configuration " + config.label());
+        }
+        Path log = dir.resolve("shepherd.log");
+        List<String> command = new ArrayList<>(List.of(launcher.toString(), "serve", "--config", configFile.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        if (javaOpts != null) builder.environment().put("JAVA_OPTS", javaOpts);
+        ShepherdProcess shepherd = new ShepherdProcess(builder.start(), port, password, log);
+        try {
+            shepherd.awaitListening();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            shepherd.close();
+            throw e;
+        }
+        return shepherd;
+    }
+
+    String jdbcUrl() {
+        return "jdbc:shepherd://" + LOOPBACK + ":" + port + "/tpcc";
+    }
+
+    String user() {
+        return USER;
+    }
+
+    String password() {
+        return password;
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    private void awaitListening() throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IOException("the shepherd exited with " + process.exitValue() + " while starting:\n" + logTail());
+            }
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(LOOPBACK, port), CONNECT_TIMEOUT_MS);
+                return;
+            } catch (IOException notYet) {
+                Thread.sleep(POLL_MS);
+            }
+        }
+        throw new IOException("the shepherd did not listen on port " + port + " within " + START_TIMEOUT_MS + " ms:\n"
+            + logTail());
+    }
+
+    String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
+    }
+
+    /** SIGTERM, then SIGKILL to the whole process tree if it does not exit in time. */
+    @Override
+    public void close() {
+        List<ProcessHandle> tree = new ArrayList<>();
+        tree.add(process.toHandle());
+        process.descendants().forEach(tree::add);
+        process.destroy();
+        try {
+            if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) tree.forEach(ProcessHandle::destroyForcibly);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            tree.forEach(ProcessHandle::destroyForcibly);
+        }
+        tree.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
+            return s.getLocalPort();
+        }
+    }
+}
