@@ -16,6 +16,14 @@ public interface Coordinator extends AutoCloseable {
      */
     Session openSession(String user, String database) throws SQLException;
 
+    /**
+     * The dialect and primary product reported to clients when their session opens. Override it with the
+     * primary replica's ({@code ReplicaPool.databaseInfo()}); the default names no dialect or product.
+     */
+    default DatabaseInfo databaseInfo() {
+        return DatabaseInfo.UNKNOWN;
+    }
+
     /** Stops accepting sessions, lets running transactions end (bounded), releases replica connections. */
     @Override
     void close();

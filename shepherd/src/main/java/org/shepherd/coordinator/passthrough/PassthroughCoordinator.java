@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Coordinator;
+import org.shepherd.coordinator.DatabaseInfo;
 import org.shepherd.coordinator.Session;
 import org.shepherd.replica.jdbc.ConnectionPreparer;
 import org.shepherd.replica.jdbc.JdbcValues;
@@ -61,6 +62,11 @@ public final class PassthroughCoordinator implements Coordinator {
             throw new SQLException("the shepherd is shutting down", "57P01");
         }
         return s;
+    }
+
+    @Override
+    public DatabaseInfo databaseInfo() {
+        return replica.databaseInfo();
     }
 
     /** The replica's pool (for status and tests). */

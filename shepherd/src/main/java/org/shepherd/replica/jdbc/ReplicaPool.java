@@ -5,12 +5,14 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.SQLExceptionOverride;
 import java.io.PrintWriter;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.Properties;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.shepherd.coordinator.DatabaseInfo;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -27,6 +29,7 @@ public final class ReplicaPool implements AutoCloseable {
     private final ReplicaSpec spec;
     private final ConnectionPreparer preparer;
     private final HikariDataSource pool;
+    private final DatabaseInfo databaseInfo;
 
     /**
      * Creates the pool and checks the replica is reachable (fails with the replica's SQLException if not).
@@ -40,6 +43,11 @@ public final class ReplicaPool implements AutoCloseable {
         this.preparer = preparer;
         try (Connection first = openPhysical()) {
             preparer.prepareDatabase(first);
+            DatabaseMetaData md = first.getMetaData();
+            String quote = md.getIdentifierQuoteString();
+            databaseInfo = new DatabaseInfo(spec.dialect(), quote == null ? "" : quote.trim(),
+                    md.getDatabaseProductName(), md.getDatabaseProductVersion());
+            first.rollback();
         }
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("replica-" + spec.name());
@@ -56,6 +64,11 @@ public final class ReplicaPool implements AutoCloseable {
 
     public ReplicaSpec spec() {
         return spec;
+    }
+
+    /** The replica's dialect, identifier quote and product, read when the pool started. */
+    public DatabaseInfo databaseInfo() {
+        return databaseInfo;
     }
 
     /** A connection for one transaction: manual commit, SERIALIZABLE. Close it after commit/rollback. */
