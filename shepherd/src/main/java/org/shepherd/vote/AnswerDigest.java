@@ -51,6 +51,15 @@ public final class AnswerDigest {
         return new AnswerDigest(columns, idx.stream().mapToInt(Integer::intValue).toArray());
     }
 
+    /** A digest ordering by the columns at these 1-based positions (the translator's order keys); empty: multiset only. */
+    public static AnswerDigest forRows(List<ColumnInfo> columns, int[] orderKeyPositions) {
+        List<Integer> idx = new ArrayList<>();
+        for (int p : orderKeyPositions) {
+            if (p >= 1 && p <= columns.size()) idx.add(p - 1);
+        }
+        return new AnswerDigest(columns, idx.stream().mapToInt(Integer::intValue).toArray());
+    }
+
     public void addRow(Object[] row) {
         if (row.length != columns.size()) {
             throw new IllegalArgumentException("row has " + row.length + " values, result has " + columns.size() + " columns");

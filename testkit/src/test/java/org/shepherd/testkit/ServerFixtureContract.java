@@ -25,6 +25,7 @@ import org.junit.jupiter.api.TestInstance;
 abstract class ServerFixtureContract {
     private static final int PAUSED_NETWORK_TIMEOUT_MS = 1_500;
     private static final long RESUMED_ANSWER_TIMEOUT_MS = 60_000;
+    private static final int UNPAUSED_NETWORK_TIMEOUT_MS = 60_000;
 
     protected DatabaseServer server;
 
@@ -98,9 +99,10 @@ abstract class ServerFixtureContract {
             s.executeUpdate("INSERT INTO t_pause VALUES (1, 'before')");
         }
         if (server.supportsNetworkTimeout()) {
-            Connection slow = server.connect(PAUSED_NETWORK_TIMEOUT_MS);
+            Connection slow = server.connect(UNPAUSED_NETWORK_TIMEOUT_MS);
             try {
                 assertThat(rows(slow, "t_pause")).containsExactly("1=before");
+                slow.setNetworkTimeout(Runnable::run, PAUSED_NETWORK_TIMEOUT_MS);
                 server.pause();
                 assertThat(server.isPaused()).isTrue();
                 assertThatThrownBy(() -> rows(slow, "t_pause")).isInstanceOf(SQLException.class);

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +26,11 @@ import org.shepherd.replica.jdbc.MetadataCalls;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.ReplicaSpec;
 import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.time.Clock;
+import org.shepherd.translator.DeterminismSource;
+import org.shepherd.translator.Translation;
+import org.shepherd.translator.Translator;
+import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.time.ExecutorScheduler;
 
 /**
@@ -35,6 +41,8 @@ public final class CbsCoordinator implements Coordinator {
 
     /** Rows of one voted result kept in memory at most (the primary's rows, until the client reads them). */
     public static final int RESULT_ROWS_MAX = 100_000;
+    /** Distinct statement texts whose translation is cached. */
+    public static final int TRANSLATION_CACHE_MAX = 10_000;
     /** Metadata rows returned at most. */
     public static final int METADATA_ROWS_MAX = 100_000;
 
@@ -44,6 +52,9 @@ public final class CbsCoordinator implements Coordinator {
     private final DivergenceLog divergences;
     private final long statementTimeoutMs;
     private final Set<CbsSession> sessions = ConcurrentHashMap.newKeySet();
+    private final Translator translator;
+    private final DeterminismSource determinism;
+    private final boolean homogeneous;
     private volatile boolean closed;
 
     /**
@@ -58,6 +69,12 @@ public final class CbsCoordinator implements Coordinator {
         this.endpoints = new ArrayList<>();
         for (ReplicaPool p : pools) endpoints.add(new JdbcReplicaEndpoint(p, workerThreadsMax, fetchSize, RESULT_ROWS_MAX));
         for (JdbcReplicaEndpoint e : endpoints) e.createTxlogIfMissing();
+        Dialect client = endpoints.get(primaryIndex).dialect();
+        Set<Dialect> targets = new LinkedHashSet<>();
+        for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
+        this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
+        this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX);
+        this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         this.core = new CbsCore<>(endpoints, primaryIndex, settings, scheduler, divergences);
     }
@@ -91,6 +108,28 @@ public final class CbsCoordinator implements Coordinator {
 
     void sessionClosed(CbsSession s) {
         sessions.remove(s);
+    }
+
+    /**
+     * The statement for the replicas: translated per dialect and bound once. Statements the parser does not know
+     * (42000) still run unchanged when every replica speaks the client's dialect family.
+     */
+    Translation translate(String sql) throws SQLException {
+        try {
+            return translator.translate(sql);
+        } catch (SQLException e) {
+            if ("42000".equals(e.getSQLState()) && homogeneous) return null;
+            throw e;
+        }
+    }
+
+    DeterminismSource determinism() {
+        return determinism;
+    }
+
+    /** Whether every replica is of the client's dialect family. */
+    boolean homogeneous() {
+        return homogeneous;
     }
 
     CbsCore<JdbcStatement> core() {

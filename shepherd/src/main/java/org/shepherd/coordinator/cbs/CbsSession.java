@@ -4,7 +4,6 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
@@ -12,6 +11,7 @@ import org.shepherd.coordinator.Session;
 import org.shepherd.protocol.Param;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
+import org.shepherd.translator.Translation;
 
 /**
  * One client session over the {@link CbsCore}: inside a transaction each answer is the primary's (tentative until
@@ -19,15 +19,11 @@ import org.shepherd.schedule.Txn;
  */
 final class CbsSession implements Session {
 
-    private static final Pattern COMMIT = Pattern.compile("(?i)\\s*COMMIT(\\s+WORK)?\\s*;?\\s*");
-    private static final Pattern ROLLBACK = Pattern.compile("(?i)\\s*ROLLBACK(\\s+WORK)?\\s*;?\\s*");
-    private static final Pattern OTHER_TX_CONTROL =
-            Pattern.compile("(?is)\\s*(SAVEPOINT|RELEASE|ROLLBACK\\s+(WORK\\s+)?TO|SET\\s+TRANSACTION|START\\s+TRANSACTION|BEGIN)\\b.*");
-
     private final CbsCoordinator coordinator;
     private final CbsCore<JdbcStatement> core;
     private Txn<JdbcStatement> current;
     private boolean autoCommit = true;
+    private boolean autoCommitAfterExplicit;
     private boolean readOnly;
     private volatile CompletableFuture<?> waiting;
     private volatile boolean closed;
@@ -40,19 +36,25 @@ final class CbsSession implements Session {
     @Override
     public Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
         checkOpen();
-        if (params.isEmpty() && COMMIT.matcher(sql).matches()) {
-            commit();
-            return new Answer.Update(0, List.of(), List.of(), List.of());
+        Translation tr = coordinator.translate(sql);
+        if (tr != null) {
+            switch (tr.kind()) {
+                case TRANSACTION:
+                    return transactionControl(tr);
+                case SESSION:
+                    throw new SQLFeatureNotSupportedException("Shepherd does not support session settings yet: " + sql.strip()
+                            + " (replica connections are per transaction)", "0A000");
+                case OTHER:
+                    if (!coordinator.homogeneous()) {
+                        throw new SQLFeatureNotSupportedException("Shepherd cannot run this statement on replicas of"
+                                + " different SQL dialects: " + sql.strip(), "0A000");
+                    }
+                    break;
+                default:
+                    break;
+            }
         }
-        if (params.isEmpty() && ROLLBACK.matcher(sql).matches()) {
-            rollback();
-            return new Answer.Update(0, List.of(), List.of(), List.of());
-        }
-        if (OTHER_TX_CONTROL.matcher(sql).matches()) {
-            throw new SQLFeatureNotSupportedException("Shepherd does not support this transaction-control statement yet: "
-                    + sql.strip() + " (use the JDBC methods setAutoCommit/commit/rollback)", "0A000");
-        }
-        JdbcStatement stmt = new JdbcStatement(sql, params, options, List.of());
+        JdbcStatement stmt = statement(tr, sql, params, options);
         if (!autoCommit) return run(transaction(), stmt);
         Txn<JdbcStatement> t = begin();
         Answer answer;
@@ -66,6 +68,38 @@ final class CbsSession implements Session {
         return answer;
     }
 
+    private JdbcStatement statement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
+        return new JdbcStatement(sql, params, options, tr == null ? null : tr.bind(params, coordinator.determinism()));
+    }
+
+    private Answer transactionControl(Translation tr) throws SQLException {
+        switch (tr.transactionControl()) {
+            case COMMIT:
+                commit();
+                if (autoCommitAfterExplicit) restoreAutoCommit();
+                break;
+            case ROLLBACK:
+                rollback();
+                if (autoCommitAfterExplicit) restoreAutoCommit();
+                break;
+            case BEGIN:
+                if (autoCommit) {
+                    autoCommit = false;
+                    autoCommitAfterExplicit = true;
+                }
+                break;
+            default:
+                throw new SQLFeatureNotSupportedException("Shepherd does not support savepoints yet: " + tr.clientSql().strip(),
+                        "0A000");
+        }
+        return new Answer.Update(0, List.of(), List.of(), List.of());
+    }
+
+    private void restoreAutoCommit() {
+        autoCommit = true;
+        autoCommitAfterExplicit = false;
+    }
+
     @Override
     public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
             throws SQLException {
@@ -75,9 +109,9 @@ final class CbsSession implements Session {
         Txn<JdbcStatement> t = autoCommit ? begin() : transaction();
         try {
             for (int i = 0; i < n; i++) {
-                JdbcStatement stmt = sql != null
-                        ? new JdbcStatement(sql, parameterSets.get(i), options, List.of())
-                        : new JdbcStatement(statements.get(i), List.of(), options, List.of());
+                String text = sql != null ? sql : statements.get(i);
+                List<Param> ps = sql != null ? parameterSets.get(i) : List.of();
+                JdbcStatement stmt = statement(coordinator.translate(text), text, ps, options);
                 Answer a = run(t, stmt);
                 if (!(a instanceof Answer.Update u)) {
                     throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");
@@ -103,6 +137,7 @@ final class CbsSession implements Session {
         checkOpen();
         if (on && !autoCommit && current != null) commit();
         autoCommit = on;
+        autoCommitAfterExplicit = false;
     }
 
     @Override

@@ -19,11 +19,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.protocol.ColumnInfo;
+import org.shepherd.protocol.Param;
 import org.shepherd.replica.Outcome;
 import org.shepherd.replica.ReplicaEndpoint;
 import org.shepherd.replica.jdbc.JdbcExecution;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.translator.Translation;
+import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.vote.AnswerDigest;
 import org.shepherd.vote.Ballot;
 import org.shepherd.vote.ErrorOutcome;
@@ -46,6 +49,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     private final ReplicaPool pool;
+    private final Dialect dialect;
     private final JdbcValues values;
     private final int fetchSize;
     private final int resultRowsMax;
@@ -63,6 +67,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     public JdbcReplicaEndpoint(ReplicaPool pool, int workerThreadsMax, int fetchSize, int resultRowsMax) {
         this.pool = pool;
         this.values = JdbcValues.forDialect(pool.spec().dialect());
+        try {
+            this.dialect = Dialect.forName(pool.spec().dialect());
+        } catch (SQLException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         this.fetchSize = fetchSize;
         this.resultRowsMax = resultRowsMax;
         AtomicInteger n = new AtomicInteger();
@@ -78,6 +87,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     @Override
     public String name() {
         return pool.spec().name();
+    }
+
+    public Dialect dialect() {
+        return dialect;
     }
 
     public ReplicaPool pool() {
@@ -159,8 +172,19 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary) {
         try {
             Connection c = connection(txId, attempt);
-            try (Statement st = JdbcExecution.create(c, stmt.sql(), !stmt.params().isEmpty(), stmt.options(), fetchSize)) {
-                boolean hasRows = JdbcExecution.execute(st, stmt.sql(), stmt.params(), values, stmt.options());
+            String sql = stmt.sqlFor(dialect);
+            List<Param> params = stmt.paramsFor(dialect);
+            try (Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), stmt.options(), fetchSize)) {
+                boolean hasRows;
+                try {
+                    hasRows = JdbcExecution.execute(st, sql, params, values, stmt.options());
+                } catch (SQLException e) {
+                    Translation t = stmt.translation();
+                    if (t == null || !t.isIgnorableError(dialect, e)) throw e;
+                    // IF [NOT] EXISTS emulated for this engine: "already there" / "not there" means done
+                    return Outcome.answer(AnswerDigest.updateCount(0, List.of(), List.of()),
+                            primary ? new Answer.Update(0, List.of(), List.of(), List.of()) : null);
+                }
                 if (!hasRows) {
                     Answer.Update u = JdbcExecution.update(st, stmt.options(), values);
                     // generated keys are the primary's until the translator pins them on the secondaries: not voted
@@ -169,7 +193,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 }
                 try (ResultSet rs = st.getResultSet()) {
                     List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
-                    AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyColumns());
+                    AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
                     List<Object[]> rows = primary ? new ArrayList<>() : null;
                     while (rs.next()) {
                         Object[] row = values.readRow(rs, cols);

@@ -83,7 +83,12 @@ class CbsDerbyTest {
     private static List<String> table(ReplicaPool pool, String sql) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (Connection c = pool.acquire(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) rows.add(rs.getString(1) + "=" + rs.getString(2));
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder(rs.getString(1));
+                for (int i = 2; i <= n; i++) row.append(i == 2 ? "=" : " ").append(rs.getString(i));
+                rows.add(row.toString());
+            }
             c.rollback();
         }
         return rows;
@@ -237,6 +242,29 @@ class CbsDerbyTest {
             s.commit();
         }
         assertThat(coordinator.divergences().snapshot()).isNotEmpty().allMatch(x -> x.replica().equals("r1") && !x.masked());
+    }
+
+    @Test
+    void nondeterministicFunctionsAreEvaluatedOnceForAllReplicas() throws Exception {
+        start(ExecutionMode.CBS);
+        try (Session s = coordinator.openSession("app", "db")) {
+            update(s, "CREATE TABLE ev (id INT PRIMARY KEY, ts TIMESTAMP, r DOUBLE)");
+            s.setAutoCommit(false);
+            update(s, "INSERT INTO ev VALUES (1, CURRENT_TIMESTAMP, RANDOM())");
+            update(s, "INSERT INTO ev VALUES (2, CURRENT_TIMESTAMP, RANDOM())");
+            s.commit();
+            s.setAutoCommit(true);
+            update(s, "INSERT INTO ev VALUES (3, CURRENT_TIMESTAMP, RANDOM())");
+            assertThat(query(s, "SELECT id, r FROM ev ORDER BY id")).hasSize(3);
+        }
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        List<String> r1 = table(pools.get(0), "SELECT id, ts, r FROM ev ORDER BY id");
+        assertThat(r1).hasSize(3);
+        assertThat(table(pools.get(1), "SELECT id, ts, r FROM ev ORDER BY id"))
+                .isEqualTo(r1);
+        assertThat(table(pools.get(2), "SELECT id, ts, r FROM ev ORDER BY id"))
+                .isEqualTo(r1);
+        assertThat(coordinator.divergences().snapshot()).isEmpty();
     }
 
     @Test
