@@ -112,6 +112,8 @@ public final class MariaDbServer extends DatabaseServer {
             command.add("--basedir=" + distribution.baseDir());
         }
         command.add("--datadir=" + dataDir().toAbsolutePath());
+        // two bootstraps at once in the shared /tmp collide on their temporary tables ("Unknown table mysql.tmp_user_sys")
+        command.add("--tmpdir=" + tmpDir().toAbsolutePath());
         command.add("--auth-root-authentication-method=normal");
         command.add("--skip-name-resolve");
         command.add("--force");
@@ -126,12 +128,7 @@ public final class MariaDbServer extends DatabaseServer {
 
     @Override
     protected ProcessBuilder command() {
-        Path tmp = rootDir().resolve("tmp");
-        try {
-            Files.createDirectories(tmp);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot create " + tmp, e);
-        }
+        Path tmp = tmpDir();
         List<String> command = new ArrayList<>();
         command.add(distribution.server().toString());
         command.add("--no-defaults");
@@ -156,6 +153,16 @@ public final class MariaDbServer extends DatabaseServer {
         ProcessBuilder builder = new ProcessBuilder(command).directory(rootDir().toFile());
         withLibraryPath(builder);
         return builder;
+    }
+
+    private Path tmpDir() {
+        Path tmp = rootDir().resolve("tmp");
+        try {
+            Files.createDirectories(tmp);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create " + tmp, e);
+        }
+        return tmp;
     }
 
     private void withLibraryPath(ProcessBuilder builder) {

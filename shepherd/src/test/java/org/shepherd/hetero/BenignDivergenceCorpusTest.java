@@ -1,0 +1,285 @@
+package org.shepherd.hetero;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.shepherd.translator.Bound;
+import org.shepherd.translator.Translation;
+import org.shepherd.translator.Translator;
+import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.vote.Ballot;
+
+/**
+ * The benign-divergence corpus on every real engine available: each statement translated for each engine's
+ * dialect, run with the vendor setup, its answer reduced to the voter's ballot. A correct replica is never
+ * reported as divergent: every engine's ballot must be equal, or the translator must refuse the statement up front.
+ */
+class BenignDivergenceCorpusTest {
+
+    private static final int TRANSLATION_CACHE_MAX = 10_000;
+    private static final int SQL_SHOWN_MAX = 100;
+
+    private static Engines engines;
+
+    @BeforeAll
+    static void startEngines() throws Exception {
+        long t0 = System.nanoTime();
+        engines = Engines.start();
+        System.out.printf("engines %s started in %d ms%n", engines, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @AfterAll
+    static void stopEngines() {
+        if (engines != null) {
+            engines.close();
+        }
+    }
+
+    /** One statement of the plan, run on every engine. */
+    private record Planned(String label, CorpusCase c, String client, CorpusCase.Step step, Bound bound, boolean setup,
+            boolean cleanup) {
+    }
+
+    @Test
+    void everyCaseAgreesOnEveryEngineOrIsRejectedUpFront() throws Exception {
+        List<CorpusCase> corpus = CorpusCase.loadAll();
+        List<Engine> all = engines.all();
+        List<Dialect> targets = all.stream().map(Engine::dialect).distinct().toList();
+        List<String> failures = new ArrayList<>();
+        List<Planned> plan = new ArrayList<>();
+        Map<String, Translator> translators = new LinkedHashMap<>();
+        int rejected = 0;
+        for (CorpusCase c : corpus) {
+            for (String client : c.clients()) {
+                Translator tr = translators.computeIfAbsent(client, k -> new Translator(dialect(k), targets, TRANSLATION_CACHE_MAX));
+                int n = 0;
+                for (String s : c.setup()) {
+                    plan.add(plan(tr, c, client, "setup " + (++n), CorpusCase.Step.plain(s), true,
+                            false, failures));
+                }
+                n = 0;
+                for (CorpusCase.Step step : c.steps()) {
+                    String label = c.name() + " [" + client + "] step " + (++n);
+                    if (!step.runsFor(client)) {
+                        continue;
+                    }
+                    if (step.rejectedState() != null) {
+                        rejected++;
+                        checkRejected(tr, label, step, failures);
+                    } else {
+                        plan.add(plan(tr, c, client, "step " + n, step, false, false, failures));
+                    }
+                }
+                for (String drop : c.cleanup()) {
+                    plan.add(plan(tr, c, client, "cleanup", CorpusCase.Step.plain(drop), false, true,
+                            failures));
+                }
+            }
+        }
+        plan.removeIf(Objects::isNull);
+        long t0 = System.nanoTime();
+        Map<Engine, List<Observation>> observed = runOnEveryEngine(plan, all);
+        long runMs = (System.nanoTime() - t0) / 1_000_000;
+
+        StringBuilder table = new StringBuilder();
+        List<String> known = new ArrayList<>();
+        int agreed = 0;
+        for (int i = 0; i < plan.size(); i++) {
+            Planned p = plan.get(i);
+            if (p.cleanup()) {
+                continue;
+            }
+            List<Observation> row = new ArrayList<>();
+            for (Engine e : all) {
+                row.add(observed.get(e).get(i));
+            }
+            List<String> problems = judge(p, row);
+            String knownDivergence = p.step().knownDivergence();
+            if (knownDivergence != null) {
+                if (problems.isEmpty()) {
+                    failures.add(p.label() + ": marked as a known divergence, but every engine agrees now: remove the mark");
+                } else {
+                    known.add(p.label() + " (" + abbreviate(p.step().sql()) + "): " + knownDivergence);
+                }
+                continue;
+            }
+            if (problems.isEmpty()) {
+                agreed++;
+                continue;
+            }
+            failures.add(p.label() + ": " + String.join("; ", problems));
+            table.append(String.format("%n%s  %s%n", p.label(), abbreviate(p.step().sql())));
+            for (int k = 0; k < all.size(); k++) {
+                table.append(String.format("    %-14s %s%n", all.get(k).name(), row.get(k).cell()));
+            }
+            for (int k = 0; k < all.size(); k++) {
+                table.append(String.format("    %-14s %s%n", all.get(k).name(), row.get(k).details()));
+            }
+        }
+        System.out.printf("corpus: %d cases, %d statements run on %s (%d agreed), %d rejected up front, %d known divergences,"
+                + " %d ms%n", corpus.size(), plan.size(), all, agreed, rejected, known.size(), runMs);
+        known.forEach(k -> System.out.println("known divergence: " + k));
+        assertThat(failures).as("divergences (case x engine):%s", table).isEmpty();
+    }
+
+    /**
+     * The check itself must be able to fail: untranslated, {@code 7 / 2} is 3 on most engines and 3.5 on MariaDB,
+     * and the ballots say so.
+     */
+    @Test
+    void untranslatedIntegerDivisionIsReportedAsDivergent() throws Exception {
+        List<Engine> all = engines.all();
+        boolean mysqlFamily = all.stream().anyMatch(e -> e.dialect().family() == Dialect.Family.MYSQL);
+        boolean truncating = all.stream().anyMatch(e -> e.dialect().family() != Dialect.Family.MYSQL);
+        org.junit.jupiter.api.Assumptions.assumeTrue(mysqlFamily && truncating, "needs a MariaDB and another engine");
+        List<Ballot> ballots = new ArrayList<>();
+        for (Engine e : all) {
+            Translator same = new Translator(e.dialect(), 10);
+            List<String> sql = List.of("CREATE TABLE bd_raw_div (a INTEGER, b INTEGER)", "INSERT INTO bd_raw_div VALUES (7, 2)",
+                    "SELECT a / b AS q FROM bd_raw_div", "DROP TABLE bd_raw_div");
+            for (String s : sql) {
+                Observation o = AnswerReader.run(e, same.translate(s).bind(List.of(), AnswerReader.fixedSource()), null);
+                assertThat((Throwable) o.error()).as("%s on %s", s, e).isNull();
+                e.connection().commit();
+                if (s.startsWith("SELECT")) {
+                    ballots.add(o.ballot());
+                }
+            }
+        }
+        assertThat(ballots.stream().distinct().count()).isGreaterThan(1);
+    }
+
+    private static Dialect dialect(String name) {
+        try {
+            return Dialect.forName(name);
+        } catch (SQLException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private static Planned plan(Translator tr, CorpusCase c, String client, String what, CorpusCase.Step step, boolean setup,
+            boolean cleanup, List<String> failures) {
+        String label = c.name() + " [" + client + "] " + what;
+        try {
+            Translation t = tr.translate(step.sql());
+            return new Planned(label, c, client, step, t.bind(step.params(), AnswerReader.fixedSource()), setup, cleanup);
+        } catch (SQLException e) {
+            failures.add(label + ": the translator refused " + abbreviate(step.sql()) + " with " + e.getSQLState() + ": "
+                    + e.getMessage());
+            return null;
+        }
+    }
+
+    private static void checkRejected(Translator tr, String label, CorpusCase.Step step, List<String> failures) {
+        try {
+            tr.translate(step.sql());
+            failures.add(label + ": expected the translator to refuse " + abbreviate(step.sql()) + " with " + step.rejectedState()
+                    + ", but it was accepted");
+        } catch (SQLException e) {
+            if (!step.rejectedState().equals(e.getSQLState())) {
+                failures.add(label + ": refused with " + e.getSQLState() + " instead of " + step.rejectedState() + ": " + e.getMessage());
+            } else if (e.getMessage() == null || e.getMessage().length() < 20) {
+                failures.add(label + ": the refusal needs a message saying what to do, was: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Each engine runs the whole plan on its own thread, one transaction per statement. */
+    private static Map<Engine, List<Observation>> runOnEveryEngine(List<Planned> plan, List<Engine> all) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(all.size());
+        try {
+            Map<Engine, Future<List<Observation>>> futures = new LinkedHashMap<>();
+            for (Engine e : all) {
+                futures.put(e, pool.submit(() -> runPlan(e, plan)));
+            }
+            Map<Engine, List<Observation>> out = new LinkedHashMap<>();
+            for (Map.Entry<Engine, Future<List<Observation>>> f : futures.entrySet()) {
+                out.put(f.getKey(), f.getValue().get());
+            }
+            return out;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static List<Observation> runPlan(Engine e, List<Planned> plan) throws SQLException {
+        List<Observation> out = new ArrayList<>();
+        Connection c = e.connection();
+        for (Planned p : plan) {
+            Observation o = AnswerReader.run(e, p.bound(), p.step().keyColumn());
+            if (o.error() == null) {
+                c.commit();
+            } else {
+                c.rollback();
+            }
+            out.add(o);
+        }
+        return out;
+    }
+
+    private static List<String> judge(Planned p, List<Observation> row) {
+        List<String> problems = new ArrayList<>();
+        long distinct = row.stream().map(Observation::ballot).distinct().count();
+        if (distinct > 1) {
+            problems.add(distinct + " different answers");
+        }
+        String wantedError = p.step().errorOutcome();
+        for (Observation o : row) {
+            if (wantedError == null && o.error() != null) {
+                problems.add("unexpected error " + o.error().getSQLState());
+                break;
+            }
+            if (wantedError != null && !wantedError.equals(o.errorOutcome())) {
+                problems.add("expected error outcome " + wantedError + ", got " + (o.error() == null ? "success" : o.errorOutcome()));
+                break;
+            }
+        }
+        if (p.step().rows() != null && problems.isEmpty()) {
+            List<List<String>> expected = p.step().rows().containsKey(p.client()) ? p.step().rows().get(p.client())
+                    : p.step().rows().get("*");
+            if (expected != null) {
+                boolean ordered = p.bound().translation().orderKeyColumns() != null;
+                List<List<String>> actual = row.get(0).rows().stream().map(BenignDivergenceCorpusTest::untagged)
+                        .collect(Collectors.toCollection(ArrayList::new));
+                List<List<String>> wanted = new ArrayList<>(expected);
+                if (!ordered) {
+                    Comparator<List<String>> byText = Comparator.comparing(Object::toString);
+                    actual.sort(byText);
+                    wanted.sort(byText);
+                }
+                if (!actual.equals(wanted)) {
+                    problems.add("rows " + actual + " instead of " + wanted);
+                }
+            }
+        }
+        return problems;
+    }
+
+    /** Canonical text without its type tag; SQL NULL as null. */
+    private static List<String> untagged(List<String> canonicalRow) {
+        List<String> out = new ArrayList<>();
+        for (String v : canonicalRow) {
+            out.add("N".equals(v) ? null : v.substring(1));
+        }
+        return out;
+    }
+
+    private static String abbreviate(String sql) {
+        String s = sql.replaceAll("\\s+", " ");
+        return s.length() <= SQL_SHOWN_MAX ? s : s.substring(0, SQL_SHOWN_MAX) + "...";
+    }
+}
