@@ -328,6 +328,12 @@ class JdbcOverProtocolTest {
             assertThatThrownBy(() -> c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY))
                     .isInstanceOf(SQLFeatureNotSupportedException.class).hasMessageContaining("TYPE_FORWARD_ONLY");
             assertThat(c.isValid(5)).isTrue();
+            try (Statement s = c.createStatement()) {
+                s.setEscapeProcessing(false);
+                assertThat((Throwable) s.getWarnings()).isNull();
+                s.setEscapeProcessing(true);
+                assertThat((Throwable) s.getWarnings()).hasMessageContaining("escape");
+            }
             c.setNetworkTimeout(Runnable::run, 1234);
             assertThat(c.getNetworkTimeout()).isEqualTo(1234);
             assertThat(server.requests).extracting(Message::type).extracting(Enum::name).containsExactly(
