@@ -546,6 +546,34 @@ class JdbcOverProtocolTest {
     }
 
     @Test
+    void aSilentServerHitsTheLoginTimeout() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            String url = "jdbc:shepherd://127.0.0.1:" + silent.getLocalPort() + "/db?user=a&password=b&loginTimeout=1";
+            assertThatThrownBy(() -> DriverManager.getConnection(url)).isInstanceOfSatisfying(SQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("08001");
+                assertThat(e.getMessage()).contains("timed out");
+            });
+        }
+    }
+
+    @Test
+    void theSocketTimeoutClosesAConnectionWhoseAnswerDoesNotCome() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        server = new ScriptedServer((req, conn) -> {
+            release.await(30, TimeUnit.SECONDS);
+            return List.of();
+        });
+        try (Connection c = DriverManager.getConnection(server.url() + "&socketTimeout=1"); Statement s = c.createStatement()) {
+            assertThat(c.getNetworkTimeout()).isEqualTo(1000);
+            assertThatThrownBy(() -> s.execute("SELECT 1")).isInstanceOfSatisfying(SQLNonTransientConnectionException.class,
+                    e -> assertThat(e.getMessage()).contains("socket timeout"));
+            assertThat(c.isClosed()).isTrue();
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void dataSourceConnectsWithSettersOnly() throws Exception {
         server = new ScriptedServer((req, conn) -> ScriptedServer.one(new Message.Pong()));
         ShepherdDataSource ds = new ShepherdDataSource();
