@@ -29,8 +29,8 @@ public final class EmbeddedDefault {
     public static final String DATABASE = "shepherd";
     public static final String CREDENTIALS_FILE = "credentials.properties";
     public static final String LISTEN = "127.0.0.1:7654";
-    /** Until the commit-barrier coordinator is available, the embedded default runs passthrough to r1. */
-    public static final Mode MODE = Mode.PASSTHROUGH;
+    /** Commit barrier scheduling over the three replicas. */
+    public static final Mode MODE = Mode.CBS;
     public static final int REPLICAS = 3;
 
     private static final int PASSWORD_BYTES = 24;

@@ -30,6 +30,7 @@ import javax.net.ssl.SSLException;
 import org.shepherd.config.ConfigException;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Coordinator;
+import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.passthrough.PassthroughCoordinator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,6 +99,10 @@ public final class ShepherdServer implements AutoCloseable {
         switch (config.mode()) {
             case PASSTHROUGH:
                 return PassthroughCoordinator.open(config);
+            case CBS:
+            case SS:
+            case SERIAL:
+                return CbsCoordinator.open(config);
             default:
                 throw new ConfigException("mode=" + config.mode().configName()
                         + " is not available in this build yet; use mode=passthrough");

@@ -30,7 +30,8 @@ final class BinaryCache {
         return root;
     }
 
-    static Path get(String key, Unpacker unpacker) throws IOException {
+    /** Synchronized: a JVM may not hold two locks on one file (OverlappingFileLockException). */
+    static synchronized Path get(String key, Unpacker unpacker) throws IOException {
         Path dir = root().resolve(key);
         Path lockFile = root().resolve(key + ".lock");
         try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);

@@ -2,11 +2,15 @@ package org.shepherd.replica.setup;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 class EmbeddedDerbySetupTest extends LockingReplicaSetupContract {
@@ -22,10 +26,19 @@ class EmbeddedDerbySetupTest extends LockingReplicaSetupContract {
 
     @Override
     protected void stopServer() {
+        shutdownAndDelete(dir);
+    }
+
+    private static void shutdownAndDelete(Path dir) {
         try {
             DriverManager.getConnection("jdbc:derby:" + dir.resolve("db") + ";shutdown=true");
         } catch (SQLException expected) {
             // Derby reports a successful shutdown as an exception (08006)
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -47,11 +60,7 @@ class EmbeddedDerbySetupTest extends LockingReplicaSetupContract {
             assertThatThrownBy(() -> setup.verify(c)).isInstanceOf(ReplicaRefusedException.class)
                     .hasMessageContaining("derby.locks.waitTimeout");
         } finally {
-            try {
-                DriverManager.getConnection("jdbc:derby:" + other.resolve("db") + ";shutdown=true");
-            } catch (SQLException expected) {
-                // shut down
-            }
+            shutdownAndDelete(other);
         }
     }
 }
