@@ -514,6 +514,32 @@ class JdbcOverProtocolTest {
     }
 
     @Test
+    void isValidGivesUpWhenAnotherThreadHoldsTheConnectionLongerThanItsTimeout() throws Exception {
+        CountDownLatch executing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (Connection c = connect((req, conn) -> {
+            if (req instanceof Message.Ping) return ScriptedServer.one(new Message.Pong());
+            executing.countDown();
+            release.await(30, TimeUnit.SECONDS);
+            return ScriptedServer.one(new Message.UpdateResult(0, List.of(), List.of(), List.of()));
+        })) {
+            Thread runner = new Thread(() -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("UPDATE slow");
+                } catch (SQLException ignored) {
+                    // not what this test looks at
+                }
+            });
+            runner.start();
+            assertThat(executing.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(c.isValid(1)).isFalse();
+            release.countDown();
+            runner.join(30_000);
+            assertThat(c.isValid(5)).isTrue();
+        }
+    }
+
+    @Test
     void dataSourceConnectsWithSettersOnly() throws Exception {
         server = new ScriptedServer((req, conn) -> ScriptedServer.one(new Message.Pong()));
         ShepherdDataSource ds = new ShepherdDataSource();

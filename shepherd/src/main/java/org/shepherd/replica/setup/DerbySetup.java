@@ -3,6 +3,8 @@ package org.shepherd.replica.setup;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Apache Derby, embedded or network server. Derby's SERIALIZABLE is strict two-phase locking with index range
@@ -10,6 +12,7 @@ import java.util.Set;
  * see (docs/replicas.md says not to). Comparisons are case-sensitive and always PAD SPACE (no NO PAD collation).
  */
 final class DerbySetup implements ReplicaSetup {
+    private static final Logger LOG = LoggerFactory.getLogger(DerbySetup.class);
     /** Derby runs deadlock detection only after a waiter has waited this long (default 20 s). */
     static final int DEADLOCK_TIMEOUT_SECONDS = 1;
 
@@ -35,6 +38,10 @@ final class DerbySetup implements ReplicaSetup {
 
     @Override
     public void verify(Connection c) throws SQLException {
+        String url = c.getMetaData().getURL();
+        if (url != null && url.startsWith("jdbc:derby:memory:")) {
+            LOG.warn("Derby replica {} is an in-memory database: it loses every commit when its JVM stops (fine for tests)", url);
+        }
         String isolation = Sql.queryString(c, "VALUES CURRENT ISOLATION");
         String waitTimeout = Sql.queryString(c, "VALUES SYSCS_UTIL.SYSCS_GET_DATABASE_PROPERTY('derby.locks.waitTimeout')");
         Sql.commitIfManual(c);

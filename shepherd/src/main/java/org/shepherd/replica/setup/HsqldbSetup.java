@@ -42,6 +42,10 @@ final class HsqldbSetup implements ReplicaSetup {
 
     @Override
     public void verify(Connection c) throws SQLException {
+        String url = c.getMetaData().getURL();
+        if (url != null && url.startsWith("jdbc:hsqldb:mem:")) {
+            LOG.warn("HSQLDB replica {} is an in-memory database: it loses every commit when its JVM stops (fine for tests)", url);
+        }
         String control = property(c, "hsqldb.tx");
         String writeDelay = property(c, "hsqldb.write_delay");
         String writeDelayMillis = property(c, "hsqldb.write_delay_millis");

