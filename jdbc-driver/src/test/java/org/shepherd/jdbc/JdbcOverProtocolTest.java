@@ -328,6 +328,12 @@ class JdbcOverProtocolTest {
             assertThatThrownBy(() -> c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY))
                     .isInstanceOf(SQLFeatureNotSupportedException.class).hasMessageContaining("TYPE_FORWARD_ONLY");
             assertThat(c.isValid(5)).isTrue();
+            try (Statement s = c.createStatement()) {
+                s.setEscapeProcessing(false);
+                assertThat((Throwable) s.getWarnings()).isNull();
+                s.setEscapeProcessing(true);
+                assertThat((Throwable) s.getWarnings()).hasMessageContaining("escape");
+            }
             c.setNetworkTimeout(Runnable::run, 1234);
             assertThat(c.getNetworkTimeout()).isEqualTo(1234);
             assertThat(server.requests).extracting(Message::type).extracting(Enum::name).containsExactly(
@@ -536,6 +542,34 @@ class JdbcOverProtocolTest {
             release.countDown();
             runner.join(30_000);
             assertThat(c.isValid(5)).isTrue();
+        }
+    }
+
+    @Test
+    void aSilentServerHitsTheLoginTimeout() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            String url = "jdbc:shepherd://127.0.0.1:" + silent.getLocalPort() + "/db?user=a&password=b&loginTimeout=1";
+            assertThatThrownBy(() -> DriverManager.getConnection(url)).isInstanceOfSatisfying(SQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("08001");
+                assertThat(e.getMessage()).contains("timed out");
+            });
+        }
+    }
+
+    @Test
+    void theSocketTimeoutClosesAConnectionWhoseAnswerDoesNotCome() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        server = new ScriptedServer((req, conn) -> {
+            release.await(30, TimeUnit.SECONDS);
+            return List.of();
+        });
+        try (Connection c = DriverManager.getConnection(server.url() + "&socketTimeout=1"); Statement s = c.createStatement()) {
+            assertThat(c.getNetworkTimeout()).isEqualTo(1000);
+            assertThatThrownBy(() -> s.execute("SELECT 1")).isInstanceOfSatisfying(SQLNonTransientConnectionException.class,
+                    e -> assertThat(e.getMessage()).contains("socket timeout"));
+            assertThat(c.isClosed()).isTrue();
+        } finally {
+            release.countDown();
         }
     }
 

@@ -1,14 +1,12 @@
 package org.shepherd.coordinator.cbs;
 
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -110,12 +108,13 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     /** Creates the replica transaction log table unless it exists. */
     public void createTxlogIfMissing() throws SQLException {
         try (Connection c = pool.acquire()) {
-            DatabaseMetaData md = c.getMetaData();
-            boolean exists = false;
-            for (String name : List.of(TXLOG_TABLE, TXLOG_TABLE.toUpperCase(Locale.ROOT))) {
-                try (ResultSet rs = md.getTables(null, null, name, new String[] {"TABLE"})) {
-                    exists |= rs.next();
-                }
+            // metadata with a null catalog/schema would also find the table in another database of the same server
+            boolean exists;
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT txid FROM " + TXLOG_TABLE + " WHERE 1 = 0")) {
+                exists = true;
+            } catch (SQLException missing) {
+                exists = false;
+                c.rollback();
             }
             if (!exists) {
                 try (Statement s = c.createStatement()) {
