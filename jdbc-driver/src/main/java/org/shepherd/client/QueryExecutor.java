@@ -6,6 +6,8 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLWarning;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.shepherd.protocol.Param;
 import org.shepherd.protocol.v1.Message;
 import org.shepherd.protocol.v1.StatementOptions;
@@ -20,6 +22,7 @@ public final class QueryExecutor implements AutoCloseable {
 
     private final ProtocolConnection conn;
     private final int defaultFetchSize;
+    private final ReentrantLock lock = new ReentrantLock();
     private Cursor openCursor;
     private volatile boolean inFlight;
 
@@ -32,62 +35,85 @@ public final class QueryExecutor implements AutoCloseable {
         return conn;
     }
 
-    public synchronized Result execute(String sql, List<Param> params, StatementOptions options) throws SQLException {
-        return toResult(request(new Message.Execute(sql, params, options)), options.fetchSize());
+    public Result execute(String sql, List<Param> params, StatementOptions options) throws SQLException {
+        return locked(() -> toResult(request(new Message.Execute(sql, params, options)), options.fetchSize()));
     }
 
-    public synchronized Message.PrepareOk prepare(String sql) throws SQLException {
-        return expect(Message.PrepareOk.class, request(new Message.Prepare(sql)));
+    public Message.PrepareOk prepare(String sql) throws SQLException {
+        return locked(() -> expect(Message.PrepareOk.class, request(new Message.Prepare(sql))));
     }
 
-    public synchronized void closePrepared(int statementId) throws SQLException {
-        expect(Message.Ok.class, request(new Message.ClosePrepared(statementId)));
+    public void closePrepared(int statementId) throws SQLException {
+        locked(() -> expect(Message.Ok.class, request(new Message.ClosePrepared(statementId))));
     }
 
-    public synchronized Result executePrepared(int statementId, List<Param> params, StatementOptions options)
-            throws SQLException {
-        return toResult(request(new Message.ExecutePrepared(statementId, params, options)), options.fetchSize());
+    public Result executePrepared(int statementId, List<Param> params, StatementOptions options) throws SQLException {
+        return locked(() -> toResult(request(new Message.ExecutePrepared(statementId, params, options)),
+                options.fetchSize()));
     }
 
     /** One update count per element; a failure is a {@link java.sql.BatchUpdateException} with the counts done. */
-    public synchronized long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
-                                            StatementOptions options, List<SQLWarning> warningsOut) throws SQLException {
-        Message m = request(new Message.ExecuteBatch(sql, parameterSets, statements, options));
-        if (m instanceof Message.Error e) {
-            closeIfConnectionError(e);
-            throw ServerErrors.toBatchException(e);
-        }
-        Message.BatchResult r = expect(Message.BatchResult.class, m);
-        warningsOut.addAll(warnings(r.warnings()));
-        return r.counts();
+    public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
+                               StatementOptions options, List<SQLWarning> warningsOut) throws SQLException {
+        return locked(() -> {
+            Message m = request(new Message.ExecuteBatch(sql, parameterSets, statements, options));
+            if (m instanceof Message.Error e) {
+                closeIfConnectionError(e);
+                throw ServerErrors.toBatchException(e);
+            }
+            Message.BatchResult r = expect(Message.BatchResult.class, m);
+            warningsOut.addAll(warnings(r.warnings()));
+            return r.counts();
+        });
     }
 
     /** A {@link java.sql.DatabaseMetaData} call answered by the shepherd from the primary's metadata. */
-    public synchronized Cursor metadata(String method, List<Object> arguments) throws SQLException {
-        Result r = toResult(request(new Message.Metadata(method, arguments)), 0);
+    public Cursor metadata(String method, List<Object> arguments) throws SQLException {
+        Result r = locked(() -> toResult(request(new Message.Metadata(method, arguments)), 0));
         if (r instanceof Result.Rows rows) return rows.cursor();
         throw violation("metadata call " + method + " answered with an update count");
     }
 
-    public synchronized List<SQLWarning> commit() throws SQLException {
-        return ok(request(new Message.Commit()));
+    public List<SQLWarning> commit() throws SQLException {
+        return locked(() -> ok(request(new Message.Commit())));
     }
 
-    public synchronized List<SQLWarning> rollback() throws SQLException {
-        return ok(request(new Message.Rollback()));
+    public List<SQLWarning> rollback() throws SQLException {
+        return locked(() -> ok(request(new Message.Rollback())));
     }
 
-    public synchronized List<SQLWarning> setAutoCommit(boolean autoCommit) throws SQLException {
-        return ok(request(new Message.SetAutoCommit(autoCommit)));
+    public List<SQLWarning> setAutoCommit(boolean autoCommit) throws SQLException {
+        return locked(() -> ok(request(new Message.SetAutoCommit(autoCommit))));
     }
 
-    public synchronized List<SQLWarning> setReadOnly(boolean readOnly) throws SQLException {
-        return ok(request(new Message.SetReadOnly(readOnly)));
+    public List<SQLWarning> setReadOnly(boolean readOnly) throws SQLException {
+        return locked(() -> ok(request(new Message.SetReadOnly(readOnly))));
     }
 
-    /** Round trip with a bounded wait; false (and the connection closed) when it failed. */
-    public synchronized boolean ping(int timeoutMs) {
+    /**
+     * Round trip bounded by {@code timeoutMs} (0 = no bound), including the wait for another thread's request on
+     * this connection; false when it failed (the connection is then closed) or did not complete in time.
+     */
+    public boolean ping(int timeoutMs) {
         if (conn.isClosed()) return false;
+        try {
+            if (timeoutMs == 0) {
+                lock.lock();
+            } else if (!lock.tryLock(timeoutMs, TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        try {
+            return pingLocked(timeoutMs);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean pingLocked(int timeoutMs) {
         try {
             int before = conn.socketTimeout();
             conn.setSocketTimeout(timeoutMs);
@@ -111,14 +137,39 @@ public final class QueryExecutor implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        openCursor = null;
-        conn.close();
+    public void close() {
+        lock.lock();
+        try {
+            openCursor = null;
+            conn.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private interface SqlCall<T> {
+        T call() throws SQLException;
+    }
+
+    private <T> T locked(SqlCall<T> call) throws SQLException {
+        lock.lock();
+        try {
+            return call.call();
+        } finally {
+            lock.unlock();
+        }
     }
 
     // ---------------------------------------------------------------- cursors
 
-    synchronized void fetch(Cursor cursor, int maxRows) throws SQLException {
+    void fetch(Cursor cursor, int maxRows) throws SQLException {
+        locked(() -> {
+            fetchLocked(cursor, maxRows);
+            return null;
+        });
+    }
+
+    private void fetchLocked(Cursor cursor, int maxRows) throws SQLException {
         Message m = roundTrip(new Message.Fetch(cursor.cursorId(), maxRows));
         if (m instanceof Message.Error e) {
             if (openCursor == cursor) openCursor = null;
@@ -133,10 +184,12 @@ public final class QueryExecutor implements AutoCloseable {
         if (!cursor.remoteOpen() && openCursor == cursor) openCursor = null;
     }
 
-    synchronized void closeCursor(Cursor cursor) throws SQLException {
-        if (openCursor != cursor) return;
-        openCursor = null;
-        expect(Message.Ok.class, roundTrip(new Message.CloseCursor(cursor.cursorId())));
+    void closeCursor(Cursor cursor) throws SQLException {
+        locked(() -> {
+            if (openCursor != cursor) return null;
+            openCursor = null;
+            return expect(Message.Ok.class, roundTrip(new Message.CloseCursor(cursor.cursorId())));
+        });
     }
 
     private Result toResult(Message m, int fetchSize) throws SQLException {

@@ -296,9 +296,7 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     public boolean isValid(int timeoutSeconds) throws SQLException {
         if (timeoutSeconds < 0) throw new SQLException("isValid: timeout must be >= 0", "22023");
         if (closed || executor.isClosed()) return false;
-        boolean ok = executor.ping(timeoutSeconds * 1000);
-        if (!ok) closed = true;
-        return ok;
+        return executor.ping(timeoutSeconds * 1000);
     }
 
     @Override

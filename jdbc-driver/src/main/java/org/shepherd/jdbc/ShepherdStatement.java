@@ -356,13 +356,16 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
         }
     }
 
-    /** JDBC escapes are not translated; turning escape processing off is therefore what already happens. */
+    /**
+     * JDBC escapes are not translated: turning escape processing off is what already happens; turning it on is
+     * accepted with a warning saying so.
+     */
     @Override
     public void setEscapeProcessing(boolean enable) throws SQLException {
         checkOpen();
         if (enable) {
-            throw new SQLFeatureNotSupportedException("Statement.setEscapeProcessing(true) is not supported by Shepherd:"
-                    + " JDBC escape syntax is passed to the database unchanged");
+            addWarnings(List.of(new SQLWarning("Shepherd does not translate JDBC escape syntax ({fn ...}, {d ...});"
+                    + " SQL reaches the database as written", "01000")));
         }
     }
 

@@ -328,6 +328,12 @@ class JdbcOverProtocolTest {
             assertThatThrownBy(() -> c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY))
                     .isInstanceOf(SQLFeatureNotSupportedException.class).hasMessageContaining("TYPE_FORWARD_ONLY");
             assertThat(c.isValid(5)).isTrue();
+            try (Statement s = c.createStatement()) {
+                s.setEscapeProcessing(false);
+                assertThat((Throwable) s.getWarnings()).isNull();
+                s.setEscapeProcessing(true);
+                assertThat((Throwable) s.getWarnings()).hasMessageContaining("escape");
+            }
             c.setNetworkTimeout(Runnable::run, 1234);
             assertThat(c.getNetworkTimeout()).isEqualTo(1234);
             assertThat(server.requests).extracting(Message::type).extracting(Enum::name).containsExactly(
@@ -511,6 +517,60 @@ class JdbcOverProtocolTest {
         assertThat(failure.get()).isInstanceOfSatisfying(SQLException.class,
                 e -> assertThat(e.getSQLState()).isEqualTo("08006"));
         assertThat(c.isClosed()).isTrue();
+    }
+
+    @Test
+    void isValidGivesUpWhenAnotherThreadHoldsTheConnectionLongerThanItsTimeout() throws Exception {
+        CountDownLatch executing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        try (Connection c = connect((req, conn) -> {
+            if (req instanceof Message.Ping) return ScriptedServer.one(new Message.Pong());
+            executing.countDown();
+            release.await(30, TimeUnit.SECONDS);
+            return ScriptedServer.one(new Message.UpdateResult(0, List.of(), List.of(), List.of()));
+        })) {
+            Thread runner = new Thread(() -> {
+                try (Statement s = c.createStatement()) {
+                    s.execute("UPDATE slow");
+                } catch (SQLException ignored) {
+                    // not what this test looks at
+                }
+            });
+            runner.start();
+            assertThat(executing.await(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(c.isValid(1)).isFalse();
+            release.countDown();
+            runner.join(30_000);
+            assertThat(c.isValid(5)).isTrue();
+        }
+    }
+
+    @Test
+    void aSilentServerHitsTheLoginTimeout() throws Exception {
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress())) {
+            String url = "jdbc:shepherd://127.0.0.1:" + silent.getLocalPort() + "/db?user=a&password=b&loginTimeout=1";
+            assertThatThrownBy(() -> DriverManager.getConnection(url)).isInstanceOfSatisfying(SQLException.class, e -> {
+                assertThat(e.getSQLState()).isEqualTo("08001");
+                assertThat(e.getMessage()).contains("timed out");
+            });
+        }
+    }
+
+    @Test
+    void theSocketTimeoutClosesAConnectionWhoseAnswerDoesNotCome() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        server = new ScriptedServer((req, conn) -> {
+            release.await(30, TimeUnit.SECONDS);
+            return List.of();
+        });
+        try (Connection c = DriverManager.getConnection(server.url() + "&socketTimeout=1"); Statement s = c.createStatement()) {
+            assertThat(c.getNetworkTimeout()).isEqualTo(1000);
+            assertThatThrownBy(() -> s.execute("SELECT 1")).isInstanceOfSatisfying(SQLNonTransientConnectionException.class,
+                    e -> assertThat(e.getMessage()).contains("socket timeout"));
+            assertThat(c.isClosed()).isTrue();
+        } finally {
+            release.countDown();
+        }
     }
 
     @Test

@@ -1,0 +1,205 @@
+package org.shepherd.hetero;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.Session;
+import org.shepherd.coordinator.cbs.CbsCoordinator;
+import org.shepherd.coordinator.cbs.CbsCore;
+import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.setup.ReplicaRefusedException;
+import org.shepherd.replica.setup.ReplicaSetup;
+import org.shepherd.schedule.ExecutionMode;
+
+/**
+ * Tier 3: commit barrier scheduling over real servers of different vendors (f = 1, three replicas), each vendor as
+ * primary; two MariaDB versions; MariaDB three times. After each workload every replica's tables are equal (canonical
+ * values row by row) and no correct replica was reported as divergent.
+ */
+class HeterogeneousCbsTest {
+
+    private static final int WORKER_THREADS_MAX = 16;
+    private static final int FETCH_SIZE = 100;
+    private static final long STATEMENT_TIMEOUT_MS = 60_000;
+    private static final long IDLE_TIMEOUT_MS = 60_000;
+    private static final int CLIENTS = 4;
+    private static final int BANK_TXNS_PER_CLIENT = 15;
+    private static final int MIX_TXNS_PER_CLIENT = 10;
+    private static final long SEED = 5_000;
+
+    private static ReplicaServers servers;
+
+    @BeforeAll
+    static void startServers() throws Exception {
+        long t0 = System.nanoTime();
+        servers = ReplicaServers.start();
+        System.out.printf("replica servers started in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    @AfterAll
+    static void stopServers() {
+        if (servers != null) {
+            servers.close();
+        }
+    }
+
+    /** The replica set of these servers (fresh databases), with {@code names.get(primary)} as primary. */
+    private static CbsCoordinator coordinator(List<String> names, int primary) throws SQLException {
+        int set = servers.newSet();
+        List<ReplicaPool> pools = new ArrayList<>();
+        try {
+            for (String n : names) {
+                pools.add(servers.pool(n, set));
+            }
+            return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(1, ExecutionMode.CBS), WORKER_THREADS_MAX,
+                    FETCH_SIZE, STATEMENT_TIMEOUT_MS, new DivergenceLog());
+        } catch (SQLException | RuntimeException e) {
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+    }
+
+    private static void bankOn(List<String> names, int primary) throws Exception {
+        long t0 = System.nanoTime();
+        try (CbsCoordinator c = coordinator(names, primary)) {
+            Workloads.createBank(c);
+            Workloads.Counts counts = Workloads.bank(c, CLIENTS, BANK_TXNS_PER_CLIENT, SEED + primary * 100);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
+            assertEqualEverywhere(c, "acct", "id");
+            assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+            assertThat(counts.commits() + counts.reads()).isEqualTo((long) CLIENTS * BANK_TXNS_PER_CLIENT);
+            System.out.printf("bank on %s, primary %s: %s %s in %d ms%n", names, names.get(primary), counts, c.stats(),
+                    (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    private static void mixOn(List<String> names, int primary) throws Exception {
+        long t0 = System.nanoTime();
+        try (CbsCoordinator c = coordinator(names, primary)) {
+            Workloads.createMix(c);
+            Workloads.Counts counts = Workloads.mix(c, CLIENTS, MIX_TXNS_PER_CLIENT, SEED + 50 + primary);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
+            Workloads.checkMix(c);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertEqualEverywhere(c, "district", "d_id");
+            assertEqualEverywhere(c, "customer", "d_id, c_id");
+            assertEqualEverywhere(c, "stock", "i_id");
+            assertEqualEverywhere(c, "orders", "d_id, o_id");
+            assertEqualEverywhere(c, "order_line", "d_id, o_id, ol_number");
+            assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+            System.out.printf("tpcc-like mix on %s, primary %s: %s %s in %d ms%n", names, names.get(primary), counts, c.stats(),
+                    (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    private static void assertEqualEverywhere(CbsCoordinator c, String table, String orderBy) throws SQLException {
+        List<ReplicaPool> pools = c.endpoints().stream().map(e -> e.pool()).toList();
+        List<String> first = Workloads.canonicalTable(pools.get(0), table, orderBy);
+        assertThat(first).as("%s on %s", table, pools.get(0).spec().name()).isNotEmpty();
+        for (ReplicaPool p : pools.subList(1, pools.size())) {
+            assertThat(Workloads.canonicalTable(p, table, orderBy)).as("%s on %s equals %s on %s", table, p.spec().name(), table,
+                    pools.get(0).spec().name()).isEqualTo(first);
+        }
+        List<String> log = Workloads.canonicalTable(pools.get(0), "shepherd_txlog", "txid");
+        for (ReplicaPool p : pools.subList(1, pools.size())) {
+            assertThat(Workloads.canonicalTable(p, "shepherd_txlog", "txid")).as("shepherd_txlog on %s", p.spec().name())
+                    .isEqualTo(log);
+        }
+    }
+
+    private static final List<String> MARIADB_DERBY_HSQLDB = List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY,
+            ReplicaServers.HSQLDB);
+
+    @Test
+    void bankWithMariaDbAsPrimary() throws Exception {
+        bankOn(MARIADB_DERBY_HSQLDB, 0);
+    }
+
+    @Test
+    void bankWithDerbyAsPrimary() throws Exception {
+        bankOn(MARIADB_DERBY_HSQLDB, 1);
+    }
+
+    @Test
+    void bankWithHsqldbAsPrimary() throws Exception {
+        bankOn(MARIADB_DERBY_HSQLDB, 2);
+    }
+
+    @Test
+    void tpccLikeMixWithMariaDbAsPrimary() throws Exception {
+        mixOn(MARIADB_DERBY_HSQLDB, 0);
+    }
+
+    @Test
+    void tpccLikeMixWithDerbyAsPrimary() throws Exception {
+        mixOn(MARIADB_DERBY_HSQLDB, 1);
+    }
+
+    @Test
+    void twoMariaDbVersionsAndDerby() throws Exception {
+        Assumptions.assumeTrue(servers.has(ReplicaServers.MARIADB_10), "Debian's mariadbd (10.11) is not installed");
+        List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_10, ReplicaServers.DERBY);
+        bankOn(set, 0);
+        mixOn(set, 1);
+    }
+
+    @Test
+    void mariaDbThreeTimes() throws Exception {
+        List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B, ReplicaServers.MARIADB_C);
+        bankOn(set, 0);
+        mixOn(set, 2);
+    }
+
+    /**
+     * HSQLDB's LOCKS mode locks whole tables; MariaDB locks rows. With MariaDB as primary, two transactions that update
+     * different rows of one table run together on the primary and Derby but block each other on HSQLDB: the primary
+     * is not sufficiently blocking for HSQLDB. The later transaction commits first; HSQLDB must give way (abort and
+     * re-run the other one there), and both commit with identical tables everywhere.
+     */
+    @Test
+    void aPrimaryThatBlocksLessThanASecondaryStaysCorrectAndLive() throws Exception {
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0)) {
+            Workloads.createBank(c);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            List<String> hsqldbTrace = java.util.Collections.synchronizedList(new ArrayList<>());
+            c.endpoints().get(2).setTrace(hsqldbTrace::add);
+            try (Session first = c.openSession("app", "db"); Session second = c.openSession("app", "db")) {
+                first.setAutoCommit(false);
+                second.setAutoCommit(false);
+                Workloads.update(first, "UPDATE acct SET bal = bal - 5 WHERE id = 1");
+                // HSQLDB takes its table lock for the first transaction before the second one's update arrives there
+                for (int i = 0; i < 500 && hsqldbTrace.isEmpty(); i++) {
+                    Thread.sleep(10);
+                }
+                Workloads.update(second, "UPDATE acct SET bal = bal - 7 WHERE id = 2");
+                Workloads.update(second, "UPDATE acct SET bal = bal + 7 WHERE id = 3");
+                second.commit();
+                Workloads.update(first, "UPDATE acct SET bal = bal + 5 WHERE id = 4");
+                first.commit();
+            }
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).as("HSQLDB caught up").isTrue();
+            assertEqualEverywhere(c, "acct", "id");
+            assertThat(Workloads.canonicalTable(c.endpoints().get(2).pool(), "acct", "id")).contains("ID=E1|BAL=E995",
+                    "ID=E2|BAL=E993", "ID=E3|BAL=E1007", "ID=E4|BAL=E1005");
+            assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+            System.out.printf("insufficiently blocking primary: %s%n", c.stats());
+        }
+    }
+
+    /** PostgreSQL's multiversion concurrency control cannot order transactions for the others: refused as primary. */
+    @Test
+    void postgresqlIsRefusedAsPrimaryWithTheReason() {
+        ReplicaSetup pg = ReplicaSetup.forDialect("postgresql");
+        assertThat(pg.canBePrimary()).isFalse();
+        assertThatThrownBy(pg::verifyPrimary).isInstanceOf(ReplicaRefusedException.class)
+                .satisfies(e -> assertThat(e.getMessage()).containsIgnoringCase("postgresql").hasSizeGreaterThan(40));
+    }
+}
