@@ -143,9 +143,12 @@ public final class CbsCoordinator implements Coordinator {
             bare = bare.substring(dot + 1);
         }
         try (Connection c = primary().pool().acquire()) {
+            // restrict the lookup to the connection's own database and schema: other databases may hold a namesake
+            String catalog = c.getCatalog() == null || c.getCatalog().isEmpty() ? null : c.getCatalog();
+            String inSchema = schema != null ? schema : c.getSchema();
             for (String name : new LinkedHashSet<>(List.of(bare, bare.toUpperCase(java.util.Locale.ROOT),
                     bare.toLowerCase(java.util.Locale.ROOT)))) {
-                try (ResultSet rs = c.getMetaData().getColumns(null, schema, name, null)) {
+                try (ResultSet rs = c.getMetaData().getColumns(catalog, inSchema, name, null)) {
                     while (rs.next()) {
                         if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) found = Optional.of(rs.getString("COLUMN_NAME"));
                     }

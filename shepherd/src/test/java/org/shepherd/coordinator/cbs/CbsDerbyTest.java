@@ -291,6 +291,27 @@ class CbsDerbyTest {
     }
 
     @Test
+    void insideATransactionRowsStreamAndWhatTheClientSkipsIsDrainedForTheVote() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.setAutoCommit(false);
+            Answer.Rows rows = (Answer.Rows) s.execute("SELECT id, bal FROM acct ORDER BY id", List.of(), ExecOptions.DEFAULT);
+            assertThat(rows.cursor()).isInstanceOf(StreamingCursor.class);
+            assertThat(rows.cursor().fetch(2)).hasSize(2);
+            s.commit();
+        }
+        behindTheShepherdsBack(pools.get(0), "UPDATE acct SET bal = 5 WHERE id = 9");
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.setAutoCommit(false);
+            Answer.Rows rows = (Answer.Rows) s.execute("SELECT id, bal FROM acct ORDER BY id", List.of(), ExecOptions.DEFAULT);
+            assertThat(rows.cursor().fetch(2)).extracting(r -> r[1]).containsExactly(INITIAL, INITIAL);
+            assertThatThrownBy(s::commit).isInstanceOf(SQLException.class).hasMessageContaining("replicas r1 disagreed")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+        }
+    }
+
+    @Test
     void thePrimarysGeneratedKeysArePinnedOnTheSecondaries() throws Exception {
         start(ExecutionMode.CBS);
         try (Session a = coordinator.openSession("app", "db"); Session b = coordinator.openSession("app", "db")) {
