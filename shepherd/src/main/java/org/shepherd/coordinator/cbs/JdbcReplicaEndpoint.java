@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 import org.shepherd.replica.Outcome;
@@ -165,18 +166,25 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
-        submit(done, "exec T" + txId + " " + stmt.sql(), () -> done.accept(run(txId, attempt, stmt, primary)));
+        submit(done, "exec T" + txId + " " + stmt.sql(), () -> done.accept(run(txId, attempt, stmt, primary, done)));
     }
 
-    private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary) {
+    private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
         try {
             Connection c = connection(txId, attempt);
-            String sql = stmt.sqlFor(dialect);
+            String sql = primary ? stmt.sqlFor(dialect) : stmt.secondarySqlFor(dialect);
             List<Param> params = stmt.paramsFor(dialect);
-            try (Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), stmt.options(), fetchSize)) {
+            boolean pinKeys = primary && stmt.pinnedKeyColumn() != null;
+            ExecOptions asked = stmt.options();
+            ExecOptions options = pinKeys && !asked.returnGeneratedKeys()
+                    ? new ExecOptions(asked.maxRows(), asked.fetchSize(), asked.queryTimeoutSeconds(), true)
+                    : asked;
+            Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), options, fetchSize);
+            boolean handedOver = false;
+            try {
                 boolean hasRows;
                 try {
-                    hasRows = JdbcExecution.execute(st, sql, params, values, stmt.options());
+                    hasRows = JdbcExecution.execute(st, sql, params, values, options);
                 } catch (SQLException e) {
                     Translation t = stmt.translation();
                     if (t == null || !t.isIgnorableError(dialect, e)) throw e;
@@ -185,12 +193,24 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                             primary ? new Answer.Update(0, List.of(), List.of(), List.of()) : null);
                 }
                 if (!hasRows) {
-                    Answer.Update u = JdbcExecution.update(st, stmt.options(), values);
+                    Answer.Update u = JdbcExecution.update(st, options, values);
+                    if (pinKeys) {
+                        pinKeys(stmt, u);
+                        if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
+                    }
                     // generated keys are the primary's until the translator pins them on the secondaries: not voted
                     Ballot b = AnswerDigest.updateCount(u.count(), List.of(), List.of());
                     return Outcome.answer(b, primary ? u : null);
                 }
-                try (ResultSet rs = st.getResultSet()) {
+                ResultSet result = st.getResultSet();
+                if (primary && stmt.streamsToClient()) {
+                    List<ColumnInfo> cols = JdbcValues.columns(result.getMetaData());
+                    AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
+                    StreamingCursor cursor = new StreamingCursor(st, result, values, cols, digest, done);
+                    handedOver = true;
+                    return Outcome.streaming(new Answer.Rows(cursor, JdbcExecution.warnings(st)));
+                }
+                try (ResultSet rs = result) {
                     List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
                     AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
                     List<Object[]> rows = primary ? new ArrayList<>() : null;
@@ -199,9 +219,9 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                         digest.addRow(row);
                         if (primary) {
                             if (rows.size() == resultRowsMax) {
-                                throw new SQLException("the result has more than " + resultRowsMax + " rows; Shepherd holds the"
-                                        + " result of a voted statement in memory up to cbs.result.rows.max rows: add a"
-                                        + " WHERE/FETCH FIRST or raise the limit", "54000");
+                                throw new SQLException("the result has more than " + resultRowsMax + " rows; in autocommit mode"
+                                        + " Shepherd holds a result in memory until it is voted: add a WHERE/FETCH FIRST, or"
+                                        + " read it inside a transaction (results stream there)", "54000");
                             }
                             rows.add(row);
                         }
@@ -210,11 +230,26 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     return Outcome.answer(b, primary ? new Answer.Rows(new BufferedCursor(cols, rows), JdbcExecution.warnings(st))
                             : null);
                 }
+            } finally {
+                if (!handedOver) st.close();
             }
         } catch (SQLException e) {
             return failure(txId, e);
         } catch (RuntimeException e) {
             return failure(txId, JdbcExecution.toSqlException(e));
+        }
+    }
+
+    private void pinKeys(JdbcStatement stmt, Answer.Update u) {
+        List<Object> keys = new ArrayList<>();
+        for (Object[] row : u.generatedKeys()) {
+            if (row.length > 0 && row[0] != null) keys.add(row[0]);
+        }
+        if (keys.size() == u.count()) {
+            stmt.primaryGenerated(keys);
+        } else {
+            LOG.warn("cannot pin generated keys of [{}]: the primary reported {} keys for {} rows; the secondaries generate"
+                    + " their own", stmt.sql(), keys.size(), u.count());
         }
     }
 
