@@ -171,6 +171,10 @@ class CbsDerbyTest {
         assertThat(table(pools.get(1), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
         assertThat(table(pools.get(2), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
         assertThat(coordinator.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        long lastBarrier = coordinator.currentBarrier() - 1;
+        assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::lastCommittedBarrier)
+                .containsOnly(lastBarrier);
+        assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::primary).containsExactly(true, false, false);
         assertThat(lockTimeouts).as("no client waited for a lock timeout").isEmpty();
         System.out.printf("bank: %d transfers, %d reads, %d retries, %s%n", transfers.get(), reads.get(), retries.get(),
                 coordinator.stats());
