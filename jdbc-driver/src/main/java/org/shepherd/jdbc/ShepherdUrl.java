@@ -33,7 +33,7 @@ public record ShepherdUrl(String host, int port, String database, Properties pro
         String query = q < 0 ? "" : rest.substring(q + 1);
         String hostPortDb = q < 0 ? rest : rest.substring(0, q);
         int slash = hostPortDb.indexOf('/', hostPortDb.startsWith("[") ? hostPortDb.indexOf(']') : 0);
-        if (slash < 0) throw invalid(url, "the database is missing (…/database)");
+        if (slash < 0) throw invalid(url, "the database is missing (host/database)");
         String hostPort = hostPortDb.substring(0, slash);
         String database = decode(url, hostPortDb.substring(slash + 1));
         if (database.isEmpty() || database.contains("/")) throw invalid(url, "the database name is missing or contains '/'");
