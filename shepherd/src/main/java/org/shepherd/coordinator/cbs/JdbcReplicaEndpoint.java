@@ -186,6 +186,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 }
                 if (!hasRows) {
                     Answer.Update u = JdbcExecution.update(st, stmt.options(), values);
+                    JdbcExecution.throwIfWarningIsAnError(st);
                     // generated keys are the primary's until the translator pins them on the secondaries: not voted
                     Ballot b = AnswerDigest.updateCount(u.count(), List.of(), List.of());
                     return Outcome.answer(b, primary ? u : null);
@@ -206,6 +207,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                             rows.add(row);
                         }
                     }
+                    JdbcExecution.throwIfWarningIsAnError(st);
                     Ballot b = digest.finish();
                     return Outcome.answer(b, primary ? new Answer.Rows(new BufferedCursor(cols, rows), JdbcExecution.warnings(st))
                             : null);
