@@ -2,6 +2,8 @@ package org.shepherd.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -57,6 +59,39 @@ class ShepherdCliTest {
 
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("nope.properties does not exist");
+    }
+
+    @Test
+    void serveWithAnUnknownConfigKeyExitsTwoNamingIt(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("shepherd.properties");
+        Files.writeString(config, "mode=passthrough\nreplica.a.url=jdbc:derby:memory:unused;create=true\nlisten.port=7654\n");
+
+        CliRun run = CliRun.of("serve", "--config", config.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("listen.port");
+    }
+
+    @Test
+    void serveWithTooFewReplicasForCbsExitsTwo(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("shepherd.properties");
+        Files.writeString(config, "f=1\nreplica.a.url=jdbc:derby:memory:unused;create=true\n");
+
+        CliRun run = CliRun.of("serve", "--config", config.toString());
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("2f+1");
+    }
+
+    @Test
+    void embeddedDefaultOptionsWithAConfigFileAreAUsageError(@TempDir Path dir) throws IOException {
+        Path config = dir.resolve("shepherd.properties");
+        Files.writeString(config, "mode=passthrough\n");
+
+        CliRun run = CliRun.of("serve", "--config", config.toString(), "--listen", "127.0.0.1:0");
+
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).contains("--data-dir and --listen apply to the embedded default only");
     }
 
     @ParameterizedTest

@@ -6,6 +6,8 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -55,6 +57,7 @@ public final class CbsCoordinator implements Coordinator {
     private final Translator translator;
     private final DeterminismSource determinism;
     private final boolean homogeneous;
+    private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     /**
@@ -121,6 +124,42 @@ public final class CbsCoordinator implements Coordinator {
             if ("42000".equals(e.getSQLState()) && homogeneous) return null;
             throw e;
         }
+    }
+
+    /**
+     * The identity (auto-increment) column of {@code table} on the primary, if any; cached until the next DDL
+     * statement ({@link #forgetIdentityColumns()}).
+     */
+    Optional<String> identityColumn(String table) throws SQLException {
+        String key = table.toUpperCase(java.util.Locale.ROOT);
+        Optional<String> cached = identityColumns.get(key);
+        if (cached != null) return cached;
+        Optional<String> found = Optional.empty();
+        String bare = table.replace("\"", "").replace("`", "");
+        String schema = null;
+        int dot = bare.lastIndexOf('.');
+        if (dot >= 0) {
+            schema = bare.substring(0, dot);
+            bare = bare.substring(dot + 1);
+        }
+        try (Connection c = primary().pool().acquire()) {
+            for (String name : new LinkedHashSet<>(List.of(bare, bare.toUpperCase(java.util.Locale.ROOT),
+                    bare.toLowerCase(java.util.Locale.ROOT)))) {
+                try (ResultSet rs = c.getMetaData().getColumns(null, schema, name, null)) {
+                    while (rs.next()) {
+                        if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) found = Optional.of(rs.getString("COLUMN_NAME"));
+                    }
+                }
+                if (found.isPresent()) break;
+            }
+            c.rollback();
+        }
+        identityColumns.put(key, found);
+        return found;
+    }
+
+    void forgetIdentityColumns() {
+        identityColumns.clear();
     }
 
     DeterminismSource determinism() {

@@ -11,6 +11,8 @@ import org.shepherd.coordinator.Session;
 import org.shepherd.protocol.Param;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
+import org.shepherd.translator.Bound;
+import org.shepherd.translator.StatementKind;
 import org.shepherd.translator.Translation;
 
 /**
@@ -69,7 +71,25 @@ final class CbsSession implements Session {
     }
 
     private JdbcStatement statement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
-        return new JdbcStatement(sql, params, options, tr == null ? null : tr.bind(params, coordinator.determinism()));
+        if (tr == null) return new JdbcStatement(sql, params, options);
+        if (tr.kind() == StatementKind.DDL) coordinator.forgetIdentityColumns();
+        Bound bound = tr.bind(params, coordinator.determinism());
+        String keyColumn = null;
+        if (tr.kind() == StatementKind.WRITE && tr.insertTable() != null) {
+            keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
+            if (keyColumn != null) checkKeysCanBePinned(bound, keyColumn);
+        }
+        return new JdbcStatement(sql, params, options, bound, keyColumn);
+    }
+
+    /** An INSERT into an identity table that cannot carry explicit keys is refused before it runs anywhere. */
+    private void checkKeysCanBePinned(Bound bound, String keyColumn) throws SQLException {
+        try {
+            bound.sqlWithExplicitKeys(coordinator.primary().dialect(), keyColumn, List.of());
+        } catch (SQLException e) {
+            if (e.getMessage() != null && e.getMessage().contains("keys were given")) return;
+            throw e;
+        }
     }
 
     private Answer transactionControl(Translation tr) throws SQLException {

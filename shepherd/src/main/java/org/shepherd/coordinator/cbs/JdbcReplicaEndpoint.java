@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 import org.shepherd.replica.Outcome;
@@ -171,12 +172,17 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary) {
         try {
             Connection c = connection(txId, attempt);
-            String sql = stmt.sqlFor(dialect);
+            String sql = primary ? stmt.sqlFor(dialect) : stmt.secondarySqlFor(dialect);
             List<Param> params = stmt.paramsFor(dialect);
-            try (Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), stmt.options(), fetchSize)) {
+            boolean pinKeys = primary && stmt.pinnedKeyColumn() != null;
+            ExecOptions asked = stmt.options();
+            ExecOptions options = pinKeys && !asked.returnGeneratedKeys()
+                    ? new ExecOptions(asked.maxRows(), asked.fetchSize(), asked.queryTimeoutSeconds(), true)
+                    : asked;
+            try (Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), options, fetchSize)) {
                 boolean hasRows;
                 try {
-                    hasRows = JdbcExecution.execute(st, sql, params, values, stmt.options());
+                    hasRows = JdbcExecution.execute(st, sql, params, values, options);
                 } catch (SQLException e) {
                     Translation t = stmt.translation();
                     if (t == null || !t.isIgnorableError(dialect, e)) throw e;
@@ -185,8 +191,12 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                             primary ? new Answer.Update(0, List.of(), List.of(), List.of()) : null);
                 }
                 if (!hasRows) {
-                    Answer.Update u = JdbcExecution.update(st, stmt.options(), values);
+                    Answer.Update u = JdbcExecution.update(st, options, values);
                     JdbcExecution.throwIfWarningIsAnError(st);
+                    if (pinKeys) {
+                        pinKeys(stmt, u);
+                        if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
+                    }
                     // generated keys are the primary's until the translator pins them on the secondaries: not voted
                     Ballot b = AnswerDigest.updateCount(u.count(), List.of(), List.of());
                     return Outcome.answer(b, primary ? u : null);
@@ -217,6 +227,19 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             return failure(txId, e);
         } catch (RuntimeException e) {
             return failure(txId, JdbcExecution.toSqlException(e));
+        }
+    }
+
+    private void pinKeys(JdbcStatement stmt, Answer.Update u) {
+        List<Object> keys = new ArrayList<>();
+        for (Object[] row : u.generatedKeys()) {
+            if (row.length > 0 && row[0] != null) keys.add(row[0]);
+        }
+        if (keys.size() == u.count()) {
+            stmt.primaryGenerated(keys);
+        } else {
+            LOG.warn("cannot pin generated keys of [{}]: the primary reported {} keys for {} rows; the secondaries generate"
+                    + " their own", stmt.sql(), keys.size(), u.count());
         }
     }
 

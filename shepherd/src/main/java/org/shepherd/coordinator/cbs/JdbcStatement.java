@@ -22,6 +22,8 @@ public final class JdbcStatement {
     private final ExecOptions options;
     private final Bound bound;
     private final int[] orderKeyPositions;
+    private final String pinnedKeyColumn;
+    private volatile List<Object> primaryKeys;
 
     /** A statement sent unchanged to every replica; row order is not voted. */
     public JdbcStatement(String sql, List<Param> params, ExecOptions options) {
@@ -32,6 +34,16 @@ public final class JdbcStatement {
      * @param bound the translation bound to this execution's values, or null to send {@code sql} unchanged
      */
     public JdbcStatement(String sql, List<Param> params, ExecOptions options, Bound bound) {
+        this(sql, params, options, bound, null);
+    }
+
+    /**
+     * @param pinnedKeyColumn the identity column whose values the primary generates and the secondaries receive as
+     *     explicit values (an INSERT into a table with an identity column), or null
+     */
+    public JdbcStatement(String sql, List<Param> params, ExecOptions options, Bound bound, String pinnedKeyColumn) {
+        if (pinnedKeyColumn != null && bound == null) throw new IllegalArgumentException("pinning keys needs a translation");
+        this.pinnedKeyColumn = pinnedKeyColumn;
         this.sql = sql;
         this.params = List.copyOf(params);
         this.options = options;
@@ -58,9 +70,26 @@ public final class JdbcStatement {
         return orderKeyPositions.clone();
     }
 
-    /** The SQL a replica of dialect {@code d} runs. */
+    /** The identity column whose generated values are pinned on the secondaries, or null. */
+    public String pinnedKeyColumn() {
+        return pinnedKeyColumn;
+    }
+
+    /** Records the keys the primary generated, one per inserted row (before the statement reaches a secondary). */
+    public void primaryGenerated(List<Object> keys) {
+        this.primaryKeys = List.copyOf(keys);
+    }
+
+    /** The SQL the primary runs. */
     public String sqlFor(Dialect d) throws SQLException {
         return bound == null ? sql : bound.sqlFor(d);
+    }
+
+    /** The SQL a secondary runs: with the primary's generated keys as explicit values when they are pinned. */
+    public String secondarySqlFor(Dialect d) throws SQLException {
+        List<Object> keys = primaryKeys;
+        if (pinnedKeyColumn == null || keys == null) return sqlFor(d);
+        return bound.sqlWithExplicitKeys(d, pinnedKeyColumn, keys);
     }
 
     /** The parameters for {@link #sqlFor} of the same dialect. */
