@@ -20,7 +20,12 @@ public record Outcome(Kind kind, Ballot ballot, Object clientAnswer, SQLExceptio
         /** The replica rolled the transaction back (deadlock victim, lock wait timeout, serialization failure). */
         RETRYABLE,
         /** The replica is unreachable (connection broken, crashed). */
-        DOWN
+        DOWN,
+        /**
+         * The primary's rows are streaming to the client ({@code clientAnswer}); the statement's final outcome follows
+         * when the client read them all or closed the cursor.
+         */
+        STREAMING
     }
 
     public static Outcome answer(Ballot ballot, Object clientAnswer) {
@@ -33,6 +38,10 @@ public record Outcome(Kind kind, Ballot ballot, Object clientAnswer, SQLExceptio
 
     public static Outcome done() {
         return new Outcome(Kind.ANSWER, null, null, null);
+    }
+
+    public static Outcome streaming(Object clientAnswer) {
+        return new Outcome(Kind.STREAMING, null, clientAnswer, null);
     }
 
     public static Outcome retryable(SQLException e) {

@@ -2,15 +2,11 @@ package org.shepherd.tpcc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -21,25 +17,26 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-/** One small warehouse in two embedded Derby databases loaded alike: A stays as loaded, B runs transactions. */
+/**
+ * One small warehouse in two embedded Derby databases: A loaded here, B a copy of an identical load made with the
+ * same seed and load time (see DerbyTestSupport). A stays as loaded, B runs transactions.
+ */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TpccDerbyTest {
 
-    private static final long SEED = 42;
-    private static final Scale SCALE = new Scale(1, true);
-    private static final Clock LOAD_CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05.678Z"), ZoneOffset.UTC);
+    private static final long SEED = DerbyTestSupport.SEED;
+    private static final Scale SCALE = DerbyTestSupport.SCALE;
     private static final Jdbc A = new Jdbc("jdbc:derby:memory:tpcc-a;create=true", null, null);
-    private static final Jdbc B = new Jdbc("jdbc:derby:memory:tpcc-b;create=true", null, null);
-    private static final PrintStream QUIET = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    private static final PrintStream QUIET = DerbyTestSupport.quiet();
+    private static Jdbc copyB;
 
     private static List<Digest.TableDigest> loadedDigest;
 
     @BeforeAll
     static void loadTwice() throws Exception {
         DerbyTestSupport.shortLockTimeouts();
-        for (Jdbc db : List.of(A, B)) {
-            new Loader(db, new Loader.Options(SCALE, SEED, Dialect.DERBY, 500, 1, LOAD_CLOCK), QUIET, false).load();
-        }
+        DerbyTestSupport.load(A);
+        copyB = new Jdbc(DerbyTestSupport.loadedCopy("tpcc-b"), null, null);
     }
 
     @AfterAll
@@ -65,7 +62,7 @@ class TpccDerbyTest {
     @Test
     @Order(2)
     void identicalLoadsHaveEqualDigests() throws SQLException {
-        try (Connection a = A.connect(); Connection b = B.connect()) {
+        try (Connection a = A.connect(); Connection b = copyB.connect()) {
             loadedDigest = Digest.ofTables(a);
             assertThat(Digest.ofTables(b)).isEqualTo(loadedDigest);
             assertThat(loadedDigest).extracting(Digest.TableDigest::rows).allSatisfy(n -> assertThat(n).isPositive());
@@ -77,7 +74,7 @@ class TpccDerbyTest {
     void everyTransactionTypeRunsAndTheDatabaseStaysConsistent() throws SQLException {
         TpccRandom random = new TpccRandom(SEED, NuRandConstants.forRun(SEED));
         Map<TxType, Integer> committed = new EnumMap<>(TxType.class);
-        try (Connection c = B.connect(); Transactions tx = new Transactions(c, Clock.systemUTC())) {
+        try (Connection c = copyB.connect(); Transactions tx = new Transactions(c, Clock.systemUTC())) {
             for (TxType type : TxType.ALL) {
                 for (int i = 0; i < 20; i++) {
                     TxInput input = TxInput.draw(type, random, SCALE, 1, 3);
@@ -124,14 +121,14 @@ class TpccDerbyTest {
         int perTerminal = 40;
         Runner.Options options = new Runner.Options(SCALE, terminals, 600, 0, SEED, 0, 0, 10, 60, perTerminal,
             Clock.systemUTC());
-        RunResult result = new Runner(B, options, QUIET).run();
+        RunResult result = new Runner(copyB, options, QUIET).run();
         assertThat(result.errors()).as(String.valueOf(result.firstErrors())).isZero();
         assertThat(result.transactions()).isEqualTo((long) terminals * perTerminal);
         assertThat(result.byType()).extracting(RunResult.TypeSummary::type)
             .containsExactly("NewOrder", "Payment", "OrderStatus", "Delivery", "StockLevel");
         long newOrders = result.byType().get(0).count();
         assertThat(result.tpmC()).isEqualTo(newOrders * 60 / result.elapsedS());
-        try (Connection c = B.connect()) {
+        try (Connection c = copyB.connect()) {
             assertAllConditionsPass(c);
         }
     }

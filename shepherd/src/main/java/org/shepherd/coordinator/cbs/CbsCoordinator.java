@@ -143,9 +143,12 @@ public final class CbsCoordinator implements Coordinator {
             bare = bare.substring(dot + 1);
         }
         try (Connection c = primary().pool().acquire()) {
+            // restrict the lookup to the connection's own database and schema: other databases may hold a namesake
+            String catalog = c.getCatalog() == null || c.getCatalog().isEmpty() ? null : c.getCatalog();
+            String inSchema = schema != null ? schema : c.getSchema();
             for (String name : new LinkedHashSet<>(List.of(bare, bare.toUpperCase(java.util.Locale.ROOT),
                     bare.toLowerCase(java.util.Locale.ROOT)))) {
-                try (ResultSet rs = c.getMetaData().getColumns(null, schema, name, null)) {
+                try (ResultSet rs = c.getMetaData().getColumns(catalog, inSchema, name, null)) {
                     while (rs.next()) {
                         if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) found = Optional.of(rs.getString("COLUMN_NAME"));
                     }
@@ -190,6 +193,16 @@ public final class CbsCoordinator implements Coordinator {
     /** Core counters, read on the core thread. */
     public CbsCore.Stats stats() throws SQLException {
         return onCore(f -> f.complete(core.stats()));
+    }
+
+    /** Per replica: role, up/down, the last barrier it committed, transactions in its pool (read on the core thread). */
+    public List<CbsCore.ReplicaStatus> replicaStatus() throws SQLException {
+        return onCore(f -> f.complete(core.replicaStatus()));
+    }
+
+    /** The next commit barrier B (the number of transactions committed since start). */
+    public long currentBarrier() throws SQLException {
+        return onCore(f -> f.complete(core.currentBarrier()));
     }
 
     /** Waits until every transaction is committed or rolled back on every live replica (tests, shutdown). */

@@ -192,6 +192,11 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     public void statementDone(ReplicaManager<S> r, PoolEntry<S> e, int index, Outcome o) {
         Txn<S> t = e.txn();
         Stmt<S> q = t.stmts().get(index);
+        if (o.kind() == Outcome.Kind.STREAMING) {
+            primaryStreaming(t, o);
+            afterEvent();
+            return;
+        }
         e.completed();
         if (r.primary()) {
             primaryStatementDone(r, e, q, o);
@@ -214,6 +219,25 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             replicaDown(r, o.error());
         }
         afterEvent();
+    }
+
+    /** The primary's rows start flowing to the client; the statement stays in flight until they are all read. */
+    private void primaryStreaming(Txn<S> t, Outcome o) {
+        Ctx c = ctx.get(t.id());
+        StatementCallback cb = c == null ? null : c.statementCallback;
+        if (c != null) c.statementCallback = null;
+        if (cb != null) {
+            cb.answered(o.clientAnswer());
+        } else if (o.clientAnswer() instanceof AutoCloseable orphan) {
+            // nobody will read it (the transaction was aborted meanwhile): drain it off the core thread
+            java.util.concurrent.CompletableFuture.runAsync(() -> {
+                try {
+                    orphan.close();
+                } catch (Exception ignored) {
+                    // its outcome (or failure) reaches the core through the endpoint
+                }
+            });
+        }
     }
 
     private void primaryStatementDone(ReplicaManager<S> r, PoolEntry<S> e, Stmt<S> q, Outcome o) {
@@ -255,6 +279,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             replicaDown(r, o.error());
         } else {
             e.markFinished();
+            r.committed(e.txn().barrier());
             if (!r.primary()) reportLateDivergences(r, e.txn());
         }
         afterEvent();
@@ -580,6 +605,20 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     public long currentBarrier() {
         return barrier;
+    }
+
+    /** One replica as status reports show it. */
+    public record ReplicaStatus(String name, boolean primary, boolean down, String downReason, long lastCommittedBarrier,
+            int transactionsInPool) {
+    }
+
+    public List<ReplicaStatus> replicaStatus() {
+        List<ReplicaStatus> out = new ArrayList<>();
+        for (ReplicaManager<S> r : replicas) {
+            out.add(new ReplicaStatus(r.name(), r.primary(), r.down(), r.downReason(), r.lastCommittedBarrier(),
+                    r.pool().entries().size()));
+        }
+        return out;
     }
 
     public Stats stats() {

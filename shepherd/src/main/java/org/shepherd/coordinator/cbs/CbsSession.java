@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
+import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
 import org.shepherd.protocol.Param;
 import org.shepherd.schedule.TxState;
@@ -28,6 +29,7 @@ final class CbsSession implements Session {
     private boolean autoCommitAfterExplicit;
     private boolean readOnly;
     private volatile CompletableFuture<?> waiting;
+    private ResultCursor openCursor;
     private volatile boolean closed;
 
     CbsSession(CbsCoordinator coordinator) {
@@ -56,8 +58,13 @@ final class CbsSession implements Session {
                     break;
             }
         }
-        JdbcStatement stmt = statement(tr, sql, params, options);
-        if (!autoCommit) return run(transaction(), stmt);
+        closeOpenCursor();
+        JdbcStatement stmt = statement(tr, sql, params, options, !autoCommit);
+        if (!autoCommit) {
+            Answer a = run(transaction(), stmt);
+            if (a instanceof Answer.Rows rows && rows.cursor() instanceof StreamingCursor) openCursor = rows.cursor();
+            return a;
+        }
         Txn<JdbcStatement> t = begin();
         Answer answer;
         try {
@@ -70,8 +77,9 @@ final class CbsSession implements Session {
         return answer;
     }
 
-    private JdbcStatement statement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
-        if (tr == null) return new JdbcStatement(sql, params, options);
+    private JdbcStatement statement(Translation tr, String sql, List<Param> params, ExecOptions options, boolean stream)
+            throws SQLException {
+        if (tr == null) return new JdbcStatement(sql, params, options, null, null, stream);
         if (tr.kind() == StatementKind.DDL) coordinator.forgetIdentityColumns();
         Bound bound = tr.bind(params, coordinator.determinism());
         String keyColumn = null;
@@ -79,7 +87,7 @@ final class CbsSession implements Session {
             keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
             if (keyColumn != null) checkKeysCanBePinned(bound, keyColumn);
         }
-        return new JdbcStatement(sql, params, options, bound, keyColumn);
+        return new JdbcStatement(sql, params, options, bound, keyColumn, stream);
     }
 
     /** An INSERT into an identity table that cannot carry explicit keys is refused before it runs anywhere. */
@@ -124,6 +132,7 @@ final class CbsSession implements Session {
     public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
             throws SQLException {
         checkOpen();
+        closeOpenCursor();
         int n = sql != null ? parameterSets.size() : statements.size();
         long[] counts = new long[n];
         Txn<JdbcStatement> t = autoCommit ? begin() : transaction();
@@ -131,7 +140,7 @@ final class CbsSession implements Session {
             for (int i = 0; i < n; i++) {
                 String text = sql != null ? sql : statements.get(i);
                 List<Param> ps = sql != null ? parameterSets.get(i) : List.of();
-                JdbcStatement stmt = statement(coordinator.translate(text), text, ps, options);
+                JdbcStatement stmt = statement(coordinator.translate(text), text, ps, options, false);
                 Answer a = run(t, stmt);
                 if (!(a instanceof Answer.Update u)) {
                     throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");
@@ -178,6 +187,7 @@ final class CbsSession implements Session {
     @Override
     public void commit() throws SQLException {
         checkOpen();
+        closeOpenCursor();
         Txn<JdbcStatement> t = current;
         current = null;
         if (t != null) commitOnCore(t);
@@ -186,6 +196,7 @@ final class CbsSession implements Session {
     @Override
     public void rollback() throws SQLException {
         checkOpen();
+        closeOpenCursor();
         Txn<JdbcStatement> t = current;
         current = null;
         if (t != null) rollbackOnCore(t);
@@ -201,6 +212,7 @@ final class CbsSession implements Session {
     public void close() {
         if (closed) return;
         closed = true;
+        closeOpenCursor();
         Txn<JdbcStatement> t = current;
         current = null;
         try {
@@ -209,6 +221,18 @@ final class CbsSession implements Session {
             // the coordinator is going away; the transaction is rolled back with it
         }
         coordinator.sessionClosed(this);
+    }
+
+    /** A streaming result still open is read to its end for the vote before the session does anything else. */
+    private void closeOpenCursor() {
+        ResultCursor c = openCursor;
+        openCursor = null;
+        if (c == null) return;
+        try {
+            c.close();
+        } catch (SQLException e) {
+            // the failure reached the core as the statement's answer; the transaction cannot commit with it
+        }
     }
 
     private void checkOpen() throws SQLException {

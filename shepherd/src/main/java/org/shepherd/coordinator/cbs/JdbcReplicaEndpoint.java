@@ -166,10 +166,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
-        submit(done, "exec T" + txId + " " + stmt.sql(), () -> done.accept(run(txId, attempt, stmt, primary)));
+        submit(done, "exec T" + txId + " " + stmt.sql(), () -> done.accept(run(txId, attempt, stmt, primary, done)));
     }
 
-    private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary) {
+    private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
         try {
             Connection c = connection(txId, attempt);
             String sql = primary ? stmt.sqlFor(dialect) : stmt.secondarySqlFor(dialect);
@@ -179,7 +179,9 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             ExecOptions options = pinKeys && !asked.returnGeneratedKeys()
                     ? new ExecOptions(asked.maxRows(), asked.fetchSize(), asked.queryTimeoutSeconds(), true)
                     : asked;
-            try (Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), options, fetchSize)) {
+            Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), options, fetchSize);
+            boolean handedOver = false;
+            try {
                 boolean hasRows;
                 try {
                     hasRows = JdbcExecution.execute(st, sql, params, values, options);
@@ -201,7 +203,15 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     Ballot b = AnswerDigest.updateCount(u.count(), List.of(), List.of());
                     return Outcome.answer(b, primary ? u : null);
                 }
-                try (ResultSet rs = st.getResultSet()) {
+                ResultSet result = st.getResultSet();
+                if (primary && stmt.streamsToClient()) {
+                    List<ColumnInfo> cols = JdbcValues.columns(result.getMetaData());
+                    AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
+                    StreamingCursor cursor = new StreamingCursor(st, result, values, cols, digest, done);
+                    handedOver = true;
+                    return Outcome.streaming(new Answer.Rows(cursor, JdbcExecution.warnings(st)));
+                }
+                try (ResultSet rs = result) {
                     List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
                     AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
                     List<Object[]> rows = primary ? new ArrayList<>() : null;
@@ -210,9 +220,9 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                         digest.addRow(row);
                         if (primary) {
                             if (rows.size() == resultRowsMax) {
-                                throw new SQLException("the result has more than " + resultRowsMax + " rows; Shepherd holds the"
-                                        + " result of a voted statement in memory up to cbs.result.rows.max rows: add a"
-                                        + " WHERE/FETCH FIRST or raise the limit", "54000");
+                                throw new SQLException("the result has more than " + resultRowsMax + " rows; in autocommit mode"
+                                        + " Shepherd holds a result in memory until it is voted: add a WHERE/FETCH FIRST, or"
+                                        + " read it inside a transaction (results stream there)", "54000");
                             }
                             rows.add(row);
                         }
@@ -222,6 +232,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     return Outcome.answer(b, primary ? new Answer.Rows(new BufferedCursor(cols, rows), JdbcExecution.warnings(st))
                             : null);
                 }
+            } finally {
+                if (!handedOver) st.close();
             }
         } catch (SQLException e) {
             return failure(txId, e);

@@ -23,6 +23,7 @@ public final class JdbcStatement {
     private final Bound bound;
     private final int[] orderKeyPositions;
     private final String pinnedKeyColumn;
+    private final boolean streamsToClient;
     private volatile List<Object> primaryKeys;
 
     /** A statement sent unchanged to every replica; row order is not voted. */
@@ -42,6 +43,16 @@ public final class JdbcStatement {
      *     explicit values (an INSERT into a table with an identity column), or null
      */
     public JdbcStatement(String sql, List<Param> params, ExecOptions options, Bound bound, String pinnedKeyColumn) {
+        this(sql, params, options, bound, pinnedKeyColumn, false);
+    }
+
+    /**
+     * @param streamsToClient the primary's rows stream to the client before the vote (inside an explicit
+     *     transaction); otherwise they are held until the answer is complete
+     */
+    public JdbcStatement(String sql, List<Param> params, ExecOptions options, Bound bound, String pinnedKeyColumn,
+            boolean streamsToClient) {
+        this.streamsToClient = streamsToClient;
         if (pinnedKeyColumn != null && bound == null) throw new IllegalArgumentException("pinning keys needs a translation");
         this.pinnedKeyColumn = pinnedKeyColumn;
         this.sql = sql;
@@ -68,6 +79,10 @@ public final class JdbcStatement {
     /** 1-based positions of the select-list columns the query orders by (empty: row order is not voted). */
     public int[] orderKeyPositions() {
         return orderKeyPositions.clone();
+    }
+
+    public boolean streamsToClient() {
+        return streamsToClient;
     }
 
     /** The identity column whose generated values are pinned on the secondaries, or null. */

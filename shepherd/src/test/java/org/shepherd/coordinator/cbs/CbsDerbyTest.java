@@ -171,6 +171,10 @@ class CbsDerbyTest {
         assertThat(table(pools.get(1), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
         assertThat(table(pools.get(2), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
         assertThat(coordinator.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        long lastBarrier = coordinator.currentBarrier() - 1;
+        assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::lastCommittedBarrier)
+                .containsOnly(lastBarrier);
+        assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::primary).containsExactly(true, false, false);
         assertThat(lockTimeouts).as("no client waited for a lock timeout").isEmpty();
         System.out.printf("bank: %d transfers, %d reads, %d retries, %s%n", transfers.get(), reads.get(), retries.get(),
                 coordinator.stats());
@@ -288,6 +292,27 @@ class CbsDerbyTest {
         assertThat(coordinator.awaitIdle(20_000)).isTrue();
         for (ReplicaPool p : pools) assertThat(table(p, "SELECT id, bal FROM acct WHERE id = 8")).containsExactly("8=1003");
         assertThat(coordinator.divergences().snapshot()).isEmpty();
+    }
+
+    @Test
+    void insideATransactionRowsStreamAndWhatTheClientSkipsIsDrainedForTheVote() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.setAutoCommit(false);
+            Answer.Rows rows = (Answer.Rows) s.execute("SELECT id, bal FROM acct ORDER BY id", List.of(), ExecOptions.DEFAULT);
+            assertThat(rows.cursor()).isInstanceOf(StreamingCursor.class);
+            assertThat(rows.cursor().fetch(2)).hasSize(2);
+            s.commit();
+        }
+        behindTheShepherdsBack(pools.get(0), "UPDATE acct SET bal = 5 WHERE id = 9");
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.setAutoCommit(false);
+            Answer.Rows rows = (Answer.Rows) s.execute("SELECT id, bal FROM acct ORDER BY id", List.of(), ExecOptions.DEFAULT);
+            assertThat(rows.cursor().fetch(2)).extracting(r -> r[1]).containsExactly(INITIAL, INITIAL);
+            assertThatThrownBy(s::commit).isInstanceOf(SQLException.class).hasMessageContaining("replicas r1 disagreed")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+        }
     }
 
     @Test

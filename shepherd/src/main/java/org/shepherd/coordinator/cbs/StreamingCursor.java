@@ -1,0 +1,117 @@
+package org.shepherd.coordinator.cbs;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.shepherd.coordinator.ResultCursor;
+import org.shepherd.protocol.ColumnInfo;
+import org.shepherd.replica.Outcome;
+import org.shepherd.replica.jdbc.JdbcValues;
+import org.shepherd.vote.AnswerDigest;
+import org.shepherd.vote.ErrorOutcome;
+
+/**
+ * The primary's result inside an explicit transaction: rows go to the client batch by batch while the digest is
+ * computed; closing the cursor before the end drains the rest into the digest. The complete answer's ballot is
+ * reported to the core when the last row was read (then Q.b is set and the secondaries may run Q).
+ */
+final class StreamingCursor implements ResultCursor {
+
+    private final Statement statement;
+    private final ResultSet resultSet;
+    private final JdbcValues values;
+    private final List<ColumnInfo> columns;
+    private final AnswerDigest digest;
+    private final Consumer<Outcome> done;
+    private boolean exhausted;
+    private boolean reported;
+
+    StreamingCursor(Statement statement, ResultSet resultSet, JdbcValues values, List<ColumnInfo> columns, AnswerDigest digest,
+            Consumer<Outcome> done) {
+        this.statement = statement;
+        this.resultSet = resultSet;
+        this.values = values;
+        this.columns = List.copyOf(columns);
+        this.digest = digest;
+        this.done = done;
+    }
+
+    @Override
+    public List<ColumnInfo> columns() {
+        return columns;
+    }
+
+    @Override
+    public synchronized List<Object[]> fetch(int maxRows) throws SQLException {
+        if (maxRows < 1) throw new IllegalArgumentException("maxRows must be >= 1, was " + maxRows);
+        if (reported && !exhausted) throw new SQLException("the result set is closed", "24000");
+        List<Object[]> rows = new ArrayList<>(Math.min(maxRows, 1024));
+        try {
+            while (!exhausted && rows.size() < maxRows) {
+                if (resultSet.next()) {
+                    Object[] row = values.readRow(resultSet, columns);
+                    digest.addRow(row);
+                    rows.add(row);
+                } else {
+                    exhausted = true;
+                }
+            }
+        } catch (SQLException e) {
+            fail(e);
+            throw e;
+        }
+        if (exhausted) report();
+        return rows;
+    }
+
+    @Override
+    public synchronized boolean exhausted() {
+        return exhausted;
+    }
+
+    /** Reads what the client did not, for the vote, and reports the answer. Idempotent. */
+    @Override
+    public synchronized void close() throws SQLException {
+        if (reported) return;
+        try {
+            while (resultSet.next()) digest.addRow(values.readRow(resultSet, columns));
+            exhausted = true;
+        } catch (SQLException e) {
+            fail(e);
+            throw e;
+        }
+        report();
+    }
+
+    private void report() {
+        if (reported) return;
+        reported = true;
+        closeQuietly();
+        done.accept(Outcome.answer(digest.finish(), null));
+    }
+
+    private void fail(SQLException e) {
+        if (reported) return;
+        reported = true;
+        closeQuietly();
+        if (ErrorOutcome.isConnectionFailure(e)) {
+            done.accept(Outcome.down(e));
+        } else if (ErrorOutcome.isRetryable(e)) {
+            done.accept(Outcome.retryable(e));
+        } else {
+            done.accept(Outcome.errorAnswer(AnswerDigest.error(e), e));
+        }
+    }
+
+    private void closeQuietly() {
+        try {
+            resultSet.close();
+            statement.close();
+        } catch (SQLException ignored) {
+            // the transaction's connection stays usable; the statement is gone either way
+        }
+    }
+}
