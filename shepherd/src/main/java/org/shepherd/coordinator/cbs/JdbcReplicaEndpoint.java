@@ -205,6 +205,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 }
                 if (!hasRows) {
                     Answer.Update u = JdbcExecution.update(st, options, values);
+                    JdbcExecution.throwIfWarningIsAnError(st);
                     if (pinKeys) {
                         pinKeys(stmt, u);
                         if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
@@ -237,6 +238,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                             rows.add(row);
                         }
                     }
+                    JdbcExecution.throwIfWarningIsAnError(st);
                     Ballot b = digest.finish();
                     return Outcome.answer(b, primary ? new Answer.Rows(new BufferedCursor(cols, rows), JdbcExecution.warnings(st))
                             : null);
