@@ -164,6 +164,19 @@ class TranslatorTest {
     }
 
     @Test
+    void roundIsEmulatedOnDerby() throws SQLException {
+        Translator translator = new Translator(Dialect.MYSQL, 8);
+        assertThat(translator.translate("SELECT ROUND(d, 2) AS r FROM t").sqlFor(Dialect.DERBY))
+                .isEqualTo("SELECT CAST(d + CASE WHEN d < 0 THEN -0.005 ELSE 0.005 END AS DECIMAL(31, 2)) AS r FROM t");
+        assertThat(translator.translate("SELECT ROUND(?) AS r FROM t").sqlFor(Dialect.DERBY))
+                .isEqualTo("SELECT CAST(? + CASE WHEN ? < 0 THEN -0.5 ELSE 0.5 END AS DECIMAL(31, 0)) AS r FROM t");
+        assertThat(translator.translate("SELECT ROUND(d, 2) AS r FROM t").sqlFor(Dialect.MARIADB))
+                .isEqualTo("SELECT ROUND(d, 2) AS r FROM t");
+        assertThatThrownBy(() -> translator.translate("SELECT ROUND(d, -1) AS r FROM t").sqlFor(Dialect.DERBY))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("ROUND");
+    }
+
+    @Test
     void eagerTargetsRejectAtTranslateTime() throws SQLException {
         Translator lazy = new Translator(Dialect.DERBY, 8);
         Translation t = lazy.translate("SELECT a / b FROM t");
