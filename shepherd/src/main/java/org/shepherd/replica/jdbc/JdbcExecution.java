@@ -1,8 +1,10 @@
 package org.shepherd.replica.jdbc;
 
 import java.sql.Connection;
+import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLWarning;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.StatementDescription;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 
@@ -114,6 +117,33 @@ public final class JdbcExecution {
             return batch(st);
         } finally {
             running.accept(null);
+        }
+    }
+
+    /**
+     * Parameter types and result columns of {@code sql}, read from the replica's prepared statement; parts the
+     * replica cannot tell are left unknown. Fails only when the statement does not prepare.
+     */
+    public static StatementDescription describe(Connection c, String sql) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int count = -1;
+            int[] types = null;
+            try {
+                ParameterMetaData pmd = ps.getParameterMetaData();
+                count = pmd.getParameterCount();
+                types = new int[count];
+                for (int i = 0; i < count; i++) types[i] = pmd.getParameterType(i + 1);
+            } catch (SQLException | RuntimeException e) {
+                types = null; // count known or not, types are not
+            }
+            List<ColumnInfo> columns = null;
+            try {
+                ResultSetMetaData md = ps.getMetaData();
+                if (md != null) columns = JdbcValues.columns(md);
+            } catch (SQLException | RuntimeException e) {
+                columns = null;
+            }
+            return new StatementDescription(count, types, columns);
         }
     }
 
