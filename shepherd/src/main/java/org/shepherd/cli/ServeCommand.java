@@ -82,7 +82,8 @@ final class ServeCommand implements Callable<Integer> {
             return new Running(server, readyLine);
         } catch (IOException | RuntimeException e) {
             server.close();
-            throw CliException.failure(e.getMessage(), e);
+            String hint = config == null ? "; for the embedded default pass --listen HOST:PORT (port 0: any free port)" : "";
+            throw CliException.failure(e.getMessage() + hint, e);
         }
     }
 

@@ -34,11 +34,17 @@ final class SqlShell {
     }
 
     static boolean isShellCommand(String line) {
+        String command = shellCommand(line);
+        return QUIT.contains(command) || HELP.contains(command);
+    }
+
+    /** The line as a shell command: trimmed, lower case, without a trailing {@code ;}. */
+    private static String shellCommand(String line) {
         String command = line.strip().toLowerCase(Locale.ROOT);
         if (command.endsWith(";")) {
             command = command.substring(0, command.length() - 1).strip();
         }
-        return QUIT.contains(command) || HELP.contains(command);
+        return command;
     }
 
     /** Runs until end of input or {@code quit}. */
@@ -64,7 +70,7 @@ final class SqlShell {
                 } catch (EndOfFileException e) {
                     break;
                 }
-                String command = line.strip().toLowerCase(Locale.ROOT).replaceAll(";$", "").strip();
+                String command = shellCommand(line);
                 if (QUIT.contains(command)) {
                     break;
                 }

@@ -32,6 +32,14 @@ public interface Session extends AutoCloseable {
     long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
             throws SQLException;
 
+    /**
+     * Parameter and result metadata of a statement about to be prepared, from the primary; nothing runs.
+     * The default knows nothing ({@link StatementDescription#UNKNOWN}).
+     */
+    default StatementDescription describe(String sql) throws SQLException {
+        return StatementDescription.UNKNOWN;
+    }
+
     /** Answers a {@link java.sql.DatabaseMetaData} call from the primary's metadata (read-only, not voted). */
     Answer metadata(MetadataRequest request) throws SQLException;
 

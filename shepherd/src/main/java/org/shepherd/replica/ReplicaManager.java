@@ -33,6 +33,7 @@ public final class ReplicaManager<S> {
     private final Listener<S> listener;
     private boolean down;
     private String downReason = "";
+    private long lastCommittedBarrier = -1;
 
     public ReplicaManager(int index, ReplicaEndpoint<S> endpoint, Pool<S> pool, Scheduler scheduler, Listener<S> listener) {
         this.index = index;
@@ -64,6 +65,15 @@ public final class ReplicaManager<S> {
 
     public String downReason() {
         return downReason;
+    }
+
+    /** The highest barrier of a transaction this replica committed, or -1. */
+    public long lastCommittedBarrier() {
+        return lastCommittedBarrier;
+    }
+
+    public void committed(long barrier) {
+        lastCommittedBarrier = Math.max(lastCommittedBarrier, barrier);
     }
 
     /** The replica stays down: recovery of a crashed replica is a later issue. */

@@ -18,6 +18,7 @@ import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
+import org.shepherd.coordinator.StatementDescription;
 import org.shepherd.protocol.Param;
 import org.shepherd.protocol.v1.Message;
 import org.shepherd.protocol.v1.MessageCodec;
@@ -167,9 +168,10 @@ final class ClientSession {
                     throw new SQLException("more than " + PREPARED_STATEMENTS_MAX + " prepared statements open on one "
                             + "connection; close some", "54000");
                 }
+                StatementDescription d = session.describe(p.sql());
                 int id = ++nextStatementId;
                 prepared.put(id, p.sql());
-                send(new Message.PrepareOk(id, -1, null, null));
+                send(new Message.PrepareOk(id, d.parameterCount(), d.parameterTypes(), d.columns()));
             } else if (m instanceof Message.ClosePrepared c) {
                 prepared.remove(c.statementId());
                 send(new Message.Ok());

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -103,6 +105,18 @@ class ServeEndToEndTest {
             Thread.sleep(50);
         }
         return "(no line within " + CHILD_PROCESS_BOUND_SECONDS + " s)";
+    }
+
+    @Test
+    void busyPortFailsWithExitOneAndSaysHowToMove(@TempDir Path dir) throws IOException {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CliRun run = CliRun.of("serve", "--data-dir", dir.resolve("shepherd-data").toString(),
+                    "--listen", "127.0.0.1:" + taken.getLocalPort());
+
+            assertThat(run.exitCode()).isEqualTo(1);
+            assertThat(run.err()).contains("cannot listen on 127.0.0.1:" + taken.getLocalPort()).contains("--listen HOST:PORT");
+            assertThat(run.out()).isEmpty();
+        }
     }
 
     private static boolean refusesConnections(int port) throws IOException {

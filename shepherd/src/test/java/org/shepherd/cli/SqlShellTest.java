@@ -23,6 +23,7 @@ class SqlShellTest {
                 "  body varchar(40));",
                 "insert into notes values (1, 'semi;colon'); insert into notes values (2, 'x != y');",
                 "select nonsense from notes;",
+                "help",
                 "select * from notes",
                 "order by id;",
                 "quit",
@@ -38,6 +39,7 @@ class SqlShellTest {
 
         assertThat(text).contains("Connected to Apache Derby");
         assertThat(text).contains("ERROR 42X04 (30000): ");
+        assertThat(text).contains("quit, exit, \\q, Ctrl-D");
         assertThat(text).contains("| ID | BODY       |", "|  1 | semi;colon |", "|  2 | x != y     |");
         assertThat(text).containsPattern("2 rows \\(\\d+\\.\\d{3} s\\)");
         assertThat(text).doesNotContain("never run");

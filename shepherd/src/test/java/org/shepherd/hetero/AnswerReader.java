@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import org.shepherd.protocol.ColumnInfo;
+import org.shepherd.replica.jdbc.JdbcExecution;
 import org.shepherd.translator.Bound;
 import org.shepherd.translator.DeterminismSource;
 import org.shepherd.translator.Translation;
@@ -79,10 +80,14 @@ final class AnswerReader {
                     ps.setObject(i + 1, params.get(i));
                 }
                 if (!ps.execute()) {
-                    return update(engine, ps, keyColumn, sql);
+                    Observation o = update(engine, ps, keyColumn, sql);
+                    JdbcExecution.throwIfWarningIsAnError(ps);
+                    return o;
                 }
                 try (ResultSet rs = ps.getResultSet()) {
-                    return rows(engine, rs, bound.translation(), sql);
+                    Observation o = rows(engine, rs, bound.translation(), sql);
+                    JdbcExecution.throwIfWarningIsAnError(ps);
+                    return o;
                 }
             }
         } catch (SQLException e) {

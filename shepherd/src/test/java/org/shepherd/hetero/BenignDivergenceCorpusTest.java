@@ -163,6 +163,87 @@ class BenignDivergenceCorpusTest {
         assertThat(ballots.stream().distinct().count()).isGreaterThan(1);
     }
 
+    /**
+     * A deadlock's victim fails with a vendor-specific error (MariaDB 1213/40001, Derby 40001, HSQLDB 40001, PostgreSQL
+     * 40P01); the voter must see one outcome, RETRY, on every engine.
+     */
+    @Test
+    void deadlockVictimsAreOneRetryOutcomeOnEveryEngine() throws Exception {
+        List<Engine> all = engines.all();
+        ExecutorService pool = Executors.newFixedThreadPool(2 * all.size());
+        try {
+            Map<Engine, Future<String>> outcomes = new LinkedHashMap<>();
+            for (Engine e : all) {
+                outcomes.put(e, pool.submit(() -> deadlock(e, pool)));
+            }
+            List<String> wrong = new ArrayList<>();
+            for (Map.Entry<Engine, Future<String>> o : outcomes.entrySet()) {
+                String outcome = o.getValue().get();
+                System.out.printf("deadlock victim on %s: %s%n", o.getKey(), outcome);
+                if (!outcome.startsWith(org.shepherd.vote.ErrorOutcome.RETRY + " ")) {
+                    wrong.add(o.getKey() + ": " + outcome);
+                }
+            }
+            assertThat(wrong).as("engines whose deadlock victim is not voted as RETRY").isEmpty();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Two transactions lock two tables in opposite orders; returns the victim's outcome, SQLState and vendor code. */
+    private static String deadlock(Engine e, ExecutorService pool) throws Exception {
+        Translator tr = new Translator(Dialect.DERBY, 100);
+        try (Connection setup = e.openAnother(); Connection one = e.openAnother(); Connection two = e.openAnother()) {
+            for (String sql : List.of("CREATE TABLE bd_dl_a (id INTEGER NOT NULL PRIMARY KEY, v INTEGER)",
+                    "CREATE TABLE bd_dl_b (id INTEGER NOT NULL PRIMARY KEY, v INTEGER)", "INSERT INTO bd_dl_a (id, v) VALUES (1, 0)",
+                    "INSERT INTO bd_dl_b (id, v) VALUES (1, 0)")) {
+                execute(setup, tr.translate(sql).sqlFor(e.dialect()));
+                setup.commit();
+            }
+            try {
+                String updateA = tr.translate("UPDATE bd_dl_a SET v = v + 1 WHERE id = 1").sqlFor(e.dialect());
+                String updateB = tr.translate("UPDATE bd_dl_b SET v = v + 1 WHERE id = 1").sqlFor(e.dialect());
+                execute(one, updateA);
+                execute(two, updateB);
+                Future<SQLException> first = pool.submit(() -> failureOf(one, updateB));
+                SQLException second = failureOf(two, updateA);
+                SQLException firstFailure = first.get();
+                SQLException victim = second != null ? second : firstFailure;
+                if (victim == null) {
+                    return "no victim";
+                }
+                return org.shepherd.vote.ErrorOutcome.of(victim) + " " + victim.getSQLState() + "/" + victim.getErrorCode();
+            } finally {
+                one.rollback();
+                two.rollback();
+                for (String t : List.of("bd_dl_a", "bd_dl_b")) {
+                    execute(setup, tr.translate("DROP TABLE " + t).sqlFor(e.dialect()));
+                    setup.commit();
+                }
+            }
+        }
+    }
+
+    private static SQLException failureOf(Connection c, String sql) {
+        try {
+            execute(c, sql);
+            return null;
+        } catch (SQLException e) {
+            try {
+                c.rollback();
+            } catch (SQLException ignored) {
+                // the victim's transaction is gone either way
+            }
+            return e;
+        }
+    }
+
+    private static void execute(Connection c, String sql) throws SQLException {
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
     private static Dialect dialect(String name) {
         try {
             return Dialect.forName(name);

@@ -16,12 +16,19 @@ final class Engine implements AutoCloseable {
     private final Connection connection;
     private final JdbcValues values;
     private final Runnable onClose;
+    private final Opener opener;
 
-    Engine(String name, String dialectName, Connection connection, Runnable onClose) throws SQLException {
+    /** Opens another connection to the same database, with the vendor setup applied. */
+    interface Opener {
+        Connection open() throws SQLException;
+    }
+
+    Engine(String name, String dialectName, Opener opener, Runnable onClose) throws SQLException {
         this.name = name;
         this.dialectName = dialectName;
         this.dialect = Dialect.forName(dialectName);
-        this.connection = connection;
+        this.opener = opener;
+        this.connection = opener.open();
         this.values = JdbcValues.forDialect(dialectName);
         this.onClose = onClose;
     }
@@ -41,6 +48,11 @@ final class Engine implements AutoCloseable {
 
     Connection connection() {
         return connection;
+    }
+
+    /** A further connection (the caller closes it), prepared like {@link #connection()}. */
+    Connection openAnother() throws SQLException {
+        return opener.open();
     }
 
     JdbcValues values() {

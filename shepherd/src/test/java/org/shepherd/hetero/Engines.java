@@ -69,17 +69,21 @@ final class Engines implements AutoCloseable {
         try {
             if (wanted.contains(DERBY)) {
                 String url = "jdbc:derby:memory:hetero" + DERBY_DATABASES.incrementAndGet();
-                Connection c = DriverManager.getConnection(url + ";create=true");
-                EngineSetup.apply(DERBY, c);
-                engines.add(new Engine(DERBY, DERBY, c, () -> dropDerby(url)));
+                engines.add(new Engine(DERBY, DERBY, () -> {
+                    Connection c = DriverManager.getConnection(url + ";create=true");
+                    EngineSetup.apply(DERBY, c);
+                    return c;
+                }, () -> dropDerby(url)));
             }
             if (servers != null) {
                 for (String name : ALL) {
                     for (DatabaseServer s : servers.servers()) {
                         if (s.name().equals(name)) {
-                            Connection c = s.connect();
-                            EngineSetup.apply(s.dialect(), c);
-                            engines.add(new Engine(name, s.dialect(), c, () -> { }));
+                            engines.add(new Engine(name, s.dialect(), () -> {
+                                Connection c = s.connect();
+                                EngineSetup.apply(s.dialect(), c);
+                                return c;
+                            }, () -> { }));
                         }
                     }
                 }

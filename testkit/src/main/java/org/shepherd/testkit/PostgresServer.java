@@ -71,7 +71,7 @@ public final class PostgresServer extends DatabaseServer {
     protected void initialize() throws IOException {
         prepareDataDirectory();
         List<String> command = asServerUser(binaries.resolve("bin/initdb").toString(),
-                "-A", "trust", "-U", user(), "-D", dataDir().toAbsolutePath().toString(), "-E", "UTF-8", "--no-locale");
+                "-A", "trust", "-U", user(), "-D", dataDir().toAbsolutePath().toString(), "-E", "UTF-8", "--locale=C.UTF-8");
         Processes.run(new ProcessBuilder(command).directory(binaries.toFile()), logFile(), INITDB_TIMEOUT_MS);
     }
 

@@ -115,6 +115,9 @@ final class Renderer {
         return buffer.toString();
     }
 
+    /** Most decimal places Derby's emulated ROUND keeps (its DECIMAL has at most 31 digits). */
+    static final int MAX_DERBY_ROUND_PLACES = 10;
+
     private final class Expr extends ExpressionDeParser {
 
         private StringBuilder out() {
@@ -229,6 +232,12 @@ final class Renderer {
                     return f.getParameters() instanceof ExpressionList && !f.isDistinct() ? call("SUBSTR", args) : super.visit(f, context);
                 case "MOD":
                     return call("MOD", args);
+                case "ROUND":
+                    if (target.family() == Dialect.Family.DERBY && !f.isDistinct()) {
+                        derbyRound(args);
+                        return out();
+                    }
+                    return super.visit(f, context);
                 case "YEAR":
                 case "MONTH":
                 case "DAY":
@@ -248,6 +257,32 @@ final class Renderer {
                 default:
                     return super.visit(f, context);
             }
+        }
+
+        /**
+         * Derby has no ROUND. Half away from zero, as ROUND of exact numbers is elsewhere: add or subtract half a unit
+         * of the last kept place, then CAST, which truncates on Derby. The operand is rendered twice.
+         */
+        private void derbyRound(List<Expression> args) {
+            long places = 0;
+            if (args.isEmpty() || args.size() > 2) {
+                throw TranslationException.unsupported("ROUND takes one or two arguments");
+            }
+            if (args.size() == 2) {
+                if (!(args.get(1) instanceof LongValue) || ((LongValue) args.get(1)).getValue() < 0
+                        || ((LongValue) args.get(1)).getValue() > MAX_DERBY_ROUND_PLACES) {
+                    throw TranslationException.unsupported("Derby has no ROUND; Shepherd emulates ROUND(x, n) only for n a literal "
+                            + "from 0 to " + MAX_DERBY_ROUND_PLACES + "; compute the rounded value in the application");
+                }
+                places = ((LongValue) args.get(1)).getValue();
+            }
+            String half = new java.math.BigDecimal(java.math.BigInteger.valueOf(5), (int) places + 1).toPlainString();
+            out().append("CAST(");
+            emit(args.get(0));
+            out().append(" + CASE WHEN ");
+            emit(args.get(0));
+            out().append(" < 0 THEN -").append(half).append(" ELSE ").append(half).append(" END AS DECIMAL(31, ").append(places)
+                    .append("))");
         }
 
         private StringBuilder call(String name, List<Expression> args) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 
+import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NullValue;
@@ -29,6 +30,11 @@ import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 
@@ -376,13 +382,90 @@ public final class Translation {
     }
 
     private SqlText.Rendered render(Dialect d) {
-        Renderer renderer = new Renderer(client, d, pins);
-        SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
-        BitSet seen = renderer.clientMarkers();
-        if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
-            throw new IllegalStateException("parameter markers lost while rendering " + clientSql);
+        List<SelectItem<?>> labelled = labelUnaliasedExpressions();
+        try {
+            Renderer renderer = new Renderer(client, d, pins);
+            SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
+            BitSet seen = renderer.clientMarkers();
+            if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
+                throw new IllegalStateException("parameter markers lost while rendering " + clientSql);
+            }
+            return r;
+        } finally {
+            labelled.forEach(item -> item.setAlias(null));
         }
-        return r;
+    }
+
+    /** Longest label given to an unaliased expression (PostgreSQL cuts identifiers at 63 bytes). */
+    static final int EXPRESSION_LABEL_LENGTH_MAX = 63;
+
+    /**
+     * Engines label an unaliased expression of the select list each their own way ({@code 1}, {@code C1},
+     * {@code ?column?}, {@code a + 1}) and the voter compares labels; so every one gets an explicit label for the
+     * time of rendering: its text as the client wrote it (as MySQL labels it), or {@code EXPR<position>} when that
+     * text is longer than {@value #EXPRESSION_LABEL_LENGTH_MAX} characters or holds a quote or marker. Only for a
+     * top-level query. In a UNION/INTERSECT/EXCEPT every branch gets the first branch's labels (Derby names a column
+     * of a set operation by position unless all branches name it alike). Returns the items to restore.
+     */
+    private List<SelectItem<?>> labelUnaliasedExpressions() {
+        List<SelectItem<?>> labelled = new ArrayList<>();
+        if (kind != StatementKind.READ && kind != StatementKind.WRITE || !(ast instanceof Select)) {
+            return labelled;
+        }
+        List<PlainSelect> branches = new ArrayList<>();
+        if (ast instanceof PlainSelect) {
+            branches.add((PlainSelect) ast);
+        } else if (ast instanceof SetOperationList) {
+            for (Select branch : ((SetOperationList) ast).getSelects()) {
+                if (!(branch instanceof PlainSelect)) {
+                    return labelled;
+                }
+                branches.add((PlainSelect) branch);
+            }
+        } else {
+            return labelled;
+        }
+        List<SelectItem<?>> first = branches.get(0).getSelectItems();
+        for (int i = 0; i < first.size(); i++) {
+            String label = labelOf(first.get(i), i);
+            if (label == null) {
+                return labelled;
+            }
+            for (PlainSelect branch : branches) {
+                List<SelectItem<?>> items = branch.getSelectItems();
+                if (items.size() != first.size()) {
+                    return labelled;
+                }
+                SelectItem<?> item = items.get(i);
+                if (item.getAlias() != null && item.getAlias().getName().equals(label) || item.getExpression() instanceof Column
+                        && ((Column) item.getExpression()).getColumnName().equals(label)) {
+                    continue;
+                }
+                item.setAlias(new Alias(label, true));
+                labelled.add(item);
+            }
+        }
+        return labelled;
+    }
+
+    /** The label of a select item as an alias (a name as written, or a quoted expression text); null for {@code *}. */
+    private static String labelOf(SelectItem<?> item, int index) {
+        Expression e = item.getExpression();
+        if (e instanceof AllColumns) {
+            return null;
+        }
+        if (item.getAlias() != null) {
+            return item.getAlias().getName();
+        }
+        if (e instanceof Column) {
+            return ((Column) e).getColumnName();
+        }
+        String label = e.toString();
+        if (label.length() > EXPRESSION_LABEL_LENGTH_MAX || label.contains("\"") || label.contains("`") || label.contains("?")
+                || label.contains("'")) {
+            label = "EXPR" + (index + 1);
+        }
+        return "\"" + label + "\"";
     }
 
     private String ddl(Dialect d) {

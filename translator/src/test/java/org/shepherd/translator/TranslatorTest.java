@@ -149,15 +149,43 @@ class TranslatorTest {
     }
 
     @Test
+    void unaliasedExpressionsGetTheSameLabelOnEveryEngine() throws SQLException {
+        Translator translator = new Translator(Dialect.MYSQL, 8);
+        Translation t = translator.translate("SELECT id, COUNT(*), a + 1 AS b, a || 'x', ? FROM t GROUP BY id, a");
+        assertThat(t.sqlFor(Dialect.DERBY)).isEqualTo("SELECT id, COUNT(*) AS \"COUNT(*)\", a + 1 AS b, (a || 'x') AS \"EXPR4\","
+                + " ? AS \"EXPR5\" FROM t GROUP BY id, a");
+        assertThat(t.sqlFor(Dialect.MARIADB)).startsWith("SELECT id, COUNT(*) AS `COUNT(*)`, a + 1 AS b,");
+        assertThat(translator.translate("SELECT a + 1 FROM t UNION SELECT b FROM u").sqlFor(Dialect.POSTGRESQL))
+                .isEqualTo("SELECT a + 1 AS \"a + 1\" FROM t UNION SELECT b AS \"a + 1\" FROM u");
+        assertThat(translator.translate("INSERT INTO u (x) SELECT a + 1 FROM t").sqlFor(Dialect.DERBY))
+                .isEqualTo("INSERT INTO u (x) SELECT a + 1 FROM t");
+        assertThat(translator.translate("SELECT COUNT(*) FROM t").sqlFor(Dialect.HSQLDB))
+                .isEqualTo("SELECT COUNT(*) AS \"COUNT(*)\" FROM t");
+    }
+
+    @Test
+    void roundIsEmulatedOnDerby() throws SQLException {
+        Translator translator = new Translator(Dialect.MYSQL, 8);
+        assertThat(translator.translate("SELECT ROUND(d, 2) AS r FROM t").sqlFor(Dialect.DERBY))
+                .isEqualTo("SELECT CAST(d + CASE WHEN d < 0 THEN -0.005 ELSE 0.005 END AS DECIMAL(31, 2)) AS r FROM t");
+        assertThat(translator.translate("SELECT ROUND(?) AS r FROM t").sqlFor(Dialect.DERBY))
+                .isEqualTo("SELECT CAST(? + CASE WHEN ? < 0 THEN -0.5 ELSE 0.5 END AS DECIMAL(31, 0)) AS r FROM t");
+        assertThat(translator.translate("SELECT ROUND(d, 2) AS r FROM t").sqlFor(Dialect.MARIADB))
+                .isEqualTo("SELECT ROUND(d, 2) AS r FROM t");
+        assertThatThrownBy(() -> translator.translate("SELECT ROUND(d, -1) AS r FROM t").sqlFor(Dialect.DERBY))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("ROUND");
+    }
+
+    @Test
     void eagerTargetsRejectAtTranslateTime() throws SQLException {
         Translator lazy = new Translator(Dialect.DERBY, 8);
         Translation t = lazy.translate("SELECT a / b FROM t");
-        assertThat(t.sqlFor(Dialect.HSQLDB)).isEqualTo("SELECT a / b FROM t");
+        assertThat(t.sqlFor(Dialect.HSQLDB)).isEqualTo("SELECT a / b AS \"a / b\" FROM t");
         assertThatThrownBy(() -> t.sqlFor(Dialect.MARIADB)).hasFieldOrPropertyWithValue("SQLState", "0A000");
         Translator eager = new Translator(Dialect.DERBY, List.of(Dialect.DERBY, Dialect.MARIADB), 8);
         assertThatThrownBy(() -> eager.translate("SELECT a / b FROM t")).hasFieldOrPropertyWithValue("SQLState", "0A000");
-        assertThat(eager.translate("SELECT CAST(a AS DECIMAL(10, 2)) / b FROM t").sqlFor(Dialect.MARIADB))
-                .isEqualTo("SELECT CAST(TRUNCATE(CAST(a AS DECIMAL(31, 10)), 2) AS DECIMAL(10, 2)) / b FROM t");
+        assertThat(eager.translate("SELECT CAST(a AS DECIMAL(10, 2)) / b AS q FROM t").sqlFor(Dialect.MARIADB))
+                .isEqualTo("SELECT CAST(TRUNCATE(CAST(a AS DECIMAL(31, 10)), 2) AS DECIMAL(10, 2)) / b AS q FROM t");
     }
 
     @Test

@@ -195,6 +195,16 @@ public final class CbsCoordinator implements Coordinator {
         return onCore(f -> f.complete(core.stats()));
     }
 
+    /** Per replica: role, up/down, the last barrier it committed, transactions in its pool (read on the core thread). */
+    public List<CbsCore.ReplicaStatus> replicaStatus() throws SQLException {
+        return onCore(f -> f.complete(core.replicaStatus()));
+    }
+
+    /** The next commit barrier B (the number of transactions committed since start). */
+    public long currentBarrier() throws SQLException {
+        return onCore(f -> f.complete(core.currentBarrier()));
+    }
+
     /** Waits until every transaction is committed or rolled back on every live replica (tests, shutdown). */
     public boolean awaitIdle(long timeoutMs) throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);

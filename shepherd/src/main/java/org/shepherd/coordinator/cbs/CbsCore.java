@@ -279,6 +279,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             replicaDown(r, o.error());
         } else {
             e.markFinished();
+            r.committed(e.txn().barrier());
             if (!r.primary()) reportLateDivergences(r, e.txn());
         }
         afterEvent();
@@ -604,6 +605,20 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     public long currentBarrier() {
         return barrier;
+    }
+
+    /** One replica as status reports show it. */
+    public record ReplicaStatus(String name, boolean primary, boolean down, String downReason, long lastCommittedBarrier,
+            int transactionsInPool) {
+    }
+
+    public List<ReplicaStatus> replicaStatus() {
+        List<ReplicaStatus> out = new ArrayList<>();
+        for (ReplicaManager<S> r : replicas) {
+            out.add(new ReplicaStatus(r.name(), r.primary(), r.down(), r.downReason(), r.lastCommittedBarrier(),
+                    r.pool().entries().size()));
+        }
+        return out;
     }
 
     public Stats stats() {

@@ -149,7 +149,18 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         TxConnection tc = connections.get(txId);
         if (tc != null && tc.attempt() == attempt) return tc.connection();
         if (tc != null) release(txId, true);
-        Connection c = pool.acquire();
+        Connection c;
+        try {
+            c = pool.acquire();
+        } catch (SQLException e) {
+            int total = pool.totalConnections();
+            if (total > 0 && pool.activeConnections() >= total) {
+                // overload, not a broken replica: the transaction is retried instead of the replica being marked down
+                throw new SQLException("replica " + name() + ": all " + total + " connections are in use by other"
+                        + " transactions (replica.pool.size.max); retry the transaction", "40001", e);
+            }
+            throw e;
+        }
         connections.put(txId, new TxConnection(attempt, c));
         return c;
     }
@@ -194,6 +205,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 }
                 if (!hasRows) {
                     Answer.Update u = JdbcExecution.update(st, options, values);
+                    JdbcExecution.throwIfWarningIsAnError(st);
                     if (pinKeys) {
                         pinKeys(stmt, u);
                         if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
@@ -226,6 +238,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                             rows.add(row);
                         }
                     }
+                    JdbcExecution.throwIfWarningIsAnError(st);
                     Ballot b = digest.finish();
                     return Outcome.answer(b, primary ? new Answer.Rows(new BufferedCursor(cols, rows), JdbcExecution.warnings(st))
                             : null);

@@ -10,6 +10,7 @@ import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.Session;
+import org.shepherd.coordinator.StatementDescription;
 import org.shepherd.protocol.Param;
 import org.shepherd.replica.jdbc.JdbcCursor;
 import org.shepherd.replica.jdbc.JdbcExecution;
@@ -108,6 +109,19 @@ final class PassthroughSession implements Session {
         } catch (SQLException | RuntimeException e) {
             if (autoCommit) endTransaction(false);
             throw JdbcExecution.toSqlException(e);
+        }
+    }
+
+    /** Prepares the statement on the replica to read its parameter and result metadata. */
+    @Override
+    public synchronized StatementDescription describe(String sql) throws SQLException {
+        ensureOpen();
+        boolean ownConnection = connection == null;
+        Connection c = connection();
+        try {
+            return JdbcExecution.describe(c, sql);
+        } finally {
+            if (ownConnection && cursor == null) endTransaction(false);
         }
     }
 

@@ -1,8 +1,10 @@
 package org.shepherd.replica.jdbc;
 
 import java.sql.Connection;
+import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLWarning;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.StatementDescription;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 
@@ -114,6 +117,56 @@ public final class JdbcExecution {
             return batch(st);
         } finally {
             running.accept(null);
+        }
+    }
+
+    /**
+     * Parameter types and result columns of {@code sql}, read from the replica's prepared statement; parts the
+     * replica cannot tell are left unknown. Fails only when the statement does not prepare.
+     */
+    public static StatementDescription describe(Connection c, String sql) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int count = -1;
+            int[] types = null;
+            try {
+                ParameterMetaData pmd = ps.getParameterMetaData();
+                count = pmd.getParameterCount();
+                types = new int[count];
+                for (int i = 0; i < count; i++) types[i] = pmd.getParameterType(i + 1);
+            } catch (SQLException | RuntimeException e) {
+                types = null; // count known or not, types are not
+            }
+            List<ColumnInfo> columns = null;
+            try {
+                ResultSetMetaData md = ps.getMetaData();
+                if (md != null) columns = JdbcValues.columns(md);
+            } catch (SQLException | RuntimeException e) {
+                columns = null;
+            }
+            return new StatementDescription(count, types, columns);
+        }
+    }
+
+    /** MySQL/MariaDB's warning "Division by 0" (ER_DIVISION_BY_ZERO). */
+    public static final int MYSQL_DIVISION_BY_ZERO_WARNING = 1365;
+    /** MySQL/MariaDB's warning "Truncated incorrect ... value" / "Incorrect datetime value" (ER_TRUNCATED_WRONG_VALUE). */
+    public static final int MYSQL_WRONG_VALUE_WARNING = 1292;
+
+    /**
+     * Raises the error a statement's warnings stand for. In a query MariaDB and MySQL answer a division by zero with
+     * NULL and warning 1365, and a string that is no number or date (CAST('abc' AS INTEGER), '2026-02-30') with 0 or
+     * NULL and warning 1292, where every other engine fails the statement (SQLState 22012, 22018/22007); as the same
+     * error class on every engine the answers compare equal. Call after the update count or the last row was read.
+     */
+    public static void throwIfWarningIsAnError(Statement st) throws SQLException {
+        for (SQLWarning w = st.getWarnings(); w != null; w = w.getNextWarning()) {
+            if (w.getErrorCode() == MYSQL_DIVISION_BY_ZERO_WARNING) {
+                throw new SQLException("Division by zero (" + w.getMessage() + ")", "22012", MYSQL_DIVISION_BY_ZERO_WARNING);
+            }
+            if (w.getErrorCode() == MYSQL_WRONG_VALUE_WARNING) {
+                throw new SQLException("Invalid value for the conversion (" + w.getMessage() + ")", "22018",
+                        MYSQL_WRONG_VALUE_WARNING);
+            }
         }
     }
 

@@ -44,10 +44,14 @@ class CbsDerbyTest {
     private final List<ReplicaPool> pools = new ArrayList<>();
 
     private CbsCoordinator start(ExecutionMode mode) throws SQLException {
+        return start(mode, 16, 5000);
+    }
+
+    private CbsCoordinator start(ExecutionMode mode, int connections, long connectTimeoutMs) throws SQLException {
         int n = DB.incrementAndGet();
         for (int i = 1; i <= 3; i++) {
             ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:cbs" + n + "r" + i + ";create=true", "", "");
-            pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 16, 5000));
+            pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), connections, connectTimeoutMs));
         }
         coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, mode), 16, 100, 60_000, new DivergenceLog());
         return coordinator;
@@ -171,6 +175,10 @@ class CbsDerbyTest {
         assertThat(table(pools.get(1), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
         assertThat(table(pools.get(2), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
         assertThat(coordinator.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        long lastBarrier = coordinator.currentBarrier() - 1;
+        assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::lastCommittedBarrier)
+                .containsOnly(lastBarrier);
+        assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::primary).containsExactly(true, false, false);
         assertThat(lockTimeouts).as("no client waited for a lock timeout").isEmpty();
         System.out.printf("bank: %d transfers, %d reads, %d retries, %s%n", transfers.get(), reads.get(), retries.get(),
                 coordinator.stats());
@@ -308,6 +316,33 @@ class CbsDerbyTest {
             assertThat(rows.cursor().fetch(2)).extracting(r -> r[1]).containsExactly(INITIAL, INITIAL);
             assertThatThrownBy(s::commit).isInstanceOf(SQLException.class).hasMessageContaining("replicas r1 disagreed")
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+        }
+    }
+
+    @Test
+    void moreOpenTransactionsThanConnectionsIsARetryableErrorNotADownReplica() throws Exception {
+        start(ExecutionMode.CBS, 2, 500);
+        createAccounts();
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        try (Session a = coordinator.openSession("app", "db"); Session b = coordinator.openSession("app", "db");
+                Session c = coordinator.openSession("app", "db")) {
+            for (Session s : List.of(a, b, c)) s.setAutoCommit(false);
+            update(a, "UPDATE acct SET bal = bal + 1 WHERE id = 1");
+            update(b, "UPDATE acct SET bal = bal + 1 WHERE id = 2");
+            assertThatThrownBy(() -> update(c, "UPDATE acct SET bal = bal + 1 WHERE id = 3"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("connections are in use")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+            c.rollback();
+            a.commit();
+            b.commit();
+            update(c, "UPDATE acct SET bal = bal + 1 WHERE id = 3");
+            c.commit();
+        }
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        assertThat(coordinator.replicaStatus()).noneMatch(CbsCore.ReplicaStatus::down);
+        for (ReplicaPool p : pools) {
+            assertThat(table(p, "SELECT id, bal FROM acct WHERE id BETWEEN 1 AND 3 ORDER BY id"))
+                    .containsExactly("1=1001", "2=1001", "3=1001");
         }
     }
 
