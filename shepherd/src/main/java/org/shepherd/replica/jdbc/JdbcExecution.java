@@ -149,16 +149,23 @@ public final class JdbcExecution {
 
     /** MySQL/MariaDB's warning "Division by 0" (ER_DIVISION_BY_ZERO). */
     public static final int MYSQL_DIVISION_BY_ZERO_WARNING = 1365;
+    /** MySQL/MariaDB's warning "Truncated incorrect ... value" / "Incorrect datetime value" (ER_TRUNCATED_WRONG_VALUE). */
+    public static final int MYSQL_WRONG_VALUE_WARNING = 1292;
 
     /**
-     * Raises the error a statement's warnings stand for. MariaDB and MySQL answer a division by zero in a query with
-     * NULL and warning 1365, where every other engine fails the statement with SQLState 22012; as the same error on
-     * every engine the answers compare equal. Call after the update count or the last row was read.
+     * Raises the error a statement's warnings stand for. In a query MariaDB and MySQL answer a division by zero with
+     * NULL and warning 1365, and a string that is no number or date (CAST('abc' AS INTEGER), '2026-02-30') with 0 or
+     * NULL and warning 1292, where every other engine fails the statement (SQLState 22012, 22018/22007); as the same
+     * error class on every engine the answers compare equal. Call after the update count or the last row was read.
      */
     public static void throwIfWarningIsAnError(Statement st) throws SQLException {
         for (SQLWarning w = st.getWarnings(); w != null; w = w.getNextWarning()) {
             if (w.getErrorCode() == MYSQL_DIVISION_BY_ZERO_WARNING) {
                 throw new SQLException("Division by zero (" + w.getMessage() + ")", "22012", MYSQL_DIVISION_BY_ZERO_WARNING);
+            }
+            if (w.getErrorCode() == MYSQL_WRONG_VALUE_WARNING) {
+                throw new SQLException("Invalid value for the conversion (" + w.getMessage() + ")", "22018",
+                        MYSQL_WRONG_VALUE_WARNING);
             }
         }
     }
