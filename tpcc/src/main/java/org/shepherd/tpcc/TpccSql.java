@@ -1,6 +1,7 @@
 package org.shepherd.tpcc;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every SQL statement the TPC-C loader, driver and checker send, in one place. All of it is portable SQL with
@@ -188,10 +189,22 @@ public final class TpccSql {
     private TpccSql() {
     }
 
-    /** Every row of a table, for the digest (which does not depend on row order). */
+    /** A total order for each table's rows: its primary key, or every column for HISTORY, which has none. */
+    private static final Map<String, String> ROW_ORDER = Map.of(
+        "warehouse", "w_id",
+        "district", "d_w_id, d_id",
+        "customer", "c_w_id, c_d_id, c_id",
+        "history", "h_w_id, h_d_id, h_c_w_id, h_c_d_id, h_c_id, h_date, h_amount, h_data",
+        "new_order", "no_w_id, no_d_id, no_o_id",
+        "orders", "o_w_id, o_d_id, o_id",
+        "order_line", "ol_w_id, ol_d_id, ol_o_id, ol_number",
+        "item", "i_id",
+        "stock", "s_w_id, s_i_id");
+
+    /** Every row of a table in a total order, for the digest (which itself does not depend on row order). */
     public static String selectAll(String table) {
         if (!TABLES.contains(table)) throw new IllegalArgumentException("not a TPC-C table: " + table);
-        return "SELECT * FROM " + table;
+        return "SELECT * FROM " + table + " ORDER BY " + ROW_ORDER.get(table);
     }
 
     public static String dropTable(String table) {

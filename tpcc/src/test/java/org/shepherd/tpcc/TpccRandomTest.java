@@ -74,5 +74,6 @@ class TpccRandomTest {
         assertThat(Dialect.fromUrl("jdbc:mariadb://localhost/x")).isEqualTo(Dialect.MARIADB);
         assertThat(TpccSql.createSchema(Dialect.MARIADB).get(0)).endsWith("ENGINE=InnoDB");
         assertThat(TpccSql.createSchema(Dialect.PORTABLE)).noneMatch(s -> s.contains("ENGINE") || s.contains("DATETIME"));
+        assertThat(TpccSql.TABLES).allSatisfy(t -> assertThat(TpccSql.selectAll(t)).contains(" ORDER BY "));
     }
 }

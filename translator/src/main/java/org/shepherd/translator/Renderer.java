@@ -18,6 +18,7 @@ import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.JdbcNamedParameter;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.expression.WhenClause;
@@ -28,8 +29,10 @@ import net.sf.jsqlparser.expression.operators.arithmetic.IntegerDivision;
 import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
 import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
 import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
@@ -346,6 +349,26 @@ final class Renderer {
                         + "date or timestamp in the application and pass it as a parameter");
             }
             return super.visit(interval, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(EqualsTo equals, S context) {
+            refuseNullComparison(equals.getLeftExpression(), equals.getRightExpression(), "IS NULL");
+            return super.visit(equals, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(NotEqualsTo notEquals, S context) {
+            refuseNullComparison(notEquals.getLeftExpression(), notEquals.getRightExpression(), "IS NOT NULL");
+            return super.visit(notEquals, context);
+        }
+
+        /** Derby rejects a NULL literal in a comparison (42X01) where the others evaluate it to UNKNOWN. */
+        private void refuseNullComparison(Expression left, Expression right, String instead) {
+            if (target.family() == Dialect.Family.DERBY && (left instanceof NullValue || right instanceof NullValue)) {
+                throw TranslationException.unsupported("A comparison with NULL is never true (and Derby refuses it); write x "
+                        + instead);
+            }
         }
 
         @Override

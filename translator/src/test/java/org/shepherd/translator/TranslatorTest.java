@@ -177,6 +177,19 @@ class TranslatorTest {
     }
 
     @Test
+    void comparisonWithNullIsRefusedWhereDerbyRunsIt() throws SQLException {
+        Translator withDerby = new Translator(Dialect.MYSQL, List.of(Dialect.MARIADB, Dialect.DERBY), 8);
+        assertThatThrownBy(() -> withDerby.translate("SELECT a FROM t WHERE b = NULL"))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("IS NULL");
+        assertThatThrownBy(() -> withDerby.translate("UPDATE t SET a = 1 WHERE NULL <> b"))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("IS NOT NULL");
+        assertThat(withDerby.translate("UPDATE t SET a = NULL WHERE b IS NULL").sqlFor(Dialect.DERBY))
+                .isEqualTo("UPDATE t SET a = NULL WHERE b IS NULL");
+        assertThat(new Translator(Dialect.MYSQL, 8).translate("SELECT a FROM t WHERE b = NULL").sqlFor(Dialect.MARIADB))
+                .isEqualTo("SELECT a FROM t WHERE b = NULL");
+    }
+
+    @Test
     void eagerTargetsRejectAtTranslateTime() throws SQLException {
         Translator lazy = new Translator(Dialect.DERBY, 8);
         Translation t = lazy.translate("SELECT a / b FROM t");

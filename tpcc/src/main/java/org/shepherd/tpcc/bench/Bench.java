@@ -56,7 +56,8 @@ public final class Bench implements Callable<Integer> {
     List<Integer> terminals;
     @Option(names = "--duration", defaultValue = "30", description = "measured seconds per run (default: ${DEFAULT-VALUE})")
     double durationS;
-    @Option(names = "--warmup", defaultValue = "5", description = "unmeasured seconds before each run (default: ${DEFAULT-VALUE})")
+    @Option(names = "--warmup", defaultValue = "10",
+        description = "unmeasured seconds before each run; every run starts fresh processes (default: ${DEFAULT-VALUE})")
     double warmupS;
     @Option(names = "--repeats", defaultValue = "3", description = "repeats of every run (default: ${DEFAULT-VALUE})")
     int repeats;
