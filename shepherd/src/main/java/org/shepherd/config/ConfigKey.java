@@ -35,8 +35,8 @@ public enum ConfigKey {
             v -> v),
     USER_PASSWORD("user.<name>.password", null,
             "Password of the client user <name> (clients authenticate with SCRAM-SHA-256; the password never "
-                    + "crosses the wire). No users: only loopback listening is allowed, and any user name is accepted "
-                    + "without a password.",
+                    + "crosses the wire). No users: only loopback listening is allowed, and any user name logs in with "
+                    + "an empty password.",
             ConfigKey::parseNonEmpty),
     REPLICA_URL("replica.<name>.url", null,
             "JDBC URL of replica <name>. Declaring this key declares the replica.",

@@ -35,6 +35,21 @@ class ServerLimitsTest {
     }
 
     @Test
+    void withoutConfiguredUsersAnyUserLogsInWithAnEmptyPasswordOnly() throws Exception {
+        Map<String, String> m = ServerTestSupport.configMap();
+        m.remove("user." + USER + ".password");
+        try (ShepherdServer server = ShepherdServer.create(org.shepherd.config.ShepherdConfig.fromMap(m))) {
+            server.start();
+            try (RawClient c = new RawClient(server.boundAddress())) {
+                assertThat(c.login("anyone", "")).isInstanceOf(Message.Ready.class);
+            }
+            try (RawClient c = new RawClient(server.boundAddress())) {
+                assertThat(((Message.Error) c.login("anyone", "guess")).sqlState()).isEqualTo("28P01");
+            }
+        }
+    }
+
+    @Test
     void aConnectionThatNeverAuthenticatesIsClosed() throws Exception {
         try (ShepherdServer server = ShepherdServer.create(ServerTestSupport.config(Map.of("handshake.timeout.ms", "200")))) {
             server.start();
