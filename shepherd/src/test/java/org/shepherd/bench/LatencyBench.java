@@ -184,16 +184,19 @@ public final class LatencyBench {
     private static void report(String title, Map<String, List<long[]>> samples, List<String> names) {
         System.out.println();
         System.out.println(title + " (microseconds)");
-        System.out.printf("%-12s %9s %9s %9s %12s%n", "config", "mean", "p50", "p99", "mean/direct");
+        System.out.printf("%-12s %9s %9s %9s %12s %11s%n", "config", "mean", "p50", "p99", "mean/direct", "p50/direct");
         Double directMean = null;
+        Double directP50 = null;
         for (String n : names) {
             long[] all = samples.get(n).stream().flatMapToLong(Arrays::stream).sorted().toArray();
             double mean = Arrays.stream(all).average().orElse(0) / 1000.0;
             if (n.equals("direct")) directMean = mean;
             double p50 = all[all.length / 2] / 1000.0;
+            if (n.equals("direct")) directP50 = p50;
             double p99 = all[Math.min(all.length - 1, (int) (all.length * 0.99))] / 1000.0;
             String ratio = directMean == null ? "-" : String.format("%.2f", mean / directMean);
-            System.out.printf("%-12s %9.0f %9.0f %9.0f %12s%n", n, mean, p50, p99, ratio);
+            String ratio50 = directP50 == null ? "-" : String.format("%.2f", p50 / directP50);
+            System.out.printf("%-12s %9.0f %9.0f %9.0f %12s %11s%n", n, mean, p50, p99, ratio, ratio50);
         }
     }
 
