@@ -232,7 +232,14 @@ final class Renderer {
                     return call(target.charLengthFunction(), args);
                 case "SUBSTRING":
                 case "SUBSTR":
-                    return f.getParameters() instanceof ExpressionList && !f.isDistinct() ? call("SUBSTR", args) : super.visit(f, context);
+                    if (!(f.getParameters() instanceof ExpressionList) || f.isDistinct()) {
+                        return super.visit(f, context);
+                    }
+                    if (target.family() == Dialect.Family.DERBY && (args.size() == 2 || args.size() == 3)) {
+                        derbySubstr(args);
+                        return out();
+                    }
+                    return call("SUBSTR", args);
                 case "MOD":
                     return call("MOD", args);
                 case "ROUND":
@@ -286,6 +293,40 @@ final class Renderer {
             emit(args.get(0));
             out().append(" < 0 THEN -").append(half).append(" ELSE ").append(half).append(" END AS DECIMAL(31, ").append(places)
                     .append("))");
+        }
+
+        /**
+         * Derby raises 22011 when SUBSTR reaches past the end of the string; the others return what is there (possibly
+         * nothing). Clamp the start and the length to the string's LENGTH. The operands are rendered several times.
+         */
+        private void derbySubstr(List<Expression> args) {
+            Expression s = args.get(0);
+            Expression start = args.get(1);
+            out().append("CASE WHEN ");
+            emit(start);
+            out().append(" > LENGTH(");
+            emit(s);
+            out().append(") THEN '' ELSE SUBSTR(");
+            emit(s);
+            out().append(", ");
+            emit(start);
+            if (args.size() == 3) {
+                Expression length = args.get(2);
+                out().append(", CASE WHEN LENGTH(");
+                emit(s);
+                out().append(") - ");
+                emit(start);
+                out().append(" + 1 < ");
+                emit(length);
+                out().append(" THEN LENGTH(");
+                emit(s);
+                out().append(") - ");
+                emit(start);
+                out().append(" + 1 ELSE ");
+                emit(length);
+                out().append(" END");
+            }
+            out().append(") END");
         }
 
         private StringBuilder call(String name, List<Expression> args) {
