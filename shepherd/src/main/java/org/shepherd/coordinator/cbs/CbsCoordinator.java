@@ -4,8 +4,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,11 +17,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.shepherd.admin.AdminView;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.Coordinator;
+import org.shepherd.coordinator.DatabaseInfo;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.Session;
+import org.shepherd.divergence.Divergence;
 import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.replica.jdbc.ConnectionPreparer;
@@ -39,7 +44,7 @@ import org.shepherd.time.ExecutorScheduler;
  * The replicated coordinator for modes {@code cbs}, {@code ss} and {@code serial}: one {@link CbsCore} on its own
  * event thread, one {@link JdbcReplicaEndpoint} per replica, sessions that wait for the core's answers.
  */
-public final class CbsCoordinator implements Coordinator {
+public final class CbsCoordinator implements Coordinator, AdminView {
 
     /** Rows of one voted result kept in memory at most (the primary's rows, until the client reads them). */
     public static final int RESULT_ROWS_MAX = 100_000;
@@ -52,6 +57,7 @@ public final class CbsCoordinator implements Coordinator {
     private final ExecutorScheduler scheduler;
     private final List<JdbcReplicaEndpoint> endpoints;
     private final DivergenceLog divergences;
+    private final CbsCore.Settings settings;
     private final long statementTimeoutMs;
     private final Set<CbsSession> sessions = ConcurrentHashMap.newKeySet();
     private final Translator translator;
@@ -68,6 +74,7 @@ public final class CbsCoordinator implements Coordinator {
     public CbsCoordinator(List<ReplicaPool> pools, int primaryIndex, CbsCore.Settings settings, int workerThreadsMax,
             int fetchSize, long statementTimeoutMs, DivergenceLog divergences) throws SQLException {
         this.divergences = divergences;
+        this.settings = settings;
         this.statementTimeoutMs = statementTimeoutMs;
         this.endpoints = new ArrayList<>();
         for (ReplicaPool p : pools) endpoints.add(new JdbcReplicaEndpoint(p, workerThreadsMax, fetchSize, RESULT_ROWS_MAX));
@@ -203,6 +210,39 @@ public final class CbsCoordinator implements Coordinator {
     /** The next commit barrier B (the number of transactions committed since start). */
     public long currentBarrier() throws SQLException {
         return onCore(f -> f.complete(core.currentBarrier()));
+    }
+
+    /** The primary replica's dialect and product, read when its pool opened. */
+    @Override
+    public DatabaseInfo databaseInfo() {
+        return primary().pool().databaseInfo();
+    }
+
+    @Override
+    public ViewStatus viewStatus() throws SQLException {
+        CbsCore.Stats stats = stats();
+        return new ViewStatus(settings.mode().name().toLowerCase(Locale.ROOT), settings.f(), currentBarrier(),
+                primary().name(), endpoints.size(), stats.commits(), stats.aborts(), stats.voteAborts(), divergences.total());
+    }
+
+    @Override
+    public List<ReplicaRow> statusRows() throws SQLException {
+        Map<String, Long> divergent = new HashMap<>();
+        for (Divergence d : divergences.snapshot()) divergent.merge(d.replica(), 1L, Long::sum);
+        long barrier = currentBarrier();
+        List<ReplicaRow> rows = new ArrayList<>();
+        for (CbsCore.ReplicaStatus r : replicaStatus()) {
+            String state = r.down() ? "down: " + r.downReason() : "up";
+            long lag = Math.max(0, barrier - 1 - r.lastCommittedBarrier());
+            rows.add(new ReplicaRow(r.name(), r.primary() ? "primary" : "secondary", state, r.lastCommittedBarrier(), lag,
+                    r.transactionsInPool(), divergent.getOrDefault(r.name(), 0L)));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<Divergence> divergenceRows() {
+        return divergences.snapshot();
     }
 
     /** Waits until every transaction is committed or rolled back on every live replica (tests, shutdown). */
