@@ -11,6 +11,7 @@ import java.util.concurrent.CountDownLatch;
 import org.shepherd.config.ConfigException;
 import org.shepherd.config.EmbeddedDefault;
 import org.shepherd.config.ShepherdConfig;
+import org.shepherd.replica.setup.ReplicaRefusedException;
 import org.shepherd.server.ShepherdServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Spec;
             "Without --config: the embedded default, 3 embedded Derby replicas in shepherd-data/ under the working "
                 + "directory, listening on 127.0.0.1:7654; prints one line with a ready-to-use JDBC URL."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"1:the server failed to start", "2:bad configuration (the message names the key to fix)",
+        exitCodeList = {"1:the server failed to start",
+            "2:bad configuration (the message names the key to fix) or a refused replica (with the reason)",
             "130/143:stopped by SIGINT/SIGTERM (after a graceful shutdown)"})
 final class ServeCommand implements Callable<Integer> {
 
@@ -71,6 +73,8 @@ final class ServeCommand implements Callable<Integer> {
             server = ShepherdServer.create(shepherdConfig);
         } catch (ConfigException e) {
             throw CliException.usage(e.getMessage());
+        } catch (ReplicaRefusedException e) {
+            throw CliException.usage("replica refused: " + e.getMessage());
         } catch (SQLException e) {
             throw CliException.failure("cannot open the replicas: " + SqlRunner.formatError(e), e);
         }

@@ -341,6 +341,9 @@ class ServerProtocolTest {
         server.close();
         assertThat(server.openSessions()).isZero();
         assertThatThrownBy(() -> new RawClient(address)).isInstanceOf(IOException.class);
+        assertThat(await(() -> Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                .noneMatch(t -> t.getName().startsWith("shepherd-") || t.getName().startsWith("replica-r1"))))
+                .as("every thread the server and its replica pool started has ended").isTrue();
     }
 
     @Test

@@ -32,6 +32,9 @@ import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.MetadataCalls;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.shepherd.replica.setup.ReplicaRefusedException;
+import org.shepherd.replica.setup.ReplicaSetup;
+import org.shepherd.replica.setup.StatementGate;
 import org.shepherd.schedule.ExecutionMode;
 import org.shepherd.time.Clock;
 import org.shepherd.translator.DeterminismSource;
@@ -73,6 +76,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      */
     public CbsCoordinator(List<ReplicaPool> pools, int primaryIndex, CbsCore.Settings settings, int workerThreadsMax,
             int fetchSize, long statementTimeoutMs, DivergenceLog divergences) throws SQLException {
+        List<ReplicaSpec> specs = new ArrayList<>();
+        for (ReplicaPool p : pools) specs.add(p.spec());
+        verifyRoles(specs, primaryIndex);
         this.divergences = divergences;
         this.settings = settings;
         this.statementTimeoutMs = statementTimeoutMs;
@@ -94,9 +100,12 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         ExecutionMode mode = ExecutionMode.parse(config.mode().name());
         List<ReplicaPool> pools = new ArrayList<>();
         int primary = -1;
+        for (int i = 0; i < config.replicas().size(); i++) {
+            if (config.replicas().get(i).name().equals(config.primary().name())) primary = i;
+        }
+        verifyRoles(config.replicas(), primary);
         try {
             for (ReplicaSpec spec : config.replicas()) {
-                if (spec.name().equals(config.primary().name())) primary = pools.size();
                 pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults(spec.dialect()), config.replicaPoolSizeMax(),
                         config.replicaConnectTimeoutMs()));
             }
@@ -105,6 +114,31 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
             throw e;
+        }
+    }
+
+    /**
+     * Refuses a replica set whose members cannot take their role: a primary whose {@link ReplicaSetup#canBePrimary()}
+     * is false, and a secondary that needs a {@link StatementGate} the replica managers do not honour yet (only
+     * {@link StatementGate#PREDECESSORS_EXECUTED}, the paper's rule, is implemented).
+     */
+    static void verifyRoles(List<ReplicaSpec> replicas, int primaryIndex) throws ReplicaRefusedException {
+        for (int i = 0; i < replicas.size(); i++) {
+            ReplicaSpec spec = replicas.get(i);
+            ReplicaSetup setup = ReplicaSetup.forDialect(spec.dialect());
+            if (i == primaryIndex) {
+                try {
+                    setup.verifyPrimary();
+                } catch (ReplicaRefusedException e) {
+                    throw new ReplicaRefusedException("replica " + spec.name() + " (" + spec.dialect() + "): " + e.getMessage());
+                }
+            } else if (setup.statementGate() != StatementGate.PREDECESSORS_EXECUTED) {
+                throw new ReplicaRefusedException("replica " + spec.name() + " (" + spec.dialect() + ") is refused as a "
+                        + "secondary: it is correct only if a statement is sent to it after every transaction ordered "
+                        + "before it has committed there (statement gate " + setup.statementGate() + "), and this "
+                        + "shepherd's replica managers only wait for those transactions' statements to have executed; "
+                        + "see docs/replicas.md. Remove it from the replica set or use another engine");
+            }
         }
     }
 

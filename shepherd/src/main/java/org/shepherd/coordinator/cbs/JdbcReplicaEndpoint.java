@@ -24,6 +24,7 @@ import org.shepherd.replica.ReplicaEndpoint;
 import org.shepherd.replica.jdbc.JdbcExecution;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.translator.Translation;
 import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.vote.AnswerDigest;
@@ -50,6 +51,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final ReplicaPool pool;
     private final Dialect dialect;
     private final JdbcValues values;
+    private final ReplicaSetup setup;
     private final int fetchSize;
     private final int resultRowsMax;
     private final ThreadPoolExecutor workers;
@@ -66,6 +68,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     public JdbcReplicaEndpoint(ReplicaPool pool, int workerThreadsMax, int fetchSize, int resultRowsMax) {
         this.pool = pool;
         this.values = JdbcValues.forDialect(pool.spec().dialect());
+        this.setup = ReplicaSetup.forDialect(pool.spec().dialect());
         try {
             this.dialect = Dialect.forName(pool.spec().dialect());
         } catch (SQLException e) {
@@ -218,7 +221,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (primary && stmt.streamsToClient()) {
                     List<ColumnInfo> cols = JdbcValues.columns(result.getMetaData());
                     AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
-                    StreamingCursor cursor = new StreamingCursor(st, result, values, cols, digest, done);
+                    StreamingCursor cursor = new StreamingCursor(st, result, values, cols, digest, setup, done);
                     handedOver = true;
                     return Outcome.streaming(new Answer.Rows(cursor, JdbcExecution.warnings(st)));
                 }
@@ -271,7 +274,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             release(txId, false);
             return Outcome.down(e);
         }
-        if (ErrorOutcome.isRetryable(e)) {
+        if (setup.isRetryable(e)) {
             release(txId, true);
             return Outcome.retryable(e);
         }

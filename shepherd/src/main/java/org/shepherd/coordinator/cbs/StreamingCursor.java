@@ -10,6 +10,7 @@ import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.replica.Outcome;
 import org.shepherd.replica.jdbc.JdbcValues;
+import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.vote.AnswerDigest;
 import org.shepherd.vote.ErrorOutcome;
 
@@ -25,12 +26,14 @@ final class StreamingCursor implements ResultCursor {
     private final JdbcValues values;
     private final List<ColumnInfo> columns;
     private final AnswerDigest digest;
+    private final ReplicaSetup setup;
     private final Consumer<Outcome> done;
     private boolean exhausted;
     private boolean reported;
 
     StreamingCursor(Statement statement, ResultSet resultSet, JdbcValues values, List<ColumnInfo> columns, AnswerDigest digest,
-            Consumer<Outcome> done) {
+            ReplicaSetup setup, Consumer<Outcome> done) {
+        this.setup = setup;
         this.statement = statement;
         this.resultSet = resultSet;
         this.values = values;
@@ -99,7 +102,7 @@ final class StreamingCursor implements ResultCursor {
         closeQuietly();
         if (ErrorOutcome.isConnectionFailure(e)) {
             done.accept(Outcome.down(e));
-        } else if (ErrorOutcome.isRetryable(e)) {
+        } else if (setup.isRetryable(e)) {
             done.accept(Outcome.retryable(e));
         } else {
             done.accept(Outcome.errorAnswer(AnswerDigest.error(e), e));

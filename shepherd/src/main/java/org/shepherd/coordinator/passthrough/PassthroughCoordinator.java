@@ -14,6 +14,8 @@ import org.shepherd.replica.jdbc.ConnectionPreparer;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.shepherd.replica.setup.ReplicaRefusedException;
+import org.shepherd.replica.setup.ReplicaSetup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +51,11 @@ public final class PassthroughCoordinator implements Coordinator, AdminView {
         if (config.replicas().size() > 1) {
             LOG.warn("mode=passthrough uses replica {} only; the other {} replica(s) are not used", primary.name(),
                     config.replicas().size() - 1);
+        }
+        try {
+            ReplicaSetup.forDialect(primary.dialect()).verifyPrimary();
+        } catch (ReplicaRefusedException e) {
+            throw new ReplicaRefusedException("replica " + primary.name() + " (" + primary.dialect() + "): " + e.getMessage());
         }
         ReplicaPool pool = new ReplicaPool(primary, ConnectionPreparer.defaults(primary.dialect()),
                 config.replicaPoolSizeMax(), config.replicaConnectTimeoutMs());

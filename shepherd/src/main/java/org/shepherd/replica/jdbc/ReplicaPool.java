@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.shepherd.coordinator.DatabaseInfo;
+import org.shepherd.replica.setup.ReplicaRefusedException;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -42,7 +43,11 @@ public final class ReplicaPool implements AutoCloseable {
         this.spec = spec;
         this.preparer = preparer;
         try (Connection first = openPhysical()) {
-            preparer.prepareDatabase(first);
+            try {
+                preparer.prepareDatabase(first);
+            } catch (ReplicaRefusedException e) {
+                throw new ReplicaRefusedException("replica " + spec.name() + " (" + spec.dialect() + "): " + e.getMessage());
+            }
             DatabaseMetaData md = first.getMetaData();
             String quote = md.getIdentifierQuoteString();
             databaseInfo = new DatabaseInfo(spec.dialect(), quote == null ? "" : quote.trim(),
