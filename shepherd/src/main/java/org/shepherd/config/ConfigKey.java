@@ -92,7 +92,13 @@ public enum ConfigKey {
             v -> parseInt(v, 1, 10_000)),
     REPLICA_CONNECT_TIMEOUT_MS("replica.connect.timeout.ms", "10000",
             "How long to wait for a replica connection before the statement fails with SQLState 08001.",
-            v -> parseLong(v, 250, 3_600_000));
+            v -> parseLong(v, 250, 3_600_000)),
+    RESULT_SPILL_BYTES_MAX("result.spill.bytes.max", "4294967296",
+            "Disk space, in bytes, that autocommit results waiting for the client may take under data.dir/spill, "
+                    + "all sessions together (an autocommit result is answered after its vote, so the primary's rows "
+                    + "are held: in memory up to a small bound, then in a temporary file). A statement that needs more "
+                    + "fails with SQLState 54000. 0: autocommit results beyond the memory bound fail.",
+            v -> parseLong(v, 0, Long.MAX_VALUE));
 
     /** A key of a {@code <name>} family, as written in a file. */
     private static final Pattern FAMILY_NAME = Pattern.compile("[A-Za-z0-9_-]+");

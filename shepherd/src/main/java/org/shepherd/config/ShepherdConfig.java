@@ -187,6 +187,11 @@ public final class ShepherdConfig {
         return (Long) values.get(ConfigKey.REPLICA_CONNECT_TIMEOUT_MS);
     }
 
+    /** Bytes of disk that held autocommit results may take, all sessions together. */
+    public long resultSpillBytesMax() {
+        return (Long) values.get(ConfigKey.RESULT_SPILL_BYTES_MAX);
+    }
+
     private Path pathOrNull(ConfigKey k) {
         Object v = values.get(k);
         return v instanceof Path ? (Path) v : null;

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.shepherd.admin.AdminView;
+import org.shepherd.config.ConfigKey;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.Coordinator;
@@ -49,8 +50,8 @@ import org.shepherd.time.ExecutorScheduler;
  */
 public final class CbsCoordinator implements Coordinator, AdminView {
 
-    /** Rows of one voted result kept in memory at most (the primary's rows, until the client reads them). */
-    public static final int RESULT_ROWS_MAX = 100_000;
+    /** Heap one held autocommit result may take (the primary's rows, until the client reads them); then it spills. */
+    public static final long RESULT_MEMORY_BYTES_MAX = 8L << 20;
     /** Distinct statement texts whose translation is cached. */
     public static final int TRANSLATION_CACHE_MAX = 10_000;
     /** Metadata rows returned at most. */
@@ -61,6 +62,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final List<JdbcReplicaEndpoint> endpoints;
     private final DivergenceLog divergences;
     private final CbsCore.Settings settings;
+    private final SpillSpace spill;
     private final long statementTimeoutMs;
     private final Set<CbsSession> sessions = ConcurrentHashMap.newKeySet();
     private final Translator translator;
@@ -76,6 +78,14 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      */
     public CbsCoordinator(List<ReplicaPool> pools, int primaryIndex, CbsCore.Settings settings, int workerThreadsMax,
             int fetchSize, long statementTimeoutMs, DivergenceLog divergences) throws SQLException {
+        this(pools, primaryIndex, settings, workerThreadsMax, fetchSize, statementTimeoutMs, divergences,
+                SpillSpace.temporary(Long.parseLong(ConfigKey.RESULT_SPILL_BYTES_MAX.defaultValue())));
+    }
+
+    /** As above; held autocommit results spill into {@code spill}, closed with this coordinator. */
+    CbsCoordinator(List<ReplicaPool> pools, int primaryIndex, CbsCore.Settings settings, int workerThreadsMax,
+            int fetchSize, long statementTimeoutMs, DivergenceLog divergences, SpillSpace spill) throws SQLException {
+        this.spill = spill;
         List<ReplicaSpec> specs = new ArrayList<>();
         for (ReplicaPool p : pools) specs.add(p.spec());
         verifyRoles(specs, primaryIndex);
@@ -83,7 +93,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.settings = settings;
         this.statementTimeoutMs = statementTimeoutMs;
         this.endpoints = new ArrayList<>();
-        for (ReplicaPool p : pools) endpoints.add(new JdbcReplicaEndpoint(p, workerThreadsMax, fetchSize, RESULT_ROWS_MAX));
+        for (ReplicaPool p : pools) endpoints.add(new JdbcReplicaEndpoint(p, workerThreadsMax, fetchSize, spill, RESULT_MEMORY_BYTES_MAX));
         for (JdbcReplicaEndpoint e : endpoints) e.createTxlogIfMissing();
         Dialect client = endpoints.get(primaryIndex).dialect();
         Set<Dialect> targets = new LinkedHashSet<>();
@@ -109,8 +119,15 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults(spec.dialect()), config.replicaPoolSizeMax(),
                         config.replicaConnectTimeoutMs()));
             }
+            SpillSpace spill;
+            try {
+                spill = new SpillSpace(config.dataDir().resolve("spill"), config.resultSpillBytesMax());
+            } catch (java.io.IOException e) {
+                throw new SQLException("cannot use " + config.dataDir().resolve("spill") + " for held results: " + e.getMessage(),
+                        "58030", e);
+            }
             return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode), config.replicaPoolSizeMax(),
-                    config.fetchSizeDefault(), 120_000, new DivergenceLog());
+                    config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill);
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
             throw e;
@@ -355,5 +372,6 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             e.close();
             e.pool().close();
         }
+        spill.close();
     }
 }

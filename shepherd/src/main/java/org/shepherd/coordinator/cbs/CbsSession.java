@@ -74,8 +74,21 @@ final class CbsSession implements Session {
             rollbackOnCore(t);
             throw e;
         }
-        commitOnCore(t);
+        try {
+            commitOnCore(t);
+        } catch (SQLException e) {
+            if (answer instanceof Answer.Rows rows) closeQuietly(rows.cursor());
+            throw e;
+        }
         return answer;
+    }
+
+    private static void closeQuietly(ResultCursor cursor) {
+        try {
+            cursor.close();
+        } catch (SQLException e) {
+            // a held result: nothing can fail that matters to a statement already failed
+        }
     }
 
     private JdbcStatement statement(Translation tr, String sql, List<Param> params, ExecOptions options, boolean stream)

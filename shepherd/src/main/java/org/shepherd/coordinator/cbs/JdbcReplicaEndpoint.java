@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real replica behind JDBC: one connection per (transaction, attempt), JDBC calls on a bounded pool of worker
- * threads, outcomes handed back to the core. The primary's rows are kept for the client (at most
- * {@code resultRowsMax}); a secondary's rows only feed the digest.
+ * threads, outcomes handed back to the core. The primary's rows of an autocommit statement are held for the client
+ * ({@link SpillingRows}: memory, then disk); a secondary's rows only feed the digest.
  */
 public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>, AutoCloseable {
 
@@ -53,7 +53,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final JdbcValues values;
     private final ReplicaSetup setup;
     private final int fetchSize;
-    private final int resultRowsMax;
+    private final SpillSpace spill;
+    private final long resultMemoryBytesMax;
     private final ThreadPoolExecutor workers;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
     private final AtomicInteger running = new AtomicInteger();
@@ -63,9 +64,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     /**
      * @param workerThreadsMax JDBC calls running at once on this replica (one per open transaction at most)
      * @param fetchSize rows per round trip when reading results
-     * @param resultRowsMax rows of one result the primary keeps for the client; more fail the statement (54000)
+     * @param spill where a held result goes beyond {@code resultMemoryBytesMax}, with the shared disk bound
+     * @param resultMemoryBytesMax heap one held result of the primary may take before it spills to disk
      */
-    public JdbcReplicaEndpoint(ReplicaPool pool, int workerThreadsMax, int fetchSize, int resultRowsMax) {
+    JdbcReplicaEndpoint(ReplicaPool pool, int workerThreadsMax, int fetchSize, SpillSpace spill, long resultMemoryBytesMax) {
         this.pool = pool;
         this.values = JdbcValues.forDialect(pool.spec().dialect());
         this.setup = ReplicaSetup.forDialect(pool.spec().dialect());
@@ -75,7 +77,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         this.fetchSize = fetchSize;
-        this.resultRowsMax = resultRowsMax;
+        this.spill = spill;
+        this.resultMemoryBytesMax = resultMemoryBytesMax;
         AtomicInteger n = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(workerThreadsMax, workerThreadsMax, 30, TimeUnit.SECONDS,
                 new ArrayBlockingQueue<>(QUEUED_REQUESTS_MAX), r -> {
@@ -225,26 +228,25 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     handedOver = true;
                     return Outcome.streaming(new Answer.Rows(cursor, JdbcExecution.warnings(st)));
                 }
+                SpillingRows rows = null;
                 try (ResultSet rs = result) {
                     List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
                     AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
-                    List<Object[]> rows = primary ? new ArrayList<>() : null;
+                    if (primary) rows = new SpillingRows(spill, cols, resultMemoryBytesMax);
                     while (rs.next()) {
                         Object[] row = values.readRow(rs, cols);
                         digest.addRow(row);
-                        if (primary) {
-                            if (rows.size() == resultRowsMax) {
-                                throw new SQLException("the result has more than " + resultRowsMax + " rows; in autocommit mode"
-                                        + " Shepherd holds a result in memory until it is voted: add a WHERE/FETCH FIRST, or"
-                                        + " read it inside a transaction (results stream there)", "54000");
-                            }
-                            rows.add(row);
-                        }
+                        if (primary) rows.add(row);
                     }
                     JdbcExecution.throwIfWarningIsAnError(st);
                     Ballot b = digest.finish();
-                    return Outcome.answer(b, primary ? new Answer.Rows(new BufferedCursor(cols, rows), JdbcExecution.warnings(st))
-                            : null);
+                    if (!primary) return Outcome.answer(b, null);
+                    rows.finishWriting();
+                    Outcome o = Outcome.answer(b, new Answer.Rows(rows, JdbcExecution.warnings(st)));
+                    rows = null;
+                    return o;
+                } finally {
+                    if (rows != null) rows.close();
                 }
             } finally {
                 if (!handedOver) st.close();
