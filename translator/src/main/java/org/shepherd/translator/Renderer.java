@@ -118,6 +118,9 @@ final class Renderer {
         return buffer.toString();
     }
 
+    /** Characters of the CHAR a number is cast to for Derby's {@code ||}: a DECIMAL(31) with sign and point fits. */
+    static final int DERBY_NUMBER_TEXT_LENGTH = 33;
+
     /** Most decimal places Derby's emulated ROUND keeps (its DECIMAL has at most 31 digits). */
     static final int MAX_DERBY_ROUND_PLACES = 10;
 
@@ -232,7 +235,14 @@ final class Renderer {
                     return call(target.charLengthFunction(), args);
                 case "SUBSTRING":
                 case "SUBSTR":
-                    return f.getParameters() instanceof ExpressionList && !f.isDistinct() ? call("SUBSTR", args) : super.visit(f, context);
+                    if (!(f.getParameters() instanceof ExpressionList) || f.isDistinct()) {
+                        return super.visit(f, context);
+                    }
+                    if (target.family() == Dialect.Family.DERBY && (args.size() == 2 || args.size() == 3)) {
+                        derbySubstr(args);
+                        return out();
+                    }
+                    return call("SUBSTR", args);
                 case "MOD":
                     return call("MOD", args);
                 case "ROUND":
@@ -286,6 +296,71 @@ final class Renderer {
             emit(args.get(0));
             out().append(" < 0 THEN -").append(half).append(" ELSE ").append(half).append(" END AS DECIMAL(31, ").append(places)
                     .append("))");
+        }
+
+        /**
+         * Derby raises 22011 when SUBSTR reaches past the end of the string; the others return what is there (possibly
+         * nothing). Clamp the start and the length to the string's LENGTH. The operands are rendered several times.
+         */
+        private void derbySubstr(List<Expression> args) {
+            Expression s = args.get(0);
+            Expression start = args.get(1);
+            out().append("CASE WHEN ");
+            emit(start);
+            out().append(" > LENGTH(");
+            emit(s);
+            out().append(") THEN '' ELSE SUBSTR(");
+            emit(s);
+            out().append(", ");
+            emit(start);
+            if (args.size() == 3) {
+                Expression length = args.get(2);
+                out().append(", CASE WHEN LENGTH(");
+                emit(s);
+                out().append(") - ");
+                emit(start);
+                out().append(" + 1 < ");
+                emit(length);
+                out().append(" THEN LENGTH(");
+                emit(s);
+                out().append(") - ");
+                emit(start);
+                out().append(" + 1 ELSE ");
+                emit(length);
+                out().append(" END");
+            }
+            out().append(") END");
+        }
+
+        /**
+         * Derby refuses {@code ||} on a number (42846) and cannot CAST a number to VARCHAR; the others turn it into its
+         * text. A visibly exact number becomes {@code TRIM(CAST(x AS CHAR(n)))} on Derby, which is that same text; an
+         * approximate one is refused (Derby cannot turn a DOUBLE into text). Operands of unknown type are left alone.
+         */
+        private void concatOperand(Expression e) {
+            Numeric kind = visibleNumber(e);
+            if (target.family() == Dialect.Family.MYSQL && kind != Numeric.UNKNOWN && !isLiteral(e)) {
+                // MariaDB 11.4 types CONCAT of a computed number as a binary string.
+                out().append("CAST(");
+                emit(e);
+                out().append(" AS CHAR)");
+                return;
+            }
+            if (target.family() != Dialect.Family.DERBY) {
+                emit(e);
+                return;
+            }
+            if (kind == Numeric.UNKNOWN) {
+                emit(e);
+                return;
+            }
+            if (kind == Numeric.NON_INTEGER && !isExactDecimal(e)) {
+                throw TranslationException.unsupported("Derby cannot concatenate or CAST an approximate number (" + e + ") to "
+                        + "text; CAST it to DECIMAL(p, s) first, and write CAST(x AS CHAR(n)) for the text");
+            }
+            out().append("TRIM(CAST(");
+            emit(e);
+            out().append(" AS CHAR(").append(DERBY_NUMBER_TEXT_LENGTH).append(")))");
         }
 
         private StringBuilder call(String name, List<Expression> args) {
@@ -391,11 +466,21 @@ final class Renderer {
         private void concat(List<Expression> parts) {
             if (target.concatOperator()) {
                 out().append('(');
-                emitList(parts, " || ");
+                for (int i = 0; i < parts.size(); i++) {
+                    if (i > 0) {
+                        out().append(" || ");
+                    }
+                    concatOperand(parts.get(i));
+                }
                 out().append(')');
             } else {
                 out().append("CONCAT(");
-                emitList(parts, ", ");
+                for (int i = 0; i < parts.size(); i++) {
+                    if (i > 0) {
+                        out().append(", ");
+                    }
+                    concatOperand(parts.get(i));
+                }
                 out().append(')');
             }
         }
@@ -522,6 +607,61 @@ final class Renderer {
             default:
                 return null;
         }
+    }
+
+    private static boolean isLiteral(Expression e) {
+        if (e instanceof SignedExpression) {
+            return isLiteral(((SignedExpression) e).getExpression());
+        }
+        return e instanceof LongValue || e instanceof DoubleValue;
+    }
+
+    /** Like {@link #numeric}, but a CAST to a type that is not a number is not a number. */
+    private Numeric visibleNumber(Expression e) {
+        Expression inner = e;
+        while (inner instanceof SignedExpression || inner instanceof ParenthesedExpressionList
+                && ((ParenthesedExpressionList<?>) inner).size() == 1) {
+            inner = inner instanceof SignedExpression ? ((SignedExpression) inner).getExpression()
+                    : (Expression) ((ParenthesedExpressionList<?>) inner).get(0);
+        }
+        if (inner instanceof CastExpression) {
+            try {
+                TypeKind kind = SqlTypes.parse(((CastExpression) inner).getColDataType().toString(), client).kind();
+                switch (kind) {
+                    case SMALLINT:
+                    case INTEGER:
+                    case BIGINT:
+                        return Numeric.INTEGER;
+                    case DECIMAL:
+                    case REAL:
+                    case DOUBLE:
+                        return Numeric.NON_INTEGER;
+                    default:
+                        return Numeric.UNKNOWN;
+                }
+            } catch (TranslationException notPortable) {
+                return Numeric.UNKNOWN;
+            }
+        }
+        return numeric(inner);
+    }
+
+    /** A literal such as 1.50 or -2.5 or a CAST to DECIMAL (exact on every engine), not 1.5e3 or a DOUBLE. */
+    private boolean isExactDecimal(Expression e) {
+        if (e instanceof SignedExpression) {
+            return isExactDecimal(((SignedExpression) e).getExpression());
+        }
+        if (e instanceof ParenthesedExpressionList && ((ParenthesedExpressionList<?>) e).size() == 1) {
+            return isExactDecimal((Expression) ((ParenthesedExpressionList<?>) e).get(0));
+        }
+        if (e instanceof CastExpression) {
+            try {
+                return SqlTypes.parse(((CastExpression) e).getColDataType().toString(), client).kind() == TypeKind.DECIMAL;
+            } catch (TranslationException notPortable) {
+                return false;
+            }
+        }
+        return e instanceof DoubleValue && !e.toString().toUpperCase(Locale.ROOT).contains("E");
     }
 
     /** What the statement text alone says about an operand's type. */

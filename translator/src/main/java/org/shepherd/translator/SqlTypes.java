@@ -12,8 +12,12 @@ final class SqlTypes {
 
     /** A canonical type; {@code identity} is set for SERIAL-like types that imply an identity column. */
     record Spec(TypeKind kind, int length, int scale, boolean identity) {
+        /**
+         * The column type in DDL. CHAR(n) is declared VARCHAR(n) on every engine: engines disagree on whether a CHAR value
+         * carries its blank padding into LENGTH, {@code ||} and comparisons, while VARCHAR keeps what was written everywhere.
+         */
         String column(Dialect d) {
-            return d.columnType(kind, length, scale);
+            return d.columnType(kind == TypeKind.CHAR ? TypeKind.VARCHAR : kind, length, scale);
         }
 
         String cast(Dialect d) {
