@@ -25,6 +25,7 @@ import org.shepherd.protocol.v1.MessageCodec;
 import org.shepherd.protocol.v1.Protocol;
 import org.shepherd.protocol.v1.StatementOptions;
 import org.shepherd.protocol.v1.WarningInfo;
+import org.shepherd.replica.QueryTimeouts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -310,7 +311,8 @@ final class ClientSession {
 
     static Message.Error error(Throwable e) {
         if (e instanceof SQLException s) {
-            String state = s.getSQLState() == null || s.getSQLState().isEmpty() ? "HY000" : s.getSQLState();
+            String vendorState = QueryTimeouts.clientSqlState(s);
+            String state = vendorState == null || vendorState.isEmpty() ? "HY000" : vendorState;
             return new Message.Error(state, s.getErrorCode(), s.getMessage() == null ? s.toString() : s.getMessage());
         }
         return new Message.Error("XX000", 0, "internal error in the shepherd: " + e);

@@ -2,6 +2,7 @@ package org.shepherd.vote;
 
 import java.sql.SQLException;
 import java.util.Set;
+import org.shepherd.replica.QueryTimeouts;
 
 /**
  * How an error answer is compared: by SQLState class (the first two characters), except that every vendor's
@@ -34,7 +35,7 @@ public final class ErrorOutcome {
     /** The canonical outcome of an error answer: {@link #RETRY} or the SQLState class. */
     public static String of(SQLException e) {
         if (isRetryable(e)) return RETRY;
-        String state = e.getSQLState();
+        String state = QueryTimeouts.clientSqlState(e);
         if (state == null || state.length() < 2) return "HY";
         return state.substring(0, 2);
     }
