@@ -111,8 +111,13 @@ public enum DriverProperty {
             sb.append("| `").append(p.propertyName).append("` | ")
                     .append(p.defaultValue == null || p.defaultValue.isEmpty() ? "" : "`" + p.defaultValue + "`")
                     .append(" | ").append(p.required ? "yes" : "no")
-                    .append(" | ").append(p.description.replace("|", "\\|")).append(" |\n");
+                    .append(" | ").append(markdownText(p.description)).append(" |\n");
         }
         return sb.toString();
+    }
+
+    /** Table cell text: GitHub would take {@code <name>} for an HTML tag and {@code |} for a cell border. */
+    static String markdownText(String text) {
+        return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

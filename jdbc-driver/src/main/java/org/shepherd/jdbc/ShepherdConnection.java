@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.shepherd.client.ClientConfig;
+import org.shepherd.client.Cursor;
 import org.shepherd.client.ProtocolConnection;
 import org.shepherd.client.QueryExecutor;
 import org.shepherd.client.ServerErrors;
@@ -385,6 +386,33 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         executorForClose.execute(() -> {
             for (ShepherdStatement s : List.copyOf(statements)) s.closeQuietly();
         });
+    }
+
+    /**
+     * For tools ({@code shepherd status}): the view as one row (mode, f, barrier, primary, replicas, commits, aborts,
+     * vote_aborts, divergences_total). Reach it with {@code connection.unwrap(ShepherdConnection.class)}.
+     */
+    public ResultSet adminView() throws SQLException {
+        return adminQuery("shepherd.view");
+    }
+
+    /**
+     * For tools: one row per replica (replica, role, state, last_committed_barrier, lag_barriers, pool_size,
+     * divergences).
+     */
+    public ResultSet adminStatus() throws SQLException {
+        return adminQuery("shepherd.status");
+    }
+
+    /** For tools: the divergence report (time, txid, statement_index, statement, replica, expected, got, masked). */
+    public ResultSet adminDivergences() throws SQLException {
+        return adminQuery("shepherd.divergences");
+    }
+
+    private ResultSet adminQuery(String method) throws SQLException {
+        checkOpen();
+        Cursor cursor = executor.metadata(method, List.of());
+        return new ShepherdResultSet(null, cursor);
     }
 
     @Override

@@ -37,10 +37,18 @@ final class ShepherdDatabaseMetaData implements DatabaseMetaData {
         return "Shepherd";
     }
 
-    /** The shepherd's version and, in parentheses, the primary replica's product and version. */
+    /**
+     * The shepherd's version and, in parentheses, the primary replica's product and version, e.g.
+     * {@code 0.1.0 (primary: Apache Derby 10.16.1.1)}; just the shepherd's version when the server names no product.
+     */
     @Override
     public String getDatabaseProductVersion() {
-        return ready.serverVersion() + " (" + ready.productName() + " " + ready.productVersion() + ")";
+        return productVersion(ready.serverVersion(), ready.productName(), ready.productVersion());
+    }
+
+    static String productVersion(String serverVersion, String primaryName, String primaryVersion) {
+        String primary = (primaryName.equals("Shepherd") ? "" : primaryName.strip() + " " + primaryVersion.strip()).strip();
+        return primary.isEmpty() ? serverVersion : serverVersion + " (primary: " + primary + ")";
     }
 
     @Override

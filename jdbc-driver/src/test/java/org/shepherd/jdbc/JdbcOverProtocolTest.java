@@ -355,7 +355,7 @@ class JdbcOverProtocolTest {
         })) {
             DatabaseMetaData md = c.getMetaData();
             assertThat(md.getDatabaseProductName()).isEqualTo("Shepherd");
-            assertThat(md.getDatabaseProductVersion()).isEqualTo("0.1.0 (Apache Derby 10.16.1.1)");
+            assertThat(md.getDatabaseProductVersion()).isEqualTo("0.1.0 (primary: Apache Derby 10.16.1.1)");
             assertThat(md.getDatabaseMajorVersion()).isZero();
             assertThat(md.getDatabaseMinorVersion()).isEqualTo(1);
             assertThat(md.getIdentifierQuoteString()).isEqualTo("\"");

@@ -97,6 +97,16 @@ class ShepherdDriverTest {
             assertThat(table).contains("| `" + p.propertyName() + "` |");
         }
         assertThat(table.lines().count()).isEqualTo(DriverProperty.values().length + 2);
+        assertThat(table).as("no raw angle brackets: GitHub renders them as HTML tags")
+                .doesNotContain("<").doesNotContain(">").contains("user.&lt;name&gt;.password");
+    }
+
+    @Test
+    void productVersionNamesThePrimaryOnlyWhenTheServerSentIt() {
+        assertThat(ShepherdDatabaseMetaData.productVersion("0.1.0", "Apache Derby", "10.16.1.1"))
+                .isEqualTo("0.1.0 (primary: Apache Derby 10.16.1.1)");
+        assertThat(ShepherdDatabaseMetaData.productVersion("0.1.0", "Shepherd", "")).isEqualTo("0.1.0");
+        assertThat(ShepherdDatabaseMetaData.productVersion("0.1.0", "", "")).isEqualTo("0.1.0");
     }
 
     @Test

@@ -1,20 +1,49 @@
 package org.shepherd.cli;
 
+import java.io.PrintWriter;
+import java.sql.SQLException;
 import java.util.concurrent.Callable;
+import org.shepherd.jdbc.ShepherdConnection;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
-/** {@code shepherd divergences}: reserved; the admin endpoint it reads does not exist yet. */
+/** {@code shepherd divergences}: the divergence report, read from the shepherd over the driver. */
 @Command(name = "divergences", mixinStandardHelpOptions = true,
-        description = {"Print the divergence report: every replica answer that differed from the majority.",
-            "NOT AVAILABLE YET: needs the shepherd's admin endpoint."})
+        description = {"Print the divergence report: every replica answer that differed from the accepted one "
+            + "(the shepherd keeps the last 1000 in memory).",
+            "Without --url it asks the embedded default started by `shepherd serve` in the same directory."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:report printed (also when empty)", "1:the shepherd could not be reached or failed to answer",
+            "2:bad usage"})
 final class DivergencesCommand implements Callable<Integer> {
 
-    @Option(names = "--url", paramLabel = "URL", description = "The shepherd to ask (jdbc:shepherd://host:port/db).")
-    String url;
+    @Spec
+    private CommandSpec spec;
+
+    @Mixin
+    AdminClient client = new AdminClient();
 
     @Override
     public Integer call() {
-        throw CliException.failure(StatusCommand.NOT_AVAILABLE);
+        ShepherdConnection connection = client.connect();
+        AdminClient.Table report;
+        try {
+            report = AdminClient.read(connection.adminDivergences());
+        } catch (SQLException e) {
+            throw CliException.failure("the shepherd did not answer the divergence query: " + SqlRunner.formatError(e), e);
+        } finally {
+            AdminClient.closeQuietly(connection);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (report.rows().isEmpty()) {
+            out.println("no divergences: every replica answer agreed with the accepted one");
+        } else {
+            report.print(out);
+            out.println(report.rows().size() + (report.rows().size() == 1 ? " divergence" : " divergences"));
+        }
+        out.flush();
+        return ShepherdCli.EXIT_OK;
     }
 }

@@ -1,26 +1,69 @@
 package org.shepherd.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.PrintWriter;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.shepherd.jdbc.ShepherdConnection;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code shepherd status}: reserved; the admin endpoint it reads does not exist yet. */
+/** {@code shepherd status}: the view and each replica's state, read from the shepherd over the driver. */
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = {"Show the view, the primary, each replica's state, lag and last barrier, and the divergence count.",
-            "NOT AVAILABLE YET: needs the shepherd's admin endpoint."})
+        description = {"Show the view (mode, f, barrier, primary) and each replica's role, state, last committed barrier, "
+            + "lag, pool size and divergence count.",
+            "Without --url it asks the embedded default started by `shepherd serve` in the same directory."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:status printed", "1:the shepherd could not be reached or failed to answer", "2:bad usage"})
 final class StatusCommand implements Callable<Integer> {
 
-    static final String NOT_AVAILABLE = "not available yet: needs the admin endpoint (no issue yet; the admin/status API of the "
-            + "shepherd is not built). Until then the shepherd's log shows replica state and divergences.";
+    @Spec
+    private CommandSpec spec;
 
-    @Option(names = "--url", paramLabel = "URL", description = "The shepherd to ask (jdbc:shepherd://host:port/db).")
-    String url;
+    @Mixin
+    AdminClient client = new AdminClient();
 
     @Option(names = "--json", description = "Print JSON instead of a table.")
     boolean json;
 
     @Override
-    public Integer call() {
-        throw CliException.failure(NOT_AVAILABLE);
+    public Integer call() throws JsonProcessingException {
+        ShepherdConnection connection = client.connect();
+        AdminClient.Table view;
+        AdminClient.Table replicas;
+        try {
+            view = AdminClient.read(connection.adminView());
+            replicas = AdminClient.read(connection.adminStatus());
+        } catch (SQLException e) {
+            throw CliException.failure("the shepherd did not answer the status query: " + SqlRunner.formatError(e), e);
+        } finally {
+            AdminClient.closeQuietly(connection);
+        }
+        if (view.rows().size() != 1) {
+            throw CliException.failure("the shepherd answered the view query with " + view.rows().size() + " rows, expected 1");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        Map<String, Object> viewRow = view.rows().get(0);
+        if (json) {
+            Map<String, Object> document = new LinkedHashMap<>(viewRow);
+            document.put("replica_status", replicas.rows());
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(document));
+        } else {
+            out.println("view: mode " + viewRow.get("mode") + ", f=" + viewRow.get("f") + ", barrier " + viewRow.get("barrier")
+                    + ", primary " + viewRow.get("primary") + " (" + viewRow.get("replicas") + " replicas)");
+            out.println("transactions: " + viewRow.get("commits") + " committed, " + viewRow.get("aborts") + " aborted ("
+                    + viewRow.get("vote_aborts") + " by a failed vote); divergences since start: "
+                    + viewRow.get("divergences_total"));
+            replicas.print(out);
+        }
+        out.flush();
+        return ShepherdCli.EXIT_OK;
     }
 }

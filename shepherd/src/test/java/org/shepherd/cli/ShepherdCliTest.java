@@ -3,6 +3,8 @@ package org.shepherd.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -96,10 +98,27 @@ class ShepherdCliTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"status", "divergences"})
-    void adminCommandsFailLoudlyUntilTheAdminEndpointExists(String command) {
-        CliRun run = CliRun.of(command);
+    void adminCommandsExitOneWhenTheShepherdCannotBeReached(String command) throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = socket.getLocalPort();
+        }
+        CliRun run = CliRun.of(command, "--url", "jdbc:shepherd://127.0.0.1:" + port + "/db?user=u&password=secret");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).contains("not available yet: needs the admin endpoint");
+        assertThat(run.err()).contains("cannot reach the shepherd at jdbc:shepherd://127.0.0.1:" + port)
+                .contains("password=***").doesNotContain("secret");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"status", "divergences"})
+    void adminCommandsExitTwoWithoutAShepherdUrl(String command, @TempDir Path dir) {
+        CliRun noCredentials = CliRun.of(command, "--data-dir", dir.toString());
+        assertThat(noCredentials.exitCode()).isEqualTo(2);
+        assertThat(noCredentials.err()).contains("credentials.properties does not exist");
+
+        CliRun otherDatabase = CliRun.of(command, "--url", "jdbc:derby:memory:x");
+        assertThat(otherDatabase.exitCode()).isEqualTo(2);
+        assertThat(otherDatabase.err()).contains("must be a jdbc:shepherd:// URL");
     }
 }

@@ -4,8 +4,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,12 +17,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.shepherd.admin.AdminView;
 import org.shepherd.config.ConfigKey;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.Coordinator;
+import org.shepherd.coordinator.DatabaseInfo;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.Session;
+import org.shepherd.divergence.Divergence;
 import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.replica.jdbc.ConnectionPreparer;
@@ -43,7 +48,7 @@ import org.shepherd.time.ExecutorScheduler;
  * The replicated coordinator for modes {@code cbs}, {@code ss} and {@code serial}: one {@link CbsCore} on its own
  * event thread, one {@link JdbcReplicaEndpoint} per replica, sessions that wait for the core's answers.
  */
-public final class CbsCoordinator implements Coordinator {
+public final class CbsCoordinator implements Coordinator, AdminView {
 
     /** Heap one held autocommit result may take (the primary's rows, until the client reads them); then it spills. */
     public static final long RESULT_MEMORY_BYTES_MAX = 8L << 20;
@@ -56,6 +61,7 @@ public final class CbsCoordinator implements Coordinator {
     private final ExecutorScheduler scheduler;
     private final List<JdbcReplicaEndpoint> endpoints;
     private final DivergenceLog divergences;
+    private final CbsCore.Settings settings;
     private final SpillSpace spill;
     private final long statementTimeoutMs;
     private final Set<CbsSession> sessions = ConcurrentHashMap.newKeySet();
@@ -84,6 +90,7 @@ public final class CbsCoordinator implements Coordinator {
         for (ReplicaPool p : pools) specs.add(p.spec());
         verifyRoles(specs, primaryIndex);
         this.divergences = divergences;
+        this.settings = settings;
         this.statementTimeoutMs = statementTimeoutMs;
         this.endpoints = new ArrayList<>();
         for (ReplicaPool p : pools) endpoints.add(new JdbcReplicaEndpoint(p, workerThreadsMax, fetchSize, spill, RESULT_MEMORY_BYTES_MAX));
@@ -254,6 +261,39 @@ public final class CbsCoordinator implements Coordinator {
     /** The next commit barrier B (the number of transactions committed since start). */
     public long currentBarrier() throws SQLException {
         return onCore(f -> f.complete(core.currentBarrier()));
+    }
+
+    /** The primary replica's dialect and product, read when its pool opened. */
+    @Override
+    public DatabaseInfo databaseInfo() {
+        return primary().pool().databaseInfo();
+    }
+
+    @Override
+    public ViewStatus viewStatus() throws SQLException {
+        CbsCore.Stats stats = stats();
+        return new ViewStatus(settings.mode().name().toLowerCase(Locale.ROOT), settings.f(), currentBarrier(),
+                primary().name(), endpoints.size(), stats.commits(), stats.aborts(), stats.voteAborts(), divergences.total());
+    }
+
+    @Override
+    public List<ReplicaRow> statusRows() throws SQLException {
+        Map<String, Long> divergent = new HashMap<>();
+        for (Divergence d : divergences.snapshot()) divergent.merge(d.replica(), 1L, Long::sum);
+        long barrier = currentBarrier();
+        List<ReplicaRow> rows = new ArrayList<>();
+        for (CbsCore.ReplicaStatus r : replicaStatus()) {
+            String state = r.down() ? "down: " + r.downReason() : "up";
+            long lag = Math.max(0, barrier - 1 - r.lastCommittedBarrier());
+            rows.add(new ReplicaRow(r.name(), r.primary() ? "primary" : "secondary", state, r.lastCommittedBarrier(), lag,
+                    r.transactionsInPool(), divergent.getOrDefault(r.name(), 0L)));
+        }
+        return rows;
+    }
+
+    @Override
+    public List<Divergence> divergenceRows() {
+        return divergences.snapshot();
     }
 
     /** Waits until every transaction is committed or rolled back on every live replica (tests, shutdown). */

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
@@ -171,6 +172,7 @@ final class CbsSession implements Session {
     @Override
     public Answer metadata(MetadataRequest request) throws SQLException {
         checkOpen();
+        if (AdminQueries.reserved(request)) return AdminQueries.answer(coordinator, request);
         return coordinator.metadata(request);
     }
 

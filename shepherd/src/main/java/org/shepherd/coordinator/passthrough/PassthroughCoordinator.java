@@ -1,12 +1,15 @@
 package org.shepherd.coordinator.passthrough;
 
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.shepherd.admin.AdminView;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Coordinator;
 import org.shepherd.coordinator.DatabaseInfo;
 import org.shepherd.coordinator.Session;
+import org.shepherd.divergence.Divergence;
 import org.shepherd.replica.jdbc.ConnectionPreparer;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.ReplicaPool;
@@ -21,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * The baseline the replicated modes are measured against, and the path the embedded default uses until CBS
  * is available. The database name a client asks for is ignored: the replica's database is the only one.
  */
-public final class PassthroughCoordinator implements Coordinator {
+public final class PassthroughCoordinator implements Coordinator, AdminView {
 
     private static final Logger LOG = LoggerFactory.getLogger(PassthroughCoordinator.class);
 
@@ -74,6 +77,22 @@ public final class PassthroughCoordinator implements Coordinator {
     @Override
     public DatabaseInfo databaseInfo() {
         return replica.databaseInfo();
+    }
+
+    /** One replica, no votes, no barriers: barrier 0, nothing committed under a barrier, never a divergence. */
+    @Override
+    public ViewStatus viewStatus() {
+        return new ViewStatus("passthrough", 0, 0, replica.spec().name(), 1, 0, 0, 0, 0);
+    }
+
+    @Override
+    public List<ReplicaRow> statusRows() {
+        return List.of(new ReplicaRow(replica.spec().name(), "primary", closed ? "down: shutting down" : "up", -1, 0, 0, 0));
+    }
+
+    @Override
+    public List<Divergence> divergenceRows() {
+        return List.of();
     }
 
     /** The replica's pool (for status and tests). */

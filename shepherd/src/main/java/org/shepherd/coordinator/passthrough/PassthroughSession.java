@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.List;
+import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
@@ -99,6 +100,7 @@ final class PassthroughSession implements Session {
     @Override
     public synchronized Answer metadata(MetadataRequest request) throws SQLException {
         ensureOpen();
+        if (AdminQueries.reserved(request)) return AdminQueries.answer(owner, request);
         closeCursor();
         Connection c = connection();
         try {

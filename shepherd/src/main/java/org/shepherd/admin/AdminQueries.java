@@ -1,0 +1,134 @@
+package org.shepherd.admin;
+
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.MetadataRequest;
+import org.shepherd.coordinator.ResultCursor;
+import org.shepherd.divergence.Divergence;
+import org.shepherd.protocol.ColumnInfo;
+
+/**
+ * The reserved {@code Metadata} method names that answer admin queries instead of a {@link java.sql.DatabaseMetaData}
+ * call: {@value #VIEW}, {@value #STATUS} and {@value #DIVERGENCES}. Any authenticated user may call them.
+ */
+public final class AdminQueries {
+
+    public static final String PREFIX = "shepherd.";
+    public static final String VIEW = "shepherd.view";
+    public static final String STATUS = "shepherd.status";
+    public static final String DIVERGENCES = "shepherd.divergences";
+
+    private AdminQueries() {
+    }
+
+    /** True for every name in the reserved {@code shepherd.} namespace (no JDBC metadata method starts so). */
+    public static boolean reserved(MetadataRequest request) {
+        return request.method() != null && request.method().startsWith(PREFIX);
+    }
+
+    public static Answer answer(AdminView view, MetadataRequest request) throws SQLException {
+        if (!request.arguments().isEmpty()) {
+            throw new SQLException(request.method() + " takes no arguments", "42000");
+        }
+        return switch (request.method()) {
+            case VIEW -> rows(viewColumns(), List.<Object[]>of(viewRow(view.viewStatus())));
+            case STATUS -> rows(statusColumns(), statusRows(view.statusRows()));
+            case DIVERGENCES -> rows(divergenceColumns(), divergenceRows(view.divergenceRows()));
+            default -> throw new SQLException("unknown admin query " + request.method() + "; known: " + VIEW + ", " + STATUS
+                    + ", " + DIVERGENCES, "42000");
+        };
+    }
+
+    private static Object[] viewRow(AdminView.ViewStatus v) {
+        return new Object[] {v.mode(), (long) v.f(), v.barrier(), v.primary(), (long) v.replicas(), v.commits(), v.aborts(),
+            v.voteAborts(), v.divergencesTotal()};
+    }
+
+    private static List<Object[]> statusRows(List<AdminView.ReplicaRow> replicas) {
+        List<Object[]> rows = new ArrayList<>();
+        for (AdminView.ReplicaRow r : replicas) {
+            rows.add(new Object[] {r.replica(), r.role(), r.state(), r.lastCommittedBarrier(), r.lagBarriers(),
+                (long) r.poolSize(), r.divergences()});
+        }
+        return rows;
+    }
+
+    private static List<Object[]> divergenceRows(List<Divergence> divergences) {
+        List<Object[]> rows = new ArrayList<>();
+        for (Divergence d : divergences) {
+            rows.add(new Object[] {Instant.ofEpochMilli(d.atMillis()).toString(), d.txId(), (long) d.statementIndex(),
+                d.statement(), d.replica(), d.accepted(), d.actual(), d.masked()});
+        }
+        return rows;
+    }
+
+    static List<ColumnInfo> viewColumns() {
+        return List.of(text("mode"), number("f"), number("barrier"), text("primary"), number("replicas"), number("commits"),
+                number("aborts"), number("vote_aborts"), number("divergences_total"));
+    }
+
+    static List<ColumnInfo> statusColumns() {
+        return List.of(text("replica"), text("role"), text("state"), number("last_committed_barrier"),
+                number("lag_barriers"), number("pool_size"), number("divergences"));
+    }
+
+    static List<ColumnInfo> divergenceColumns() {
+        return List.of(text("time"), number("txid"), number("statement_index"), text("statement"), text("replica"),
+                text("expected"), text("got"), flag("masked"));
+    }
+
+    private static ColumnInfo text(String name) {
+        return new ColumnInfo(name, name, Types.VARCHAR, "VARCHAR", 0, 0, 1, "", false);
+    }
+
+    private static ColumnInfo number(String name) {
+        return new ColumnInfo(name, name, Types.BIGINT, "BIGINT", 19, 0, 0, "", false);
+    }
+
+    private static ColumnInfo flag(String name) {
+        return new ColumnInfo(name, name, Types.BOOLEAN, "BOOLEAN", 1, 0, 0, "", false);
+    }
+
+    private static Answer rows(List<ColumnInfo> columns, List<Object[]> rows) {
+        return new Answer.Rows(new ListCursor(columns, rows), List.of());
+    }
+
+    /** Rows already in memory (admin answers are small: bounded by the replica count and the divergence log). */
+    private static final class ListCursor implements ResultCursor {
+        private final List<ColumnInfo> columns;
+        private final List<Object[]> rows;
+        private int next;
+
+        ListCursor(List<ColumnInfo> columns, List<Object[]> rows) {
+            this.columns = columns;
+            this.rows = rows;
+        }
+
+        @Override
+        public List<ColumnInfo> columns() {
+            return columns;
+        }
+
+        @Override
+        public List<Object[]> fetch(int maxRows) {
+            int end = Math.min(rows.size(), next + Math.max(1, maxRows));
+            List<Object[]> out = List.copyOf(rows.subList(next, end));
+            next = end;
+            return out;
+        }
+
+        @Override
+        public boolean exhausted() {
+            return next >= rows.size();
+        }
+
+        @Override
+        public void close() {
+            next = rows.size();
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package org.shepherd.admin;
+
+import java.sql.SQLException;
+import java.util.List;
+import org.shepherd.divergence.Divergence;
+
+/**
+ * What {@code shepherd status} and {@code shepherd divergences} show, implemented by each coordinator and served to
+ * clients as ordinary result sets under the reserved metadata names of {@link AdminQueries}.
+ */
+public interface AdminView {
+
+    /** The view as a whole: mode, f, barrier, primary, counters. */
+    ViewStatus viewStatus() throws SQLException;
+
+    /** One row per replica, in configuration order. */
+    List<ReplicaRow> statusRows() throws SQLException;
+
+    /** The retained divergence reports, oldest first. */
+    List<Divergence> divergenceRows();
+
+    /**
+     * @param barrier the next commit barrier (transactions committed since start)
+     * @param divergencesTotal reports since start, including those no longer retained
+     */
+    record ViewStatus(String mode, int f, long barrier, String primary, int replicas, long commits, long aborts,
+            long voteAborts, long divergencesTotal) {
+    }
+
+    /**
+     * @param role "primary" or "secondary"
+     * @param state "up", or "down: " and the reason
+     * @param lastCommittedBarrier the highest barrier this replica committed, -1 for none
+     * @param lagBarriers committed barriers this replica has not committed yet
+     * @param poolSize transactions in the replica's pool now
+     * @param divergences retained divergence reports naming this replica
+     */
+    record ReplicaRow(String replica, String role, String state, long lastCommittedBarrier, long lagBarriers, int poolSize,
+            long divergences) {
+    }
+}

@@ -1,0 +1,78 @@
+package org.shepherd.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.shepherd.coordinator.cbs.CbsCoordinator;
+import org.shepherd.server.ShepherdServer;
+
+/** {@code shepherd status} and {@code shepherd divergences} against the embedded default, as an operator runs them. */
+class AdminEndToEndTest {
+
+    /** Safety bound while the last replica finishes; the test never asserts on durations. */
+    private static final long IDLE_BOUND_MS = 60_000;
+
+    @Test
+    void statusShowsTheViewAndDivergencesNameTheReplicaChangedBehindTheShepherdsBack(@TempDir Path dir) throws Exception {
+        Path dataDir = dir.resolve("shepherd-data");
+        ServeCommand serve = new ServeCommand();
+        serve.dataDir = dataDir;
+        serve.listen = "127.0.0.1:0";
+        ServeCommand.Running running = serve.start();
+        try (ShepherdServer server = running.server()) {
+            CliRun status = CliRun.of("status", "--json", "--data-dir", dataDir.toString());
+            assertThat(status.exitCode()).as(status.err()).isZero();
+            JsonNode view = new ObjectMapper().readTree(status.out());
+            assertThat(view.get("mode").asText()).isEqualTo("cbs");
+            assertThat(view.get("f").asInt()).isEqualTo(1);
+            assertThat(view.get("primary").asText()).isEqualTo("r1");
+            JsonNode replicas = view.get("replica_status");
+            assertThat(replicas).hasSize(3);
+            List<String> roles = new ArrayList<>();
+            for (JsonNode r : replicas) {
+                roles.add(r.get("role").asText());
+                assertThat(r.get("state").asText()).as(r.toString()).isEqualTo("up");
+                assertThat(r.get("divergences").asLong()).isZero();
+            }
+            assertThat(roles).containsExactly("primary", "secondary", "secondary");
+
+            CliRun none = CliRun.of("divergences", "--data-dir", dataDir.toString());
+            assertThat(none.exitCode()).as(none.err()).isZero();
+            assertThat(none.out()).startsWith("no divergences");
+
+            CliRun setUp = CliRun.of("sql", "--data-dir", dataDir.toString(),
+                    "-e", "create table acct(id int primary key, bal int)", "-e", "insert into acct values (1, 100)");
+            assertThat(setUp.exitCode()).as(setUp.err()).isZero();
+            try (Connection r3 = DriverManager.getConnection("jdbc:derby:" + dataDir.toAbsolutePath().normalize().resolve("r3"));
+                    Statement st = r3.createStatement()) {
+                assertThat(st.executeUpdate("update acct set bal = 666 where id = 1")).isEqualTo(1);
+            }
+            CliRun read = CliRun.of("sql", "--data-dir", dataDir.toString(), "-e", "select bal from acct where id = 1");
+            assertThat(read.exitCode()).as(read.err()).isZero();
+            assertThat(read.out()).contains("| 100 |");
+            assertThat(((CbsCoordinator) server.coordinator()).awaitIdle(IDLE_BOUND_MS))
+                    .as("every replica answered (r3's answer is compared after the client has the majority's)").isTrue();
+
+            CliRun report = CliRun.of("divergences", "--data-dir", dataDir.toString());
+            assertThat(report.exitCode()).as(report.err()).isZero();
+            assertThat(report.out()).contains("| r3 ").contains("select bal from acct").contains("1 divergence");
+            assertThat(report.out()).doesNotContain("| r1 ").doesNotContain("| r2 ");
+
+            CliRun table = CliRun.of("status", "--data-dir", dataDir.toString());
+            assertThat(table.exitCode()).as(table.err()).isZero();
+            assertThat(table.out()).startsWith("view: mode cbs, f=1, barrier ").contains("primary r1 (3 replicas)")
+                    .contains("divergences since start: 1");
+            assertThat(table.out().lines().filter(line -> line.startsWith("| r3 ")).findFirst().orElseThrow())
+                    .as("divergences column of r3").matches(".*\\|\\s+1 \\|$");
+        }
+    }
+}
