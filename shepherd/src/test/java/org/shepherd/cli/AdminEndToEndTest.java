@@ -45,6 +45,12 @@ class AdminEndToEndTest {
             }
             assertThat(roles).containsExactly("primary", "secondary", "secondary");
 
+            ConnectionTarget target = ConnectionTarget.resolve(null, null, null, dataDir);
+            try (Connection client = DriverManager.getConnection(target.url(), target.connectionProperties())) {
+                assertThat(client.getMetaData().getDatabaseProductVersion()).as("Ready names the primary's product")
+                        .matches("\\S+ \\(primary: Apache Derby 10\\.[0-9.]+.*\\)");
+            }
+
             CliRun none = CliRun.of("divergences", "--data-dir", dataDir.toString());
             assertThat(none.exitCode()).as(none.err()).isZero();
             assertThat(none.out()).startsWith("no divergences");
