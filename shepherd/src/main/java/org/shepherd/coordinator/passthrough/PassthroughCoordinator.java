@@ -13,6 +13,7 @@ import org.shepherd.divergence.Divergence;
 import org.shepherd.replica.jdbc.ConnectionPreparer;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.StatementCache;
 import org.shepherd.replica.jdbc.ReplicaSpec;
 import org.shepherd.replica.setup.ReplicaRefusedException;
 import org.shepherd.replica.setup.ReplicaSetup;
@@ -30,6 +31,7 @@ public final class PassthroughCoordinator implements Coordinator, AdminView {
 
     private final ReplicaPool replica;
     private final JdbcValues values;
+    private final StatementCache statements = new StatementCache();
     private final int fetchSizeDefault;
     private final Set<PassthroughSession> sessions = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -65,7 +67,7 @@ public final class PassthroughCoordinator implements Coordinator, AdminView {
     @Override
     public Session openSession(String user, String database) throws SQLException {
         if (closed) throw new SQLException("the shepherd is shutting down", "57P01");
-        PassthroughSession s = new PassthroughSession(this, replica, values, fetchSizeDefault);
+        PassthroughSession s = new PassthroughSession(this, replica, values, statements, fetchSizeDefault);
         sessions.add(s);
         if (closed) {
             s.close();

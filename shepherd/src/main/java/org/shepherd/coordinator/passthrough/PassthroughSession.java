@@ -1,6 +1,7 @@
 package org.shepherd.coordinator.passthrough;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -18,6 +19,7 @@ import org.shepherd.replica.jdbc.JdbcExecution;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.MetadataCalls;
 import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.StatementCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,7 @@ final class PassthroughSession implements Session {
     private final PassthroughCoordinator owner;
     private final ReplicaPool replica;
     private final JdbcValues values;
+    private final StatementCache statements;
     private final int fetchSizeDefault;
 
     private Connection connection;
@@ -45,10 +48,12 @@ final class PassthroughSession implements Session {
     private volatile Statement running;
     private volatile JdbcCursor cursor;
 
-    PassthroughSession(PassthroughCoordinator owner, ReplicaPool replica, JdbcValues values, int fetchSizeDefault) {
+    PassthroughSession(PassthroughCoordinator owner, ReplicaPool replica, JdbcValues values, StatementCache statements,
+            int fetchSizeDefault) {
         this.owner = owner;
         this.replica = replica;
         this.values = values;
+        this.statements = statements;
         this.fetchSizeDefault = fetchSizeDefault;
     }
 
@@ -57,23 +62,30 @@ final class PassthroughSession implements Session {
         ensureOpen();
         closeCursor();
         Connection c = connection();
+        statements.invalidateAfter(sql);
+        boolean cached = !params.isEmpty() || options.returnGeneratedKeys();
         Statement st = null;
         try {
             int fetchSize = options.fetchSize() > 0 ? options.fetchSize() : fetchSizeDefault;
-            st = JdbcExecution.create(c, sql, !params.isEmpty() || options.returnGeneratedKeys(), options, fetchSize);
+            st = cached
+                    ? statements.prepare(c, sql, options, fetchSize)
+                    : JdbcExecution.create(c, sql, false, options, fetchSize);
             running = st;
             if (JdbcExecution.execute(st, sql, params, values, options)) {
-                JdbcCursor rows = new JdbcCursor(st, st.getResultSet(), values, this::cursorClosed);
+                Statement owned = st;
+                JdbcCursor rows = new JdbcCursor(cached ? null : st, st.getResultSet(), values,
+                        failed -> cursorClosed(c, sql, owned, cached, options.returnGeneratedKeys(), failed));
                 Answer answer = new Answer.Rows(rows, JdbcExecution.warnings(st));
                 cursor = rows;
                 return answer;
             }
             Answer.Update update = JdbcExecution.update(st, options, values);
-            st.close();
+            if (cached) statements.release(c, sql, (PreparedStatement) st, options.returnGeneratedKeys());
+            else st.close();
             if (autoCommit) endTransaction(true);
             return update;
         } catch (SQLException | RuntimeException e) {
-            closeQuietly(st);
+            if (cursor == null) closeQuietly(st);
             if (autoCommit) endTransaction(false);
             throw JdbcExecution.toSqlException(e);
         } finally {
@@ -220,6 +232,15 @@ final class PassthroughSession implements Session {
     private void closeCursor() throws SQLException {
         JdbcCursor c = cursor;
         if (c != null) c.close(); // cursorClosed clears the field
+    }
+
+    private synchronized void cursorClosed(Connection c, String sql, Statement st, boolean cached, boolean keys,
+            boolean failed) throws SQLException {
+        if (cached) {
+            if (failed) StatementCache.discard(st);
+            else statements.release(c, sql, (PreparedStatement) st, keys);
+        }
+        cursorClosed(failed);
     }
 
     private synchronized void cursorClosed(boolean failed) throws SQLException {
