@@ -14,6 +14,15 @@ public interface ReplicaEndpoint<S> {
 
     String name();
 
+    /**
+     * Whether a statement may be sent here only after every committed transaction ordered before it has committed
+     * here ({@code StatementGate.PREDECESSORS_COMMITTED}: replicas whose reads take no locks); false: after their
+     * statements executed, the paper's rule.
+     */
+    default boolean commitGated() {
+        return false;
+    }
+
     /** Runs one statement of the transaction. {@code primary} says whether the client answer must be kept. */
     void execute(long txId, int attempt, S statement, boolean primary, Consumer<Outcome> done);
 

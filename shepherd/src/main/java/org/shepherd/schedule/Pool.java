@@ -14,11 +14,27 @@ public final class Pool<S> {
 
     private final boolean primary;
     private final OrderingRules rules;
+    private final boolean commitGated;
     private final Map<Long, PoolEntry<S>> entries = new LinkedHashMap<>();
 
     public Pool(boolean primary, OrderingRules rules) {
+        this(primary, rules, false);
+    }
+
+    /**
+     * @param commitGated a statement is sent to this (secondary) replica only after every committed transaction with a
+     *     smaller barrier has committed here, not just executed: the gate of replicas whose reads take no locks
+     *     ({@code StatementGate.PREDECESSORS_COMMITTED}, see docs/cbs.md); it holds even without the
+     *     transaction-ordering rule
+     */
+    public Pool(boolean primary, OrderingRules rules, boolean commitGated) {
         this.primary = primary;
         this.rules = rules;
+        this.commitGated = commitGated;
+    }
+
+    public boolean commitGated() {
+        return commitGated;
     }
 
     public boolean primary() {
@@ -63,6 +79,20 @@ public final class Pool<S> {
         return false;
     }
 
+    /**
+     * Whether some committed transaction other than {@code t}, with barrier below {@code barrier}, has not committed
+     * here yet. A transaction leaves {@code live} only once it finished at every replica.
+     */
+    private boolean committedBeforeNotCommittedHere(long barrier, Txn<S> t, Collection<Txn<S>> live) {
+        for (Txn<S> c : live) {
+            if (c == t || !c.committed() || c.barrier() >= barrier) continue;
+            PoolEntry<S> e = entries.get(c.id());
+            boolean committedHere = e == null ? c.stmts().isEmpty() : e.finished();
+            if (!committedHere) return true;
+        }
+        return false;
+    }
+
     /** The index of the statement of {@code e}'s transaction that may be sent now, or -1. */
     public int nextStatement(PoolEntry<S> e, Collection<Txn<S>> live) {
         Txn<S> t = e.txn();
@@ -92,7 +122,11 @@ public final class Pool<S> {
         }
         Stmt<S> q = stmts.get(candidate);
         if (!q.answeredByPrimary()) return -1;
-        if (rules.transactionOrdering() && committedBefore(q.barrier(), t, live)) return -1;
+        if (commitGated) {
+            if (committedBeforeNotCommittedHere(q.barrier(), t, live)) return -1;
+        } else if (rules.transactionOrdering() && committedBefore(q.barrier(), t, live)) {
+            return -1;
+        }
         return candidate;
     }
 

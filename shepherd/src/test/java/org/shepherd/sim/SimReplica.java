@@ -35,32 +35,50 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
      * @param lieProbability probability that an answer is wrong (the data stays right)
      * @param lockGranularity keys per lock (1: row locks; more: coarser locks, blocks where others do not)
      * @param ignoresLocks reads see committed data only, writes are buffered and applied at commit, no locks
+     * @param readCommitted not a fault: a correct engine like PostgreSQL at READ COMMITTED; reads take no locks and see
+     *     the latest committed value (or the transaction's own write), writes take exclusive locks held to the end and
+     *     are applied at commit
+     * @param commitGateOff ask the coordinator for the paper's gate only, even for a read-committed replica (to show the
+     *     commit gate is needed)
      */
-    record Faults(int latencyFactor, long crashAtMs, double lieProbability, int lockGranularity, boolean ignoresLocks) {
-        static final Faults NONE = new Faults(1, -1, 0, 1, false);
+    record Faults(int latencyFactor, long crashAtMs, double lieProbability, int lockGranularity, boolean ignoresLocks,
+            boolean readCommitted, boolean commitGateOff) {
+        static final Faults NONE = new Faults(1, -1, 0, 1, false, false, false);
 
         boolean byzantine() {
             return lieProbability > 0 || ignoresLocks;
         }
 
         Faults slow(int factor) {
-            return new Faults(factor, crashAtMs, lieProbability, lockGranularity, ignoresLocks);
+            return new Faults(factor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff);
         }
 
         Faults crashAt(long ms) {
-            return new Faults(latencyFactor, ms, lieProbability, lockGranularity, ignoresLocks);
+            return new Faults(latencyFactor, ms, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff);
         }
 
         Faults lying(double p) {
-            return new Faults(latencyFactor, crashAtMs, p, lockGranularity, ignoresLocks);
+            return new Faults(latencyFactor, crashAtMs, p, lockGranularity, ignoresLocks, readCommitted, commitGateOff);
         }
 
         Faults coarseLocks(int keysPerLock) {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, keysPerLock, ignoresLocks);
+            return new Faults(latencyFactor, crashAtMs, lieProbability, keysPerLock, ignoresLocks, readCommitted, commitGateOff);
         }
 
         Faults ignoringLocks() {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, true);
+            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, true, readCommitted, commitGateOff);
+        }
+
+        Faults readCommittedNoReadLocks() {
+            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, true, commitGateOff);
+        }
+
+        Faults withoutCommitGate() {
+            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, true);
+        }
+
+        boolean buffersWrites() {
+            return ignoresLocks || readCommitted;
         }
     }
 
@@ -142,6 +160,11 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
         return name;
     }
 
+    @Override
+    public boolean commitGated() {
+        return faults.readCommitted() && !faults.commitGateOff();
+    }
+
     Faults faults() {
         return faults;
     }
@@ -188,7 +211,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             }
             DbTx tx = txs.computeIfAbsent(key(txId, attempt), k -> new DbTx(txId));
             maxOpenTransactions = Math.max(maxOpenTransactions, txs.size());
-            if (faults.ignoresLocks()) {
+            if (faults.ignoresLocks() || (faults.readCommitted() && op.kind() == SimOp.Kind.READ)) {
                 complete(tx, op, done);
                 return;
             }
@@ -243,7 +266,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
     private String apply(DbTx tx, SimOp op) {
         int k = op.key();
-        long current = faults.ignoresLocks() && tx.buffer.containsKey(k) ? tx.buffer.get(k) : data.getOrDefault(k, 0L);
+        long current = faults.buffersWrites() && tx.buffer.containsKey(k) ? tx.buffer.get(k) : data.getOrDefault(k, 0L);
         switch (op.kind()) {
             case READ:
                 return "v=" + current;
@@ -259,7 +282,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     }
 
     private void write(DbTx tx, int k, long v) {
-        if (faults.ignoresLocks()) {
+        if (faults.buffersWrites()) {
             tx.buffer.put(k, v);
             return;
         }
@@ -357,7 +380,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             DbTx tx = txs.remove(key(txId, attempt));
             if (tx == null) tx = new DbTx(txId);
             if (tx.waiting != null) anomalies.add("COMMIT of T" + txId + " while a statement waits");
-            if (faults.ignoresLocks()) data.putAll(tx.buffer);
+            if (faults.buffersWrites()) data.putAll(tx.buffer);
             if (txlog.put(txId, barrier) != null) anomalies.add("T" + txId + " committed twice");
             history.add(new CommitRecord(txId, barrier, List.copyOf(tx.answers)));
             tx.undo.clear();

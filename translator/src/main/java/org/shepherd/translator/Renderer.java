@@ -20,6 +20,7 @@ import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.SignedExpression;
+import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.expression.WhenClause;
 import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
@@ -117,6 +118,10 @@ final class Renderer {
         statement.accept(deParser, null);
         return buffer.toString();
     }
+
+    /** Literal text that Derby may read as a number, date, time, timestamp or boolean when compared with such a column. */
+    private static final java.util.regex.Pattern NOT_TEXT_LITERAL =
+            java.util.regex.Pattern.compile("\\s*([-+.:T ]*[0-9][-+0-9.:T ]*|(?i:true|false|unknown))\\s*");
 
     /** Characters of the CHAR a number is cast to for Derby's {@code ||}: a DECIMAL(31) with sign and point fits. */
     static final int DERBY_NUMBER_TEXT_LENGTH = 33;
@@ -429,13 +434,73 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(EqualsTo equals, S context) {
             refuseNullComparison(equals.getLeftExpression(), equals.getRightExpression(), "IS NULL");
+            if (derbyNoPad(equals.getLeftExpression(), equals.getRightExpression(), " AND ", " = ")) {
+                return out();
+            }
             return super.visit(equals, context);
         }
 
         @Override
         public <S> StringBuilder visit(NotEqualsTo notEquals, S context) {
             refuseNullComparison(notEquals.getLeftExpression(), notEquals.getRightExpression(), "IS NOT NULL");
+            if (derbyNoPad(notEquals.getLeftExpression(), notEquals.getRightExpression(), " OR ", " <> ")) {
+                return out();
+            }
+            if (target.family() == Dialect.Family.HSQLDB && notEquals.getLeftExpression() instanceof StringValue
+                    && !(notEquals.getRightExpression() instanceof StringValue)) {
+                // HSQLDB 2.7 under NO PAD answers 'a' <> s as if PAD SPACE ('a ' not listed) but s <> 'a' correctly.
+                emit(notEquals.getRightExpression());
+                out().append(" <> ");
+                emit(notEquals.getLeftExpression());
+                return out();
+            }
             return super.visit(notEquals, context);
+        }
+
+        /**
+         * Derby compares strings PAD SPACE ('a' = 'a ' is true) and has no NO PAD collation; the other replicas are set
+         * up NO PAD. When one side is a text literal, the other side is a string (Derby refuses to compare a number with
+         * one and cannot read a date out of it), so adding a LENGTH check gives NO PAD: {@code (x = 'a ' AND LENGTH(x) =
+         * 2)}, {@code (x <> 'a ' OR LENGTH(x) <> 2)}. The other operand is rendered twice.
+         *
+         * @return false when nothing was rendered (not Derby, or no such literal)
+         */
+        private boolean derbyNoPad(Expression left, Expression right, String connective, String operator) {
+            if (target.family() != Dialect.Family.DERBY) {
+                return false;
+            }
+            Integer length = textLiteralLength(right);
+            Expression other = left;
+            if (length == null) {
+                length = textLiteralLength(left);
+                other = right;
+            }
+            // A CAST to CHAR(n) is blank-padded on Derby: its length is not what was written.
+            if (length == null || other instanceof JdbcParameter || other instanceof CastExpression) {
+                return false;
+            }
+            out().append('(');
+            emit(left);
+            out().append(operator);
+            emit(right);
+            out().append(connective).append("LENGTH(");
+            emit(other);
+            out().append(')').append(operator).append(length).append(')');
+            return true;
+        }
+
+        /** The length of a plain string literal that cannot be read as a number, date, time or boolean; else null. */
+        private Integer textLiteralLength(Expression e) {
+            if (!(e instanceof StringValue)) {
+                return null;
+            }
+            StringValue literal = (StringValue) e;
+            String value = literal.getNotExcapedValue();
+            if (literal.getPrefix() != null || value.indexOf('\\') >= 0 && client.backslashEscapesInStrings()
+                    || NOT_TEXT_LITERAL.matcher(value).matches()) {
+                return null;
+            }
+            return value.length();
         }
 
         /** Derby rejects a NULL literal in a comparison (42X01) where the others evaluate it to UNKNOWN. */
@@ -558,7 +623,7 @@ final class Renderer {
             Expression operand = cast.getLeftExpression();
             boolean narrows = spec.isInteger() || spec.kind() == TypeKind.DECIMAL;
             if (narrows && target.castRoundsNumbers() && numeric(operand) != Numeric.INTEGER
-                    && !(operand instanceof net.sf.jsqlparser.expression.StringValue) && !(operand instanceof JdbcParameter)
+                    && !(operand instanceof StringValue) && !(operand instanceof JdbcParameter)
                     && !(operand instanceof net.sf.jsqlparser.expression.NullValue)) {
                 // Derby and Db2 truncate when a CAST drops digits; make the rounding engines truncate too. The inner
                 // DECIMAL cast lets TRUNC accept strings (HSQLDB) and doubles (PostgreSQL has no TRUNC(double, n)).

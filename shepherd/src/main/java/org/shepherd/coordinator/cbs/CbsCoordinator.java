@@ -135,27 +135,17 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     /**
-     * Refuses a replica set whose members cannot take their role: a primary whose {@link ReplicaSetup#canBePrimary()}
-     * is false, and a secondary that needs a {@link StatementGate} the replica managers do not honour yet (only
-     * {@link StatementGate#PREDECESSORS_EXECUTED}, the paper's rule, is implemented).
+     * Refuses a replica set whose primary cannot take its role ({@link ReplicaSetup#canBePrimary()} false). Every
+     * replica may be a secondary: one that needs {@link StatementGate#PREDECESSORS_COMMITTED} gets a commit-gated
+     * pool ({@link JdbcReplicaEndpoint#commitGated()}).
      */
     static void verifyRoles(List<ReplicaSpec> replicas, int primaryIndex) throws ReplicaRefusedException {
-        for (int i = 0; i < replicas.size(); i++) {
-            ReplicaSpec spec = replicas.get(i);
-            ReplicaSetup setup = ReplicaSetup.forDialect(spec.dialect());
-            if (i == primaryIndex) {
-                try {
-                    setup.verifyPrimary();
-                } catch (ReplicaRefusedException e) {
-                    throw new ReplicaRefusedException("replica " + spec.name() + " (" + spec.dialect() + "): " + e.getMessage());
-                }
-            } else if (setup.statementGate() != StatementGate.PREDECESSORS_EXECUTED) {
-                throw new ReplicaRefusedException("replica " + spec.name() + " (" + spec.dialect() + ") is refused as a "
-                        + "secondary: it is correct only if a statement is sent to it after every transaction ordered "
-                        + "before it has committed there (statement gate " + setup.statementGate() + "), and this "
-                        + "shepherd's replica managers only wait for those transactions' statements to have executed; "
-                        + "see docs/replicas.md. Remove it from the replica set or use another engine");
-            }
+        if (primaryIndex < 0 || primaryIndex >= replicas.size()) return;
+        ReplicaSpec spec = replicas.get(primaryIndex);
+        try {
+            ReplicaSetup.forDialect(spec.dialect()).verifyPrimary();
+        } catch (ReplicaRefusedException e) {
+            throw new ReplicaRefusedException("replica " + spec.name() + " (" + spec.dialect() + "): " + e.getMessage());
         }
     }
 

@@ -121,7 +121,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         this.scheduler = scheduler;
         this.divergences = divergences;
         for (int i = 0; i < endpoints.size(); i++) {
-            Pool<S> pool = new Pool<>(i == primaryIndex, settings.rules());
+            Pool<S> pool = new Pool<>(i == primaryIndex, settings.rules(), endpoints.get(i).commitGated());
             replicas.add(new ReplicaManager<>(i, endpoints.get(i), pool, scheduler, this));
         }
     }

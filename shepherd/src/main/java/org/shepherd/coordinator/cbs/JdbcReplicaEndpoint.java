@@ -25,6 +25,7 @@ import org.shepherd.replica.jdbc.JdbcExecution;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.setup.ReplicaSetup;
+import org.shepherd.replica.setup.StatementGate;
 import org.shepherd.translator.Translation;
 import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.vote.AnswerDigest;
@@ -92,6 +93,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     @Override
     public String name() {
         return pool.spec().name();
+    }
+
+    @Override
+    public boolean commitGated() {
+        return setup.statementGate() == StatementGate.PREDECESSORS_COMMITTED;
     }
 
     public Dialect dialect() {

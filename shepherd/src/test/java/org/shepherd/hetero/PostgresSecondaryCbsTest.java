@@ -1,0 +1,103 @@
+package org.shepherd.hetero;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.cbs.CbsCoordinator;
+import org.shepherd.coordinator.cbs.CbsCore;
+import org.shepherd.coordinator.cbs.JdbcReplicaEndpoint;
+import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.replica.jdbc.ConnectionPreparer;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.testkit.DatabaseServer;
+import org.shepherd.testkit.PostgresServer;
+
+/**
+ * Tier 3: PostgreSQL (READ COMMITTED, reads take no locks) as a CBS secondary behind the commit gate, next to two
+ * embedded Derby replicas (the first is the primary). The bank workload checks the total on every read; afterwards
+ * every replica's tables are equal and no replica was reported as divergent.
+ */
+class PostgresSecondaryCbsTest {
+
+    private static final int POOL_SIZE_MAX = 16;
+    private static final long CONNECT_TIMEOUT_MS = 10_000;
+    private static final int WORKER_THREADS_MAX = 16;
+    private static final int FETCH_SIZE = 100;
+    private static final long STATEMENT_TIMEOUT_MS = 60_000;
+    private static final long IDLE_TIMEOUT_MS = 60_000;
+    private static final int CLIENTS = 4;
+    private static final int BANK_TXNS_PER_CLIENT = 25;
+    private static final long SEED = 7_100;
+
+    private static PostgresServer postgres;
+
+    @BeforeAll
+    static void startPostgres() throws Exception {
+        postgres = new PostgresServer("postgresql", null);
+        postgres.start();
+    }
+
+    @AfterAll
+    static void stopPostgres() {
+        if (postgres != null) postgres.close();
+    }
+
+    private static ReplicaPool derby(String name) throws SQLException {
+        ReplicaSpec spec = ReplicaSpec.of(name, "jdbc:derby:memory:pgsec" + name + ";create=true", "", "");
+        return new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS);
+    }
+
+    private static ReplicaPool postgresql(String db) throws SQLException {
+        try (Connection c = postgres.connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE " + db);
+        }
+        String url = "jdbc:postgresql://" + DatabaseServer.LOOPBACK + ":" + postgres.port() + "/" + db;
+        ReplicaSpec spec = new ReplicaSpec("postgresql", url, postgres.user(), postgres.password(), "postgresql");
+        return new ReplicaPool(spec, ConnectionPreparer.defaults("postgresql"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS);
+    }
+
+    @Test
+    void bankWithPostgresqlSecondary() throws Exception {
+        long t0 = System.nanoTime();
+        List<ReplicaPool> pools = new ArrayList<>();
+        CbsCoordinator c;
+        try {
+            pools.add(derby("d1"));
+            pools.add(derby("d2"));
+            pools.add(postgresql("pgsec"));
+            c = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), WORKER_THREADS_MAX, FETCH_SIZE,
+                    STATEMENT_TIMEOUT_MS, new DivergenceLog());
+        } catch (SQLException | RuntimeException e) {
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+        try (CbsCoordinator coordinator = c) {
+            assertThat(coordinator.endpoints().stream().map(JdbcReplicaEndpoint::commitGated).toList())
+                    .containsExactly(false, false, true);
+            Workloads.createBank(coordinator);
+            Workloads.Counts counts = Workloads.bank(coordinator, CLIENTS, BANK_TXNS_PER_CLIENT, SEED);
+            assertThat(coordinator.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
+            assertThat(counts.commits() + counts.reads()).isEqualTo((long) CLIENTS * BANK_TXNS_PER_CLIENT);
+            for (String table : List.of("acct", "shepherd_txlog")) {
+                String orderBy = table.equals("acct") ? "id" : "txid";
+                List<String> first = Workloads.canonicalTable(pools.get(0), table, orderBy);
+                assertThat(first).as("%s on the primary", table).isNotEmpty();
+                for (ReplicaPool p : pools.subList(1, pools.size())) {
+                    assertThat(Workloads.canonicalTable(p, table, orderBy)).as("%s on %s", table, p.spec().name()).isEqualTo(first);
+                }
+            }
+            assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
+            System.out.printf("bank with a PostgreSQL secondary: %s %s in %d ms%n", counts, coordinator.stats(),
+                    (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+}
