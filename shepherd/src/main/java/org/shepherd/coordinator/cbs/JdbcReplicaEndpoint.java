@@ -24,6 +24,7 @@ import org.shepherd.replica.ReplicaEndpoint;
 import org.shepherd.replica.jdbc.JdbcExecution;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.StatementCache;
 import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.replica.setup.StatementGate;
 import org.shepherd.translator.Translation;
@@ -50,6 +51,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     private final ReplicaPool pool;
+    private final StatementCache statements = new StatementCache();
     private final Dialect dialect;
     private final JdbcValues values;
     private final ReplicaSetup setup;
@@ -202,8 +204,13 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             ExecOptions options = pinKeys && !asked.returnGeneratedKeys()
                     ? new ExecOptions(asked.maxRows(), asked.fetchSize(), asked.queryTimeoutSeconds(), true)
                     : asked;
-            Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), options, fetchSize);
+            statements.invalidateAfter(sql);
+            boolean cached = !params.isEmpty();
+            Statement st = cached
+                    ? statements.prepare(c, sql, options, fetchSize)
+                    : JdbcExecution.create(c, sql, false, options, fetchSize);
             boolean handedOver = false;
+            boolean reusable = false;
             try {
                 boolean hasRows;
                 try {
@@ -224,6 +231,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     }
                     // generated keys are the primary's until the translator pins them on the secondaries: not voted
                     Ballot b = AnswerDigest.updateCount(u.count(), List.of(), List.of());
+                    reusable = true;
                     return Outcome.answer(b, primary ? u : null);
                 }
                 ResultSet result = st.getResultSet();
@@ -246,16 +254,24 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     }
                     JdbcExecution.throwIfWarningIsAnError(st);
                     Ballot b = digest.finish();
-                    if (!primary) return Outcome.answer(b, null);
+                    if (!primary) {
+                        reusable = true;
+                        return Outcome.answer(b, null);
+                    }
                     rows.finishWriting();
                     Outcome o = Outcome.answer(b, new Answer.Rows(rows, JdbcExecution.warnings(st)));
                     rows = null;
+                    reusable = true;
                     return o;
                 } finally {
                     if (rows != null) rows.close();
                 }
             } finally {
-                if (!handedOver) st.close();
+                if (cached && reusable) {
+                    statements.release(c, sql, (PreparedStatement) st, options.returnGeneratedKeys());
+                } else if (!handedOver) {
+                    st.close();
+                }
             }
         } catch (SQLException e) {
             return failure(txId, e);
