@@ -1,8 +1,9 @@
 package org.shepherd.vote;
 
 import java.sql.SQLException;
-import java.util.Set;
+import java.util.List;
 import org.shepherd.replica.QueryTimeouts;
+import org.shepherd.replica.setup.ReplicaSetup;
 
 /**
  * How an error answer is compared: by SQLState class (the first two characters), except that every vendor's
@@ -12,18 +13,22 @@ public final class ErrorOutcome {
 
     public static final String RETRY = "RETRY";
 
-    /** Vendor error codes of MariaDB/MySQL that mean "the transaction was rolled back, run it again". */
-    private static final Set<Integer> MARIADB_RETRY_CODES = Set.of(1213, 1205, 1020);
-    /** Derby 40XL1/40XL2 (lock timeout), PostgreSQL 40001/40P01, and the standard 40001. */
-    private static final Set<String> RETRY_STATES = Set.of("40001", "40P01", "40XL1", "40XL2");
+    /**
+     * The voter does not know which vendor answered, so an error is retryable when any vendor's
+     * {@link ReplicaSetup#isRetryable} says so (the vendor lists live there only).
+     */
+    private static final List<ReplicaSetup> ALL_VENDORS = List.of("derby", "mariadb", "mysql", "hsqldb", "postgresql", "db2")
+            .stream().map(ReplicaSetup::forDialect).toList();
 
     private ErrorOutcome() {
     }
 
     public static boolean isRetryable(SQLException e) {
-        String state = e.getSQLState();
-        if (state != null && RETRY_STATES.contains(state)) return true;
-        return MARIADB_RETRY_CODES.contains(e.getErrorCode()) && (state == null || !state.startsWith("08"));
+        if (isConnectionFailure(e)) return false;
+        for (ReplicaSetup vendor : ALL_VENDORS) {
+            if (vendor.isRetryable(e)) return true;
+        }
+        return false;
     }
 
     /** The connection to the replica is broken: the replica is not voting, it is down. */

@@ -97,4 +97,15 @@ class AnswerDigestTest {
         assertThat(ErrorOutcome.isConnectionFailure(new SQLException("dup", "23505"))).isFalse();
         assertThat(ErrorOutcome.isRetryable(new SQLException("gone", "08S01", 1205))).isFalse();
     }
+
+    @Test
+    void everyVendorsLockTimeoutIsTheSameRetryOutcome() {
+        String derbyLockTimeout = ErrorOutcome.of(new SQLException("lock timeout", "40XL1"));
+        assertThat(derbyLockTimeout).isEqualTo(ErrorOutcome.RETRY);
+        assertThat(ErrorOutcome.of(new SQLException("lock_timeout", "55P03"))).isEqualTo(derbyLockTimeout);
+        assertThat(ErrorOutcome.of(new SQLException("SQLCODE -913", "57033", -913))).isEqualTo(derbyLockTimeout);
+        assertThat(ErrorOutcome.of(new SQLException("wrapped", "XJ001", 0, new SQLException("deadlock", "40001"))))
+                .isEqualTo(derbyLockTimeout);
+        assertThat(ErrorOutcome.of(new SQLException("dup", "23505"))).isEqualTo("23");
+    }
 }
