@@ -60,8 +60,6 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final long resultMemoryBytesMax;
     private final ThreadPoolExecutor workers;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
-    private final AtomicInteger running = new AtomicInteger();
-    private final AtomicInteger runningMax = new AtomicInteger();
     private volatile Consumer<String> trace = s -> { };
 
     /**
@@ -115,11 +113,6 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         this.trace = trace;
     }
 
-    /** The most JDBC calls that were running on this replica at the same time. */
-    public int maxConcurrentCalls() {
-        return runningMax.get();
-    }
-
     /** Creates the replica transaction log table unless it exists. */
     public void createTxlogIfMissing() throws SQLException {
         try (Connection c = pool.acquire()) {
@@ -144,14 +137,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private void submit(Consumer<Outcome> done, String what, Runnable task) {
         try {
             workers.execute(() -> {
-                int now = running.incrementAndGet();
-                runningMax.accumulateAndGet(now, Math::max);
-                try {
-                    trace.accept(what);
-                    task.run();
-                } finally {
-                    running.decrementAndGet();
-                }
+                trace.accept(what);
+                task.run();
             });
         } catch (RejectedExecutionException e) {
             done.accept(Outcome.down(new SQLException("replica " + name() + " has more than " + QUEUED_REQUESTS_MAX
