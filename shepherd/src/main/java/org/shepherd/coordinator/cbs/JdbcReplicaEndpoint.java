@@ -15,6 +15,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.protocol.ColumnInfo;
@@ -60,7 +61,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final long resultMemoryBytesMax;
     private final ThreadPoolExecutor workers;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
-    private volatile Consumer<String> trace = s -> { };
+    private volatile Consumer<String> trace;
 
     /**
      * @param workerThreadsMax JDBC calls running at once on this replica (one per open transaction at most)
@@ -134,10 +135,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
     }
 
-    private void submit(Consumer<Outcome> done, String what, Runnable task) {
+    private void submit(Consumer<Outcome> done, Supplier<String> what, Runnable task) {
         try {
             workers.execute(() -> {
-                trace.accept(what);
+                Consumer<String> t = trace;
+                if (t != null) t.accept(what.get());
                 task.run();
             });
         } catch (RejectedExecutionException e) {
@@ -178,7 +180,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
-        submit(done, "exec T" + txId + " " + stmt.sql(), () -> done.accept(run(txId, attempt, stmt, primary, done)));
+        submit(done, () -> "exec T" + txId + " " + stmt.sql(), () -> done.accept(run(txId, attempt, stmt, primary, done)));
     }
 
     private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
@@ -294,7 +296,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
-        submit(done, "commit T" + txId, () -> {
+        submit(done, () -> "commit T" + txId, () -> {
             try {
                 Connection c = connection(txId, attempt);
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TXLOG_TABLE + "(txid, barrier) VALUES (?, ?)")) {
@@ -315,7 +317,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void rollback(long txId, int attempt, Consumer<Outcome> done) {
-        submit(done, "rollback T" + txId, () -> {
+        submit(done, () -> "rollback T" + txId, () -> {
             release(txId, true);
             done.accept(Outcome.done());
         });
