@@ -199,6 +199,10 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
         warnings = null;
     }
 
+    List<ColumnInfo> columns() {
+        return columns;
+    }
+
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
