@@ -73,11 +73,7 @@ public final class Cursor {
 
     /** The next row, or null at the end. Fetches the next batch when the buffered ones are used up. */
     public Object[] next() throws SQLException {
-        if (closed) return null;
-        while (buffered.isEmpty() && !last) {
-            owner.fetch(this, fetchSize);
-        }
-        return buffered.poll();
+        return hasNext() ? buffered.poll() : null;
     }
 
     /** True when {@link #next} would return a row (may fetch). */

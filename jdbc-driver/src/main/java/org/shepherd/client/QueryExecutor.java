@@ -47,11 +47,6 @@ public final class QueryExecutor implements AutoCloseable {
         locked(() -> expect(Message.Ok.class, request(new Message.ClosePrepared(statementId))));
     }
 
-    public Result executePrepared(int statementId, List<Param> params, StatementOptions options) throws SQLException {
-        return locked(() -> toResult(request(new Message.ExecutePrepared(statementId, params, options)),
-                options.fetchSize()));
-    }
-
     /** One update count per element; a failure is a {@link java.sql.BatchUpdateException} with the counts done. */
     public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
                                StatementOptions options, List<SQLWarning> warningsOut) throws SQLException {

@@ -39,8 +39,7 @@ final class ShepherdParameterMetaData implements ParameterMetaData {
 
     @Override
     public boolean isSigned(int param) throws SQLException {
-        return new ShepherdResultSetMetaData(java.util.List.of(new org.shepherd.protocol.ColumnInfo("p", "p",
-                type(param, "isSigned"), "", 0, 0, 2, "", false))).isSigned(1);
+        return ShepherdResultSetMetaData.isSignedType(type(param, "isSigned"));
     }
 
     @Override
@@ -72,8 +71,7 @@ final class ShepherdParameterMetaData implements ParameterMetaData {
 
     @Override
     public String getParameterClassName(int param) throws SQLException {
-        return new ShepherdResultSetMetaData(java.util.List.of(new org.shepherd.protocol.ColumnInfo("p", "p",
-                type(param, "getParameterClassName"), "", 0, 0, 2, "", false))).getColumnClassName(1);
+        return ShepherdResultSetMetaData.className(type(param, "getParameterClassName"));
     }
 
     @Override

@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.Calendar;
 import java.util.List;
 import java.util.Locale;
+import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 import org.shepherd.protocol.v1.Message;
 
@@ -41,7 +42,7 @@ public class ShepherdPreparedStatement extends AbstractUnsupportedPreparedStatem
     private final Param[] params;
     private final List<List<Param>> batch = new ArrayList<>();
     private Message.PrepareOk prepared;
-    private ResultSetMetaData lastMetaData;
+    private List<ColumnInfo> lastColumns;
 
     ShepherdPreparedStatement(ShepherdConnection connection, String sql, boolean returnKeys) throws SQLException {
         super(connection);
@@ -78,7 +79,7 @@ public class ShepherdPreparedStatement extends AbstractUnsupportedPreparedStatem
     public boolean execute() throws SQLException {
         checkOpen();
         boolean rows = run(sql, boundParams(), returnKeys);
-        if (rows) lastMetaData = getResultSet().getMetaData();
+        if (rows) lastColumns = ((ShepherdResultSet) getResultSet()).columns();
         return rows;
     }
 
@@ -121,7 +122,7 @@ public class ShepherdPreparedStatement extends AbstractUnsupportedPreparedStatem
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
-        if (lastMetaData != null) return lastMetaData;
+        if (lastColumns != null) return new ShepherdResultSetMetaData(lastColumns);
         Message.PrepareOk ok = prepare();
         return ok == null || ok.columns() == null ? null : new ShepherdResultSetMetaData(ok.columns());
     }

@@ -37,7 +37,7 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     private final ShepherdStatement statement;
     private final Cursor cursor;
     private final List<ColumnInfo> columns;
-    private final Map<String, Integer> labelIndex = new HashMap<>();
+    private Map<String, Integer> labelIndex;
     private Object[] row;
     private long rowNumber;
     private boolean afterLast;
@@ -50,9 +50,6 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
         this.statement = statement;
         this.cursor = cursor;
         this.columns = cursor.columns();
-        for (int i = columns.size() - 1; i >= 0; i--) {
-            labelIndex.put(columns.get(i).label().toLowerCase(Locale.ROOT), i + 1);
-        }
         for (SQLWarning w : cursor.warnings()) addWarning(w);
     }
 
@@ -199,6 +196,10 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
         warnings = null;
     }
 
+    List<ColumnInfo> columns() {
+        return columns;
+    }
+
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
         checkOpen();
@@ -208,6 +209,12 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     @Override
     public int findColumn(String columnLabel) throws SQLException {
         checkOpen();
+        if (labelIndex == null) {
+            labelIndex = new HashMap<>();
+            for (int i = columns.size() - 1; i >= 0; i--) {
+                labelIndex.put(columns.get(i).label().toLowerCase(Locale.ROOT), i + 1);
+            }
+        }
         Integer i = columnLabel == null ? null : labelIndex.get(columnLabel.toLowerCase(Locale.ROOT));
         if (i == null) throw new SQLException("no column labelled '" + columnLabel + "' in this result", "42S22");
         return i;

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.List;
 import org.shepherd.protocol.ColumnInfo;
+import org.shepherd.protocol.ValueType;
 
 /** Result metadata from the columns the shepherd reported (as the primary replica described them). */
 final class ShepherdResultSetMetaData implements ResultSetMetaData {
@@ -68,7 +69,11 @@ final class ShepherdResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public boolean isSigned(int column) throws SQLException {
-        switch (col(column).jdbcType()) {
+        return isSignedType(col(column).jdbcType());
+    }
+
+    static boolean isSignedType(int jdbcType) {
+        switch (jdbcType) {
             case Types.TINYINT:
             case Types.SMALLINT:
             case Types.INTEGER:
@@ -159,8 +164,11 @@ final class ShepherdResultSetMetaData implements ResultSetMetaData {
     /** The class {@link java.sql.ResultSet#getObject(int)} returns for this column. */
     @Override
     public String getColumnClassName(int column) throws SQLException {
-        ColumnInfo c = col(column);
-        switch (c.jdbcType()) {
+        return className(col(column).jdbcType());
+    }
+
+    static String className(int jdbcType) {
+        switch (jdbcType) {
             case Types.TINYINT:
             case Types.SMALLINT:
             case Types.INTEGER:
@@ -170,7 +178,7 @@ final class ShepherdResultSetMetaData implements ResultSetMetaData {
             default:
                 break;
         }
-        switch (c.valueType()) {
+        switch (ValueType.forJdbcType(jdbcType)) {
             case BOOLEAN:
                 return Boolean.class.getName();
             case LONG:

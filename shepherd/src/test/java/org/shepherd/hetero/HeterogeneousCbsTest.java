@@ -179,6 +179,8 @@ class HeterogeneousCbsTest {
                 for (int i = 0; i < 500 && hsqldbTrace.isEmpty(); i++) {
                     Thread.sleep(10);
                 }
+                assertThat(hsqldbTrace).as("HSQLDB ran the first transaction's update (else this scenario is not exercised)")
+                        .isNotEmpty();
                 Workloads.update(second, "UPDATE acct SET bal = bal - 7 WHERE id = 2");
                 Workloads.update(second, "UPDATE acct SET bal = bal + 7 WHERE id = 3");
                 second.commit();

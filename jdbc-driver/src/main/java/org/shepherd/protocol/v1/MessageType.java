@@ -55,11 +55,6 @@ public enum MessageType {
         return code;
     }
 
-    /** True for messages a client sends, false for the server's. */
-    public boolean fromClient() {
-        return code < 64;
-    }
-
     /** The type with this code (0..255), or null when protocol v1 has none. */
     public static MessageType ofCode(int code) {
         return code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;

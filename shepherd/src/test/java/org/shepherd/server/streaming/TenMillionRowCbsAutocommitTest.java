@@ -8,7 +8,6 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -25,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("streaming")
 class TenMillionRowCbsAutocommitTest {
 
-    private static final String HEAP = "-Xmx256m";
     private static final long CHILD_TIMEOUT_SECONDS = 900;
 
     @Test
@@ -38,23 +36,23 @@ class TenMillionRowCbsAutocommitTest {
             props.append("replica.").append(r).append(".url=jdbc:derby:memory:cbs10m-").append(r).append(";create=true\n");
         }
         Files.writeString(config, props.toString());
-        Process server = java(StreamingServerMain.class, config.toString(), dir.resolve("server.err"));
+        Process server = ChildJvm.start(StreamingServerMain.class, config.toString(), dir.resolve("server.err"));
         try {
             BufferedReader serverOut = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
             String first = serverOut.readLine();
-            assertThat(first).as("server JVM did not start; stderr: %s", stderr(dir.resolve("server.err"))).startsWith("PORT ");
+            assertThat(first).as("server JVM did not start; stderr: %s", ChildJvm.stderr(dir.resolve("server.err"))).startsWith("PORT ");
             int port = Integer.parseInt(first.split(" ")[1]);
             String url = "jdbc:shepherd://127.0.0.1:" + port + "/shepherd?user=app&password=pw";
 
             long start = System.nanoTime();
-            Process client = java(StreamingClientMain.class, url, dir.resolve("client.err"));
+            Process client = ChildJvm.start(StreamingClientMain.class, url, dir.resolve("client.err"));
             String clientOut = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(client.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
             System.out.println("10,000,000 rows, CBS autocommit (-Xmx256m server and client): " + clientOut.trim()
                     + "; client JVM total " + seconds + " s");
             assertThat(client.exitValue()).as("client output: %s stderr: %s server stderr: %s", clientOut,
-                    stderr(dir.resolve("client.err")), stderr(dir.resolve("server.err"))).isZero();
+                    ChildJvm.stderr(dir.resolve("client.err")), ChildJvm.stderr(dir.resolve("server.err"))).isZero();
             assertThat(clientOut).contains("ROWS 10000000 SUM 49999995000000");
             assertThat(Long.parseLong(clientOut.substring(clientOut.indexOf("MAXHEAP ") + 8).trim().split("\\s")[0]))
                     .isLessThanOrEqualTo(256L * 1024 * 1024);
@@ -63,32 +61,12 @@ class TenMillionRowCbsAutocommitTest {
             server.getOutputStream().close();
             if (!server.waitFor(60, TimeUnit.SECONDS)) server.destroyForcibly().waitFor();
         }
-        assertThat(server.exitValue()).as("server stderr: %s", stderr(dir.resolve("server.err"))).isZero();
+        assertThat(server.exitValue()).as("server stderr: %s", ChildJvm.stderr(dir.resolve("server.err"))).isZero();
     }
 
     private static List<Path> spillFiles(Path spillDir) throws IOException {
         try (Stream<Path> files = Files.list(spillDir)) {
             return files.toList();
-        }
-    }
-
-    private static Process java(Class<?> main, String arg, Path stderr) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add(HEAP);
-        cmd.add("-XX:+ExitOnOutOfMemoryError");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(main.getName());
-        cmd.add(arg);
-        return new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
-    }
-
-    private static String stderr(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")";
         }
     }
 }

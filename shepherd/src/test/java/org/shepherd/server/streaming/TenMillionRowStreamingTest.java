@@ -3,13 +3,10 @@ package org.shepherd.server.streaming;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -23,7 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("streaming")
 class TenMillionRowStreamingTest {
 
-    private static final String HEAP = "-Xmx256m";
     private static final long CHILD_TIMEOUT_SECONDS = 600;
 
     @Test
@@ -31,22 +27,23 @@ class TenMillionRowStreamingTest {
         Path config = dir.resolve("shepherd.properties");
         Files.writeString(config, "mode=passthrough\nlisten=127.0.0.1:0\nuser.app.password=pw\n"
                 + "replica.r1.url=jdbc:derby:memory:streaming;create=true\n");
-        Process server = java(StreamingServerMain.class, config.toString(), dir.resolve("server.err"));
+        Process server = ChildJvm.start(StreamingServerMain.class, config.toString(), dir.resolve("server.err"));
         try {
             BufferedReader serverOut = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
             String first = serverOut.readLine();
-            assertThat(first).as("server JVM did not start; stderr: %s", stderr(dir.resolve("server.err"))).startsWith("PORT ");
+            assertThat(first).as("server JVM did not start; stderr: %s", ChildJvm.stderr(dir.resolve("server.err"))).startsWith("PORT ");
             int port = Integer.parseInt(first.split(" ")[1]);
             String url = "jdbc:shepherd://127.0.0.1:" + port + "/shepherd?user=app&password=pw";
 
             long start = System.nanoTime();
-            Process client = java(StreamingClientMain.class, url, dir.resolve("client.err"));
+            Process client = ChildJvm.start(StreamingClientMain.class, url, dir.resolve("client.err"));
             String clientOut = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(client.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
             System.out.println("10,000,000 rows through the shepherd (-Xmx256m server and client): " + clientOut.trim()
                     + "; client JVM total " + seconds + " s");
-            assertThat(client.exitValue()).as("client output: %s stderr: %s", clientOut, stderr(dir.resolve("client.err"))).isZero();
+            assertThat(client.exitValue()).as("client output: %s stderr: %s", clientOut, ChildJvm.stderr(dir.resolve("client.err")))
+                    .isZero();
             assertThat(clientOut).contains("ROWS 10000000 SUM 49999995000000");
             assertThat(clientOut).contains("MAXHEAP " + maxHeapOf256m(clientOut));
         } finally {
@@ -60,25 +57,5 @@ class TenMillionRowStreamingTest {
         String reported = out.substring(out.indexOf("MAXHEAP ") + 8).trim().split("\\s")[0];
         assertThat(Long.parseLong(reported)).isLessThanOrEqualTo(256L * 1024 * 1024);
         return reported;
-    }
-
-    private static Process java(Class<?> main, String arg, Path stderr) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add(HEAP);
-        cmd.add("-XX:+ExitOnOutOfMemoryError");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(main.getName());
-        cmd.add(arg);
-        return new ProcessBuilder(cmd).redirectError(stderr.toFile()).start();
-    }
-
-    private static String stderr(Path file) {
-        try {
-            return Files.readString(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "(unreadable: " + e + ")";
-        }
     }
 }

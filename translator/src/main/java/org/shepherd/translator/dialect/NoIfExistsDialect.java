@@ -1,0 +1,54 @@
+package org.shepherd.translator.dialect;
+
+import java.sql.SQLException;
+import java.util.Set;
+
+/**
+ * The grammar Derby and Db2 share: no IF [NOT] EXISTS on CREATE/DROP (the translator emulates it by recognising the
+ * engine's already-exists and does-not-exist SQLStates) and LENGTH for character length.
+ */
+abstract class NoIfExistsDialect extends Dialect {
+
+    private final Set<String> alreadyExistsStates;
+    private final Set<String> doesNotExistStates;
+
+    NoIfExistsDialect(Set<String> alreadyExistsStates, Set<String> doesNotExistStates) {
+        this.alreadyExistsStates = alreadyExistsStates;
+        this.doesNotExistStates = doesNotExistStates;
+    }
+
+    @Override
+    public boolean supportsCreateTableIfNotExists() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsDropTableIfExists() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsCreateIndexIfNotExists() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsDropIndexIfExists() {
+        return false;
+    }
+
+    @Override
+    public boolean isAlreadyExistsError(SQLException e) {
+        return stateIn(e, alreadyExistsStates);
+    }
+
+    @Override
+    public boolean isDoesNotExistError(SQLException e) {
+        return stateIn(e, doesNotExistStates);
+    }
+
+    @Override
+    public String charLengthFunction() {
+        return "LENGTH";
+    }
+}
