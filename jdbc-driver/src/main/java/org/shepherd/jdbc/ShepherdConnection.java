@@ -10,6 +10,7 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -34,6 +35,7 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     private final String url;
     private final ShepherdUrl parsedUrl;
     private final int defaultFetchSize;
+    private final boolean backslashEscapes;
     private final Set<ShepherdStatement> statements = ConcurrentHashMap.newKeySet();
     private boolean autoCommit = true;
     private boolean readOnly;
@@ -46,6 +48,8 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         this.parsedUrl = parsedUrl;
         this.url = url;
         this.defaultFetchSize = defaultFetchSize;
+        String dialect = ready.sqlDialect().toLowerCase(Locale.ROOT);
+        this.backslashEscapes = dialect.equals("mysql") || dialect.equals("mariadb");
     }
 
     static ShepherdConnection open(ShepherdUrl u, String url) throws SQLException {
@@ -88,6 +92,11 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
 
     int defaultFetchSize() {
         return defaultFetchSize;
+    }
+
+    /** Whether a backslash escapes the next character inside quoted SQL text (MySQL, MariaDB). */
+    boolean backslashEscapes() {
+        return backslashEscapes;
     }
 
     void checkOpen() throws SQLException {

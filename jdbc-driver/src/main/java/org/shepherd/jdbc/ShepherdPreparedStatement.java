@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Calendar;
 import java.util.List;
-import java.util.Locale;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 import org.shepherd.protocol.v1.Message;
@@ -49,8 +48,7 @@ public class ShepherdPreparedStatement extends AbstractUnsupportedPreparedStatem
         if (sql == null) throw new SQLException("SQL must not be null", "22023");
         this.sql = sql;
         this.returnKeys = returnKeys;
-        String dialect = connection.ready().sqlDialect().toLowerCase(Locale.ROOT);
-        this.params = new Param[SqlPlaceholders.count(sql, dialect.equals("mysql") || dialect.equals("mariadb"))];
+        this.params = new Param[SqlPlaceholders.count(sql, connection.backslashEscapes())];
     }
 
     // ---------------------------------------------------------------- execution

@@ -145,16 +145,20 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
     }
 
     void closeCurrentResults() throws SQLException {
-        if (resultSet != null) {
-            ShepherdResultSet rs = resultSet;
-            resultSet = null;
-            rs.closeFromStatement();
-        }
+        closeResultSet();
         if (generatedKeys != null) {
             generatedKeys.closeFromStatement();
             generatedKeys = null;
         }
         updateCount = -1;
+    }
+
+    private void closeResultSet() throws SQLException {
+        if (resultSet != null) {
+            ShepherdResultSet rs = resultSet;
+            resultSet = null;
+            rs.closeFromStatement();
+        }
     }
 
     static int toInt(long count) {
@@ -194,9 +198,8 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
     protected long[] runBatch(String sql, List<List<Param>> sets, List<String> statements) throws SQLException {
         List<SQLWarning> w = new ArrayList<>();
         try {
-            long[] counts = connection.executor().executeBatch(sql, sets, statements,
+            return connection.executor().executeBatch(sql, sets, statements,
                     new StatementOptions(maxRows, fetchSize, queryTimeoutSeconds, false), w);
-            return counts;
         } finally {
             addWarnings(w);
         }
@@ -240,11 +243,7 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
         switch (current) {
             case CLOSE_CURRENT_RESULT:
             case CLOSE_ALL_RESULTS:
-                if (resultSet != null) {
-                    ShepherdResultSet rs = resultSet;
-                    resultSet = null;
-                    rs.closeFromStatement();
-                }
+                closeResultSet();
                 break;
             case KEEP_CURRENT_RESULT:
                 resultSet = null;
