@@ -6,7 +6,10 @@ package org.shepherd.time;
  */
 public interface Scheduler {
 
-    /** Runs the task later on the scheduler's thread (or in the simulation's event order). */
+    /**
+     * Runs the task after every task submitted before it and never at the same time as another; possibly on the
+     * calling thread before this method returns (or in the simulation's event order).
+     */
     void execute(Runnable task);
 
     /** Runs the task after {@code delayMs}; the returned handle cancels it if it has not run yet. */

@@ -10,8 +10,21 @@ import java.time.temporal.ChronoUnit;
 import java.util.Properties;
 import java.util.Set;
 
-/** Connection settings and the few JDBC helpers every part of the benchmark shares. */
-public record Jdbc(String url, String user, String password) {
+/**
+ * Connection settings and the few JDBC helpers every part of the benchmark shares. {@code setup} runs on every new
+ * connection (the side-by-side benchmark gives its direct baseline the settings a shepherd gives its replicas).
+ */
+public record Jdbc(String url, String user, String password, ConnectionSetup setup) {
+
+    /** Applied to each connection right after it is opened. */
+    @FunctionalInterface
+    public interface ConnectionSetup {
+        void apply(Connection c) throws SQLException;
+    }
+
+    public Jdbc(String url, String user, String password) {
+        this(url, user, password, c -> { });
+    }
 
     /** MySQL/MariaDB: deadlock found (1213), lock wait timeout (1205); their SQLState is not always class 40. */
     private static final Set<Integer> VENDOR_RETRYABLE_CODES = Set.of(1213, 1205);
@@ -20,7 +33,14 @@ public record Jdbc(String url, String user, String password) {
         Properties props = new Properties();
         if (user != null) props.setProperty("user", user);
         if (password != null) props.setProperty("password", password);
-        return DriverManager.getConnection(url, props);
+        Connection c = DriverManager.getConnection(url, props);
+        try {
+            setup.apply(c);
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     /** The URL with any password in its query string blanked out, for output people and files read. */

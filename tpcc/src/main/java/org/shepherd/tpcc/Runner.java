@@ -56,6 +56,23 @@ public final class Runner {
     private volatile long measureFromNanos;
     private volatile long deadlineNanos;
 
+    /** Told when the measured window starts and when the last terminal has stopped (for side measurements). */
+    public interface WindowListener {
+        void measureStarted();
+
+        void measureEnded();
+    }
+
+    private static final WindowListener NO_LISTENER = new WindowListener() {
+        @Override
+        public void measureStarted() {
+        }
+
+        @Override
+        public void measureEnded() {
+        }
+    };
+
     public Runner(Jdbc jdbc, Options options, PrintStream log) {
         this.jdbc = jdbc;
         this.options = options;
@@ -64,6 +81,10 @@ public final class Runner {
     }
 
     public RunResult run() throws SQLException, InterruptedException {
+        return run(NO_LISTENER);
+    }
+
+    public RunResult run(WindowListener window) throws SQLException, InterruptedException {
         Scale scale = options.scale();
         List<Terminal> terminals = new ArrayList<>();
         try {
@@ -90,18 +111,31 @@ public final class Runner {
         measureFromNanos = start + (long) (options.warmupS() * 1e9);
         deadlineNanos = measureFromNanos + (long) (options.durationS() * 1e9);
         go.countDown();
+        Thread windowStart = new Thread(() -> {
+            try {
+                long waitNanos = measureFromNanos - System.nanoTime();
+                if (waitNanos > 0) Thread.sleep(waitNanos / 1_000_000, (int) (waitNanos % 1_000_000));
+                window.measureStarted();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "tpcc-window");
+        windowStart.setDaemon(true);
+        windowStart.start();
 
         List<RunResult.ProgressSample> samples = new ArrayList<>();
         long intervalNanos = (long) (options.progressIntervalS() * 1e9);
         long lastCount = 0;
+        long lastNewOrders = 0;
         long lastNanos = start;
         for (long next = start + intervalNanos; next < deadlineNanos && anyAlive(threads); next += intervalNanos) {
             sleepUntil(next, threads);
             long now = System.nanoTime();
             long count = totalCompleted();
-            double tps = (count - lastCount) / ((now - lastNanos) / 1e9);
-            double measuredS = (now - measureFromNanos) / 1e9;
-            double tpmC = measuredS > 0 ? completed.get(TxType.NEW_ORDER).sum() * 60 / measuredS : 0;
+            double intervalS = (now - lastNanos) / 1e9;
+            long newOrders = completed.get(TxType.NEW_ORDER).sum();
+            double tps = (count - lastCount) / intervalS;
+            double tpmC = (newOrders - lastNewOrders) * 60 / intervalS;
             RunResult.ProgressSample sample = new RunResult.ProgressSample((now - start) / 1e9, count, tps, tpmC,
                 errors.sum(), retries.sum());
             samples.add(sample);
@@ -109,10 +143,13 @@ public final class Runner {
                 sample.elapsedS(), now < measureFromNanos ? " warm-up" : "", count, tps, tpmC, sample.retries(),
                 sample.errors());
             lastCount = count;
+            lastNewOrders = newOrders;
             lastNanos = now;
         }
         for (Thread thread : threads) thread.join();
         long end = Math.min(System.nanoTime(), deadlineNanos);
+        windowStart.join();
+        window.measureEnded();
         for (Terminal t : terminals) t.close();
         return summarize(terminals, samples, Math.max(1e-9, (end - measureFromNanos) / 1e9));
     }

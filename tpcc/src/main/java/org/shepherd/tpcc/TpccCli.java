@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -146,12 +147,18 @@ public final class TpccCli {
         long transactionsPerTerminal;
         @Option(names = "--progress-s", defaultValue = "5", description = "seconds between progress lines (default: ${DEFAULT-VALUE})")
         double progressS;
+        @Option(names = "--isolation", defaultValue = "default",
+            description = "transaction isolation: default (the driver's), read-committed, repeatable-read, serializable")
+        String isolation;
 
         @Override
         public Integer call() throws Exception {
             int[] think = parseRange(thinkMs);
             Scale scale = new Scale(warehouses, small);
-            Jdbc jdbc = connection.jdbc();
+            int level = isolationLevel(isolation);
+            Jdbc plain = connection.jdbc();
+            Jdbc jdbc = level < 0 ? plain : new Jdbc(plain.url(), plain.user(), plain.password(),
+                c -> c.setTransactionIsolation(level));
             try (Connection c = jdbc.connect()) {
                 verifyScale(c, scale);
             }
@@ -169,6 +176,23 @@ public final class TpccCli {
                 return EXIT_FAILED;
             }
             return EXIT_OK;
+        }
+    }
+
+    /** The JDBC isolation constant for {@code --isolation}, or -1 for the driver's default. */
+    static int isolationLevel(String name) {
+        switch (name.toLowerCase(Locale.ROOT)) {
+            case "default":
+                return -1;
+            case "read-committed":
+                return Connection.TRANSACTION_READ_COMMITTED;
+            case "repeatable-read":
+                return Connection.TRANSACTION_REPEATABLE_READ;
+            case "serializable":
+                return Connection.TRANSACTION_SERIALIZABLE;
+            default:
+                throw new IllegalArgumentException("--isolation must be default, read-committed, repeatable-read or"
+                    + " serializable, was '" + name + "'");
         }
     }
 

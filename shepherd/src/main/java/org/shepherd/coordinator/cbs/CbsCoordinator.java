@@ -304,14 +304,28 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     <T> T await(CompletableFuture<T> f, Runnable onCoreAction, String what) throws SQLException {
-        scheduler.execute(() -> {
-            try {
-                onCoreAction.run();
-            } catch (RuntimeException e) {
-                f.completeExceptionally(e);
-                throw e;
-            }
-        });
+        return await(f, onCoreAction, what, -1);
+    }
+
+    /**
+     * As above; a statement of transaction {@code inlineTxId} that the core sends to the primary runs on this
+     * thread ({@link InlineWork}) before the wait.
+     */
+    <T> T await(CompletableFuture<T> f, Runnable onCoreAction, String what, long inlineTxId) throws SQLException {
+        if (inlineTxId >= 0) InlineWork.open(inlineTxId);
+        try {
+            scheduler.execute(() -> {
+                try {
+                    onCoreAction.run();
+                } catch (RuntimeException e) {
+                    f.completeExceptionally(e);
+                    throw e;
+                }
+            });
+        } finally {
+            Runnable primaryCall = inlineTxId >= 0 ? InlineWork.close() : null;
+            if (primaryCall != null) primaryCall.run();
+        }
         try {
             return f.get(statementTimeoutMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

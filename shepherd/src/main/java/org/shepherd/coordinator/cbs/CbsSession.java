@@ -30,6 +30,7 @@ final class CbsSession implements Session {
     private boolean autoCommitAfterExplicit;
     private boolean readOnly;
     private volatile CompletableFuture<?> waiting;
+    private volatile long runningTxId = -1;
     private ResultCursor openCursor;
     private volatile boolean closed;
 
@@ -221,6 +222,8 @@ final class CbsSession implements Session {
     public void cancel() {
         CompletableFuture<?> w = waiting;
         if (w != null) w.completeExceptionally(new SQLException("statement cancelled", "57014"));
+        long tx = runningTxId;
+        if (tx >= 0) coordinator.primary().cancel(tx); // the primary's call may run on this session's own thread
     }
 
     @Override
@@ -266,6 +269,7 @@ final class CbsSession implements Session {
     private Answer run(Txn<JdbcStatement> t, JdbcStatement stmt) throws SQLException {
         CompletableFuture<Object> f = new CompletableFuture<>();
         waiting = f;
+        runningTxId = t.id();
         try {
             Object a = coordinator.await(f, () -> core.execute(t, stmt, stmt.sql(), new CbsCore.StatementCallback() {
                 @Override
@@ -277,13 +281,14 @@ final class CbsSession implements Session {
                 public void failed(SQLException e) {
                     f.completeExceptionally(e);
                 }
-            }), "the primary replica");
+            }), "the primary replica", t.id());
             return (Answer) a;
         } catch (SQLException e) {
             if ("57014".equals(e.getSQLState())) rollbackOnCore(t);
             throw e;
         } finally {
             waiting = null;
+            runningTxId = -1;
         }
     }
 

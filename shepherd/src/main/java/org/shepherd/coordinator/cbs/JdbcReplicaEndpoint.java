@@ -47,6 +47,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     /** Requests queued per replica at most; beyond it the replica counts as overloaded (down). */
     public static final int QUEUED_REQUESTS_MAX = 10_000;
     public static final String TXLOG_TABLE = "shepherd_txlog";
+    private static final String TXLOG_INSERT = "INSERT INTO " + TXLOG_TABLE + "(txid, barrier) VALUES (?, ?)";
 
     private record TxConnection(int attempt, Connection connection) {
     }
@@ -61,6 +62,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final long resultMemoryBytesMax;
     private final ThreadPoolExecutor workers;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
+    private final Map<Long, Statement> running = new ConcurrentHashMap<>();
     private volatile Consumer<String> trace;
 
     /**
@@ -137,15 +139,19 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     private void submit(Consumer<Outcome> done, Supplier<String> what, Runnable task) {
         try {
-            workers.execute(() -> {
-                Consumer<String> t = trace;
-                if (t != null) t.accept(what.get());
-                task.run();
-            });
+            workers.execute(traced(what, task));
         } catch (RejectedExecutionException e) {
             done.accept(Outcome.down(new SQLException("replica " + name() + " has more than " + QUEUED_REQUESTS_MAX
                     + " queued requests", "08004", e)));
         }
+    }
+
+    private Runnable traced(Supplier<String> what, Runnable task) {
+        return () -> {
+            Consumer<String> t = trace;
+            if (t != null) t.accept(what.get());
+            task.run();
+        };
     }
 
     private Connection connection(long txId, int attempt) throws SQLException {
@@ -180,7 +186,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
-        submit(done, () -> "exec T" + txId + " " + stmt.sql(), () -> done.accept(run(txId, attempt, stmt, primary, done)));
+        Supplier<String> what = () -> "exec T" + txId + " " + stmt.sql();
+        Runnable call = () -> done.accept(run(txId, attempt, stmt, primary, done));
+        if (primary && InlineWork.offer(txId, traced(what, call))) return;
+        submit(done, what, call);
     }
 
     private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
@@ -200,6 +209,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     : JdbcExecution.create(c, sql, false, options, fetchSize);
             boolean handedOver = false;
             boolean reusable = false;
+            running.put(txId, st);
             try {
                 boolean hasRows;
                 try {
@@ -256,6 +266,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     if (rows != null) rows.close();
                 }
             } finally {
+                running.remove(txId, st);
                 if (cached && reusable) {
                     statements.release(c, sql, (PreparedStatement) st, options.returnGeneratedKeys());
                 } else if (!handedOver) {
@@ -266,6 +277,17 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             return failure(txId, e);
         } catch (RuntimeException e) {
             return failure(txId, JdbcExecution.toSqlException(e));
+        }
+    }
+
+    /** Asks the replica to stop the statement transaction {@code txId} is running here, where the driver can. */
+    void cancel(long txId) {
+        Statement st = running.get(txId);
+        if (st == null) return;
+        try {
+            st.cancel();
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("cancel of T{} on {}: {}", txId, name(), e.toString());
         }
     }
 
@@ -299,11 +321,16 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         submit(done, () -> "commit T" + txId, () -> {
             try {
                 Connection c = connection(txId, attempt);
-                try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + TXLOG_TABLE + "(txid, barrier) VALUES (?, ?)")) {
+                PreparedStatement ps = statements.prepare(c, TXLOG_INSERT, ExecOptions.DEFAULT, fetchSize);
+                try {
                     ps.setLong(1, txId);
                     ps.setLong(2, barrier);
                     ps.executeUpdate();
+                } catch (SQLException | RuntimeException e) {
+                    StatementCache.discard(ps);
+                    throw e;
                 }
+                statements.release(c, TXLOG_INSERT, ps, false);
                 c.commit();
                 release(txId, false);
                 done.accept(Outcome.done());

@@ -6,6 +6,8 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.tpcc.Dialect;
 import org.shepherd.tpcc.Jdbc;
 import org.shepherd.tpcc.Loader;
@@ -70,7 +73,7 @@ public final class Bench implements Callable<Integer> {
         description = "database server for the baseline and every replica: derby|mariadb|hsqldb (default: ${DEFAULT-VALUE})")
     String engine;
     @Option(names = "--cpu-percent", defaultValue = "50",
-        description = "CPU quota of each database process in % of one CPU, via cgroup v1 cpu; 0: none (default: ${DEFAULT-VALUE})")
+        description = "CPU quota of each database process in %% of one CPU, via cgroup v1 cpu; 0: none (default: ${DEFAULT-VALUE})")
     int cpuPercent;
     @Option(names = "--json", defaultValue = "bench-results/bench.json", description = "results file (default: ${DEFAULT-VALUE})")
     Path json;
@@ -136,12 +139,14 @@ public final class Bench implements Callable<Integer> {
                         if (results.failed(config.label())) continue;
                         err.printf(Locale.ROOT, "== repeat %d/%d, %d clients, %s%n", repeat + 1, repeats, t, config.label());
                         try {
-                            RunResult r = runOnce(db, config, scale, t, golden, work.resolve("run"), launcher);
+                            Map<String, CpuMeter.Usage> cpu = new LinkedHashMap<>();
+                            RunResult r = runOnce(db, config, scale, t, golden, work.resolve("run"), launcher, cpu);
                             RunResult.TypeSummary newOrder = r.byType().get(0);
-                            results.add(new BenchResults.Run(config.label(), t, repeat, r.tps(), r.tpmC(), r.transactions(),
-                                r.errors(), r.retries(), newOrder.p90Ms()));
-                            err.printf(Locale.ROOT, "   %s, %d clients: %.1f tx/s, tpmC %.0f, %d errors, %d retries%n",
-                                config.label(), t, r.tps(), r.tpmC(), r.errors(), r.retries());
+                            BenchResults.Run run = new BenchResults.Run(config.label(), t, repeat, r.tps(), r.tpmC(),
+                                r.transactions(), r.errors(), r.retries(), newOrder.p90Ms(), cpu);
+                            results.add(run);
+                            err.printf(Locale.ROOT, "   %s, %d clients: %.1f tx/s, tpmC %.0f, %d errors, %d retries; CPU ms/tx%s%n",
+                                config.label(), t, r.tps(), r.tpmC(), r.errors(), r.retries(), cpuSummary(run));
                         } catch (Exception e) {
                             String why = e.getMessage() == null ? e.toString() : e.getMessage();
                             err.println("bench: " + config.label() + " failed, skipping its other runs: " + why);
@@ -180,6 +185,15 @@ public final class Bench implements Callable<Integer> {
 
     private boolean quotaApplied;
 
+    private static String cpuSummary(BenchResults.Run run) {
+        StringBuilder sb = new StringBuilder();
+        for (String role : BenchResults.CPU_ROLES) {
+            run.cpuMsPerTransaction(role).ifPresent(ms -> sb.append(String.format(Locale.ROOT, " %s %.2f (%.2f cores)",
+                role, ms, run.cpu().get(role).cores())));
+        }
+        return sb.length() == 0 ? " not measured" : sb.toString();
+    }
+
     private int crashScenario() {
         throw new UnsupportedOperationException(CRASH_SCENARIO_MISSING);
     }
@@ -199,7 +213,7 @@ public final class Bench implements Callable<Integer> {
     }
 
     private RunResult runOnce(BenchDatabase.Engine db, BenchConfig config, Scale scale, int clients, Path golden, Path dir,
-                              Path launcher) throws Exception {
+                              Path launcher, Map<String, CpuMeter.Usage> cpuOut) throws Exception {
         deleteRecursively(dir);
         List<BenchDatabase> servers = new ArrayList<>();
         List<CpuQuota> quotas = new ArrayList<>();
@@ -225,19 +239,53 @@ public final class Bench implements Callable<Integer> {
                     shepherdJavaOpts);
                 target = new Jdbc(shepherd.jdbcUrl(), shepherd.user(), shepherd.password());
             } else {
-                BenchDatabase only = servers.get(0);
-                target = new Jdbc(only.jdbcUrl(), only.user(), only.password());
+                target = directBaseline(servers.get(0));
             }
             int[] think = parseThink();
             Runner.Options options = new Runner.Options(scale, clients, durationS, warmupS, seed, think[0], think[1], 10,
                 Math.max(5, durationS / 6), 0, Clock.systemUTC());
-            return new Runner(target, options, err).run();
+            Map<String, List<ProcessHandle>> roles = new LinkedHashMap<>();
+            roles.put("client", List.of(ProcessHandle.current()));
+            if (shepherd != null) roles.put("shepherd", List.of(shepherd.process()));
+            List<ProcessHandle> databases = new ArrayList<>();
+            for (BenchDatabase s : servers) ProcessHandle.of(s.pid()).ifPresent(databases::add);
+            roles.put("databases", databases);
+            CpuMeter meter = new CpuMeter(roles);
+            RunResult result = new Runner(target, options, err).run(new Runner.WindowListener() {
+                @Override
+                public void measureStarted() {
+                    meter.start();
+                }
+
+                @Override
+                public void measureEnded() {
+                    meter.stop();
+                }
+            });
+            cpuOut.putAll(meter.usage());
+            return result;
         } finally {
             if (shepherd != null) shepherd.close();
             for (BenchDatabase s : servers) s.close();
             for (CpuQuota q : quotas) q.close();
             deleteRecursively(dir);
         }
+    }
+
+    /**
+     * The single database of {@code direct}, set up exactly as a shepherd sets up each replica (isolation
+     * SERIALIZABLE, lock and deadlock timeouts: {@link ReplicaSetup}), so that the comparison measures the
+     * middleware and not different database settings.
+     */
+    static Jdbc directBaseline(BenchDatabase db) throws SQLException {
+        ReplicaSetup setup = ReplicaSetup.forDialect(db.dialect());
+        Jdbc plain = new Jdbc(db.jdbcUrl(), db.user(), db.password());
+        try (Connection c = plain.connect()) {
+            setup.prepareDatabase(c);
+            setup.prepareConnection(c);
+            setup.verify(c);
+        }
+        return new Jdbc(db.jdbcUrl(), db.user(), db.password(), setup::prepareConnection);
     }
 
     private int[] parseThink() {

@@ -17,8 +17,25 @@ final class BenchResults {
 
     /** One measured run. */
     record Run(String config, int terminals, int repeat, double tps, double tpmC, long transactions, long errors,
-               long retries, double newOrderP90Ms) {
+               long retries, double newOrderP90Ms, Map<String, CpuMeter.Usage> cpu) {
+        Run {
+            cpu = Map.copyOf(cpu);
+        }
+
+        Run(String config, int terminals, int repeat, double tps, double tpmC, long transactions, long errors,
+            long retries, double newOrderP90Ms) {
+            this(config, terminals, repeat, tps, tpmC, transactions, errors, retries, newOrderP90Ms, Map.of());
+        }
+
+        /** CPU milliseconds the role used per completed transaction in the measured window. */
+        Optional<Double> cpuMsPerTransaction(String role) {
+            CpuMeter.Usage u = cpu.get(role);
+            return u == null || transactions == 0 ? Optional.empty() : Optional.of(u.cpuSeconds() * 1000 / transactions);
+        }
     }
+
+    /** The roles whose CPU {@code bench} measures, in table order. */
+    static final List<String> CPU_ROLES = List.of("client", "shepherd", "databases");
 
     /** The pairs the paper's Figure 7 discussion compares. */
     static final List<String[]> PAIRS = List.of(
@@ -101,6 +118,30 @@ final class BenchResults {
         return median(ratios);
     }
 
+    /** CPU per transaction and cores used per role at saturation (medians over repeats): where the time went. */
+    private void appendCpuTable(StringBuilder sb, int sat) {
+        List<Run> measured = runs().stream().filter(r -> r.terminals == sat && !r.cpu.isEmpty()).toList();
+        if (measured.isEmpty()) return;
+        sb.append("\nCPU at ").append(sat).append(" clients, median over repeats: ms per transaction (cores used)\n\n| config |");
+        for (String role : CPU_ROLES) sb.append(' ').append(role).append(" |");
+        sb.append("\n|---|");
+        for (int i = 0; i < CPU_ROLES.size(); i++) sb.append("---:|");
+        sb.append('\n');
+        for (String c : configs) {
+            List<Run> own = measured.stream().filter(r -> r.config.equals(c)).toList();
+            if (own.isEmpty()) continue;
+            sb.append("| ").append(c).append(" |");
+            for (String role : CPU_ROLES) {
+                Optional<Double> ms = median(own.stream().flatMap(r -> r.cpuMsPerTransaction(role).stream()).toList());
+                Optional<Double> cores = median(own.stream().filter(r -> r.cpu.containsKey(role))
+                    .map(r -> r.cpu.get(role).cores()).toList());
+                sb.append(' ').append(ms.map(v -> String.format(Locale.ROOT, "%.2f (%.2f)", v, cores.orElse(0.0)))
+                    .orElse("—")).append(" |");
+            }
+            sb.append('\n');
+        }
+    }
+
     static Optional<Double> median(List<Double> values) {
         if (values.isEmpty()) return Optional.empty();
         List<Double> sorted = new ArrayList<>(values);
@@ -173,6 +214,7 @@ final class BenchResults {
             sb.append("\nMedian ratios at ").append(sat).append(" clients: ").append(String.join(", ", pairLines)).append('\n');
         }
         failures().forEach((c, why) -> sb.append("\n**").append(c).append(" failed:** ").append(why).append('\n'));
+        appendCpuTable(sb, sat);
         return sb.toString();
     }
 

@@ -96,6 +96,10 @@ final class ShepherdProcess implements AutoCloseable {
         return process.pid();
     }
 
+    ProcessHandle process() {
+        return process.toHandle();
+    }
+
     private void awaitListening() throws IOException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(START_TIMEOUT_MS);
         while (System.nanoTime() < deadline) {
