@@ -1,7 +1,9 @@
 package org.shepherd.translator;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,14 +32,27 @@ import net.sf.jsqlparser.expression.operators.arithmetic.IntegerDivision;
 import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
 import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
 import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
+import net.sf.jsqlparser.expression.BinaryExpression;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
+import net.sf.jsqlparser.expression.operators.conditional.XorExpression;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.AllTableColumns;
+import net.sf.jsqlparser.statement.select.Distinct;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.GroupByElement;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.Fetch;
 import net.sf.jsqlparser.statement.select.ForMode;
 import net.sf.jsqlparser.statement.select.Limit;
@@ -48,11 +63,14 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
 import net.sf.jsqlparser.util.deparser.SelectDeParser;
 import net.sf.jsqlparser.util.deparser.StatementDeParser;
 
 import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.translator.SchemaCatalog.ColumnType;
+import org.shepherd.translator.dialect.Dialect.IntegerArithmetic;
 import org.shepherd.translator.dialect.Dialect.TypeKind;
 
 /**
@@ -97,12 +115,20 @@ final class Renderer {
     private final Dialect client;
     private final Dialect target;
     private final Pins pins;
+    private final SchemaCatalog catalog;
     private final BitSet clientMarkers = new BitSet();
+    /** The tables visible to column references, innermost query first. */
+    private final Deque<List<ScopeTable>> scopes = new ArrayDeque<>();
 
-    Renderer(Dialect client, Dialect target, Pins pins) {
+    /** A FROM item a column may belong to: its name or alias, and its columns (null: unknown). */
+    private record ScopeTable(String name, String tableName, Map<String, ColumnType> columns) {
+    }
+
+    Renderer(Dialect client, Dialect target, Pins pins, SchemaCatalog catalog) {
         this.client = client;
         this.target = target;
         this.pins = pins;
+        this.catalog = catalog;
     }
 
     /** Client markers seen by the last rendering (bit k set for '?' number k). */
@@ -114,9 +140,144 @@ final class Renderer {
         StringBuilder buffer = new StringBuilder(128);
         Expr expr = new Expr();
         Sel sel = new Sel();
-        StatementDeParser deParser = new StatementDeParser(expr, sel, buffer);
+        StatementDeParser deParser = new StatementDeParser(expr, sel, buffer) {
+            @Override
+            public <S> StringBuilder visit(Update update, S context) {
+                List<ScopeTable> scope = new ArrayList<>();
+                addToScope(scope, update.getTable());
+                addToScope(scope, update.getStartJoins());
+                addToScope(scope, update.getFromItem());
+                addToScope(scope, update.getJoins());
+                scopes.push(scope);
+                try {
+                    return super.visit(update, context);
+                } finally {
+                    scopes.pop();
+                }
+            }
+
+            @Override
+            public <S> StringBuilder visit(Delete delete, S context) {
+                List<ScopeTable> scope = new ArrayList<>();
+                addToScope(scope, delete.getTable());
+                if (delete.getUsingList() != null) {
+                    delete.getUsingList().forEach(t -> addToScope(scope, t));
+                }
+                addToScope(scope, delete.getJoins());
+                scopes.push(scope);
+                try {
+                    return super.visit(delete, context);
+                } finally {
+                    scopes.pop();
+                }
+            }
+        };
         statement.accept(deParser, null);
         return buffer.toString();
+    }
+
+    private void addToScope(List<ScopeTable> scope, List<Join> joins) {
+        if (joins != null) {
+            for (Join j : joins) {
+                addToScope(scope, j.getFromItem());
+            }
+        }
+    }
+
+    private void addToScope(List<ScopeTable> scope, FromItem item) {
+        if (item == null) {
+            return;
+        }
+        String alias = item.getAlias() == null ? null : SchemaCatalog.unquoted(item.getAlias().getName());
+        if (item instanceof Table) {
+            Table t = (Table) item;
+            String name = SchemaCatalog.unquoted(t.getName());
+            scope.add(new ScopeTable(alias != null ? alias : name, alias != null ? null : name,
+                    catalog == null ? null : catalog.columns(t.getFullyQualifiedName())));
+        } else if (item instanceof ParenthesedFromItem && alias == null) {
+            addToScope(scope, ((ParenthesedFromItem) item).getFromItem());
+            addToScope(scope, ((ParenthesedFromItem) item).getJoins());
+        } else {
+            scope.add(new ScopeTable(alias, null, null));
+        }
+    }
+
+    /** The catalog's type of a column reference (through parentheses), or null when unknown or not a column. */
+    private ColumnType typeOf(Expression e) {
+        Expression inner = unparenthesized(e);
+        if (!(inner instanceof Column) || scopes.isEmpty()) {
+            return null;
+        }
+        Column c = (Column) inner;
+        String name = SchemaCatalog.unquoted(c.getColumnName()).toUpperCase(Locale.ROOT);
+        String qualifier = c.getTable() == null || c.getTable().getName() == null ? null
+                : SchemaCatalog.unquoted(c.getTable().getName());
+        for (List<ScopeTable> scope : scopes) {
+            if (qualifier != null) {
+                for (ScopeTable t : scope) {
+                    if (qualifier.equalsIgnoreCase(t.name()) || qualifier.equalsIgnoreCase(t.tableName())) {
+                        return t.columns() == null ? null : t.columns().get(name);
+                    }
+                }
+                continue;
+            }
+            ColumnType found = null;
+            int matches = 0;
+            for (ScopeTable t : scope) {
+                if (t.columns() == null) {
+                    return null;
+                }
+                ColumnType type = t.columns().get(name);
+                if (type != null) {
+                    found = type;
+                    matches++;
+                }
+            }
+            if (matches == 1) {
+                return found;
+            }
+            if (matches > 1) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static Expression unparenthesized(Expression e) {
+        Expression inner = e;
+        while (inner instanceof ParenthesedExpressionList && ((ParenthesedExpressionList<?>) inner).size() == 1) {
+            inner = (Expression) ((ParenthesedExpressionList<?>) inner).get(0);
+        }
+        return inner;
+    }
+
+    /** A VARCHAR column of the catalog, or a string function or concatenation of one. */
+    private boolean isVarchar(Expression e) {
+        Expression inner = unparenthesized(e);
+        ColumnType type = typeOf(inner);
+        if (type != null) {
+            return type.isVarchar();
+        }
+        if (inner instanceof Concat) {
+            return isVarchar(((Concat) inner).getLeftExpression()) || isVarchar(((Concat) inner).getRightExpression());
+        }
+        if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
+            switch (((Function) inner).getName().toUpperCase(Locale.ROOT)) {
+                case "UPPER":
+                case "LOWER":
+                case "UCASE":
+                case "LCASE":
+                case "TRIM":
+                case "LTRIM":
+                case "RTRIM":
+                case "SUBSTR":
+                case "SUBSTRING":
+                    return isVarchar((Expression) ((Function) inner).getParameters().get(0));
+                default:
+                    return false;
+            }
+        }
+        return false;
     }
 
     /** Literal text that Derby may read as a number, date, time, timestamp or boolean when compared with such a column. */
@@ -125,6 +286,12 @@ final class Renderer {
 
     /** Characters of the CHAR a number is cast to for Derby's {@code ||}: a DECIMAL(31) with sign and point fits. */
     static final int DERBY_NUMBER_TEXT_LENGTH = 33;
+
+    /** Digits of the largest BIGINT: HSQLDB's integer arithmetic is done in DECIMAL of this precision. */
+    static final int BIGINT_DIGITS = 19;
+
+    /** Longest VARCHAR Derby has: a parameter's LENGTH is taken after a CAST to it. */
+    static final int MAX_DERBY_VARCHAR_LENGTH = 32672;
 
     /** Most decimal places Derby's emulated ROUND keeps (its DECIMAL has at most 31 digits). */
     static final int MAX_DERBY_ROUND_PLACES = 10;
@@ -220,6 +387,22 @@ final class Renderer {
                 case "CONCAT":
                     concat(args);
                     return out();
+                case "COUNT":
+                    if (target.comparesStringsPadSpace() && f.isDistinct() && args.size() == 1 && isVarchar(args.get(0))
+                            && (typeOf(args.get(0)) == null || typeOf(args.get(0)).length() < MAX_DERBY_VARCHAR_LENGTH)) {
+                        // A non-blank sentinel after each value makes PAD SPACE equality exact ('a.' and 'a .' differ).
+                        out().append("COUNT(DISTINCT ");
+                        emit(args.get(0));
+                        out().append(" || '.')");
+                        return out();
+                    }
+                    return super.visit(f, context);
+                case "ABS":
+                    if (args.size() == 1 && !f.isDistinct() && !isLiteral(args.get(0)) && numeric(args.get(0)) == Numeric.INTEGER) {
+                        absoluteInteger(args.get(0));
+                        return out();
+                    }
+                    return super.visit(f, context);
                 case "AVG":
                     if (args.size() == 1 && !f.isAllColumns()) {
                         average(args.get(0), f.isDistinct());
@@ -343,7 +526,12 @@ final class Renderer {
          * approximate one is refused (Derby cannot turn a DOUBLE into text). Operands of unknown type are left alone.
          */
         private void concatOperand(Expression e) {
-            Numeric kind = visibleNumber(e);
+            ColumnType column = typeOf(e);
+            if (column != null && !column.isExactNumber()) {
+                concatColumnOfOtherType(e, column);
+                return;
+            }
+            Numeric kind = column != null ? Numeric.INTEGER : visibleNumber(e);
             if (target.family() == Dialect.Family.MYSQL && kind != Numeric.UNKNOWN && !isLiteral(e)) {
                 // MariaDB 11.4 types CONCAT of a computed number as a binary string.
                 out().append("CAST(");
@@ -366,6 +554,30 @@ final class Renderer {
             out().append("TRIM(CAST(");
             emit(e);
             out().append(" AS CHAR(").append(DERBY_NUMBER_TEXT_LENGTH).append(")))");
+        }
+
+        /**
+         * A catalog column that is not an exact number in {@code ||}: strings as they are; other types become different
+         * text on each engine (1.5E0 or 1.5, true or 1, timestamps with or without fractions) and Derby refuses them, so
+         * the statement is refused for engines outside the client's family.
+         */
+        private void concatColumnOfOtherType(Expression e, ColumnType column) {
+            switch (column.kind()) {
+                case CHAR:
+                case VARCHAR:
+                case TEXT:
+                case BLOB:
+                    emit(e);
+                    return;
+                default:
+                    if (target.family() == client.family()) {
+                        emit(e);
+                        return;
+                    }
+                    throw TranslationException.unsupported("Concatenating " + e + " (" + column.kind() + ") gives different text "
+                            + "on each engine (or is refused by Derby); convert the value to text in the application and pass it "
+                            + "as a parameter, or concatenate an exact number such as CAST(x AS DECIMAL(p, s))");
+            }
         }
 
         private StringBuilder call(String name, List<Expression> args) {
@@ -466,8 +678,13 @@ final class Renderer {
          * @return false when nothing was rendered (not Derby, or no such literal)
          */
         private boolean derbyNoPad(Expression left, Expression right, String connective, String operator) {
-            if (target.family() != Dialect.Family.DERBY) {
+            if (!target.comparesStringsPadSpace()) {
                 return false;
+            }
+            if (isVarchar(left) && (isVarchar(right) || right instanceof JdbcParameter || right instanceof StringValue)
+                    || isVarchar(right) && (left instanceof JdbcParameter || left instanceof StringValue)) {
+                noPad(left, right, connective, operator);
+                return true;
             }
             Integer length = textLiteralLength(right);
             Expression other = left;
@@ -487,6 +704,40 @@ final class Renderer {
             emit(other);
             out().append(')').append(operator).append(length).append(')');
             return true;
+        }
+
+        /**
+         * {@code (l op r connective LENGTH(l) op LENGTH(r))} for operands known to be strings: equal under PAD SPACE and
+         * of equal length is equal under NO PAD. A parameter's LENGTH needs a type on Derby (the widest VARCHAR); a
+         * string literal's length is written out. Operands are rendered twice.
+         */
+        private void noPad(Expression left, Expression right, String connective, String operator) {
+            out().append('(');
+            emit(left);
+            out().append(operator);
+            emit(right);
+            out().append(connective);
+            lengthOf(left);
+            out().append(operator);
+            lengthOf(right);
+            out().append(')');
+        }
+
+        private void lengthOf(Expression e) {
+            if (e instanceof StringValue && ((StringValue) e).getPrefix() == null
+                    && !(((StringValue) e).getNotExcapedValue().indexOf('\\') >= 0 && client.backslashEscapesInStrings())) {
+                out().append(((StringValue) e).getNotExcapedValue().length());
+                return;
+            }
+            out().append(target.charLengthFunction()).append('(');
+            if (e instanceof JdbcParameter) {
+                out().append("CAST(");
+                emit(e);
+                out().append(" AS ").append(target.castType(TypeKind.VARCHAR, MAX_DERBY_VARCHAR_LENGTH, 0)).append(')');
+            } else {
+                emit(e);
+            }
+            out().append(')');
         }
 
         /** The length of a plain string literal that cannot be read as a number, date, time or boolean; else null. */
@@ -509,6 +760,146 @@ final class Renderer {
                 throw TranslationException.unsupported("A comparison with NULL is never true (and Derby refuses it); write x "
                         + instead);
             }
+        }
+
+        @Override
+        public <S> StringBuilder visit(Addition addition, S context) {
+            return integerArithmetic(addition, " + ") ? out() : super.visit(addition, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(Subtraction subtraction, S context) {
+            return integerArithmetic(subtraction, " - ") ? out() : super.visit(subtraction, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(Multiplication multiplication, S context) {
+            return integerArithmetic(multiplication, " * ") ? out() : super.visit(multiplication, context);
+        }
+
+        /**
+         * Engines compute +, - and * of integers differently: Derby, PostgreSQL and Db2 in the operands' type (INTEGER
+         * overflows at 2^31), MySQL/MariaDB in BIGINT, HSQLDB unchecked (INTEGER widens to BIGINT, a BIGINT sum to
+         * DECIMAL, a BIGINT difference wraps around). Every engine is made to compute in BIGINT and fail beyond it: a
+         * CAST of an operand to BIGINT for the first, exact DECIMAL arithmetic cast back to BIGINT for HSQLDB.
+         *
+         * @return false when nothing was rendered (not integers, or the engine computes in BIGINT already)
+         */
+        private boolean integerArithmetic(BinaryExpression op, String operator) {
+            IntegerArithmetic arithmetic = target.integerArithmetic();
+            if (arithmetic == IntegerArithmetic.BIGINT || numeric(op.getLeftExpression()) != Numeric.INTEGER
+                    || numeric(op.getRightExpression()) != Numeric.INTEGER) {
+                return false;
+            }
+            if (arithmetic == IntegerArithmetic.UNCHECKED) {
+                out().append("CAST(");
+                castToExact(op.getLeftExpression());
+                out().append(operator);
+                emit(op.getRightExpression());
+                out().append(" AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+                return true;
+            }
+            if (isBigint(op.getLeftExpression()) || isBigint(op.getRightExpression())) {
+                return false;
+            }
+            castToBigint(op.getLeftExpression());
+            out().append(operator);
+            emit(op.getRightExpression());
+            return true;
+        }
+
+        /** HSQLDB computes DECIMAL exactly; its integer results may widen or wrap around, so integers go through DECIMAL. */
+        private void castToExact(Expression e) {
+            out().append("CAST(");
+            emit(e);
+            out().append(" AS ").append(target.castType(TypeKind.DECIMAL, BIGINT_DIGITS, 0)).append(')');
+        }
+
+        private void castToBigint(Expression e) {
+            out().append("CAST(");
+            emit(e);
+            out().append(" AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+        }
+
+        /** ABS of the smallest INTEGER overflows except on MySQL/MariaDB: in BIGINT everywhere, as +, - and *. */
+        private void absoluteInteger(Expression operand) {
+            switch (target.integerArithmetic()) {
+                case UNCHECKED:
+                    out().append("CAST(ABS(");
+                    castToExact(operand);
+                    out().append(") AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+                    return;
+                case OPERAND_TYPE:
+                    out().append("ABS(");
+                    if (isBigint(operand)) {
+                        emit(operand);
+                    } else {
+                        castToBigint(operand);
+                    }
+                    out().append(')');
+                    return;
+                default:
+                    out().append("ABS(");
+                    emit(operand);
+                    out().append(')');
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(SignedExpression signed, S context) {
+            // -i of the smallest INTEGER overflows on Derby and PostgreSQL, not on MariaDB: negate in BIGINT (see above).
+            Expression operand = signed.getExpression();
+            IntegerArithmetic arithmetic = target.integerArithmetic();
+            if (signed.getSign() != '-' || arithmetic == IntegerArithmetic.BIGINT || isLiteral(operand)
+                    || numeric(operand) != Numeric.INTEGER) {
+                return super.visit(signed, context);
+            }
+            if (arithmetic == IntegerArithmetic.UNCHECKED) {
+                out().append("CAST(-");
+                castToExact(operand);
+                return out().append(" AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+            }
+            out().append('-');
+            if (isBigint(operand)) {
+                emit(operand);
+            } else {
+                castToBigint(operand);
+            }
+            return out();
+        }
+
+        @Override
+        public <S> StringBuilder visit(InExpression in, S context) {
+            Expression reassociated = reassociated(in);
+            if (reassociated != in) {
+                emit(reassociated);
+                return out();
+            }
+            if (!target.comparesStringsPadSpace() || !(in.getRightExpression() instanceof ExpressionList)
+                    || in.getOldOracleJoinSyntax() != 0 || in.getOraclePriorPosition() != 0) {
+                return super.visit(in, context);
+            }
+            Expression left = in.getLeftExpression();
+            ExpressionList<?> items = (ExpressionList<?>) in.getRightExpression();
+            if (!isVarchar(left) || items.isEmpty()) {
+                return super.visit(in, context);
+            }
+            for (Object item : items) {
+                if (!(item instanceof StringValue || item instanceof JdbcParameter || isVarchar((Expression) item))) {
+                    return super.visit(in, context);
+                }
+            }
+            // x IN (a, b) is x = a OR x = b, each made NO PAD; NOT IN is its negation.
+            out().append(in.isNot() ? "NOT (" : "(");
+            boolean first = true;
+            for (Object item : items) {
+                if (!first) {
+                    out().append(" OR ");
+                }
+                first = false;
+                noPad(left, (Expression) item, " AND ", " = ");
+            }
+            return out().append(')');
         }
 
         @Override
@@ -729,10 +1120,58 @@ final class Renderer {
         return e instanceof DoubleValue && !e.toString().toUpperCase(Locale.ROOT).contains("E");
     }
 
-    /** What the statement text alone says about an operand's type. */
+    /**
+     * JSqlParser 5.3 parses {@code x IN (a, b) AND y} as {@code x IN ((a, b) AND y)} (its issue #2244, fixed after 5.3).
+     * The text prints back the same, but the rewrites must see {@code (x IN (a, b)) AND y}: this returns that tree (new
+     * nodes, the statement's AST is not changed), or {@code in} itself when it was parsed right.
+     */
+    static Expression reassociated(InExpression in) {
+        Expression right = in.getRightExpression();
+        if (!(right instanceof AndExpression || right instanceof OrExpression || right instanceof XorExpression)) {
+            return in;
+        }
+        BinaryExpression condition = (BinaryExpression) right;
+        InExpression first = new InExpression(in.getLeftExpression(), condition.getLeftExpression());
+        first.setNot(in.isNot());
+        first.setGlobal(in.isGlobal());
+        Expression left = reassociated(first);
+        if (condition instanceof AndExpression) {
+            return new AndExpression(left, condition.getRightExpression()).withUseOperator(((AndExpression) condition).isUseOperator());
+        }
+        return condition instanceof OrExpression ? new OrExpression(left, condition.getRightExpression())
+                : new XorExpression(left, condition.getRightExpression());
+    }
+
+    /** An operand an engine computes with in BIGINT: a BIGINT column or CAST, a large literal, integer arithmetic. */
+    private boolean isBigint(Expression e) {
+        Expression inner = unparenthesized(e);
+        ColumnType type = typeOf(inner);
+        if (type != null) {
+            return type.kind() == TypeKind.BIGINT;
+        }
+        if (inner instanceof LongValue) {
+            long v = ((LongValue) inner).getValue();
+            return v > Integer.MAX_VALUE || v < Integer.MIN_VALUE;
+        }
+        if (inner instanceof CastExpression) {
+            try {
+                return SqlTypes.parse(((CastExpression) inner).getColDataType().toString(), client).kind() == TypeKind.BIGINT;
+            } catch (TranslationException notPortable) {
+                return false;
+            }
+        }
+        return (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication)
+                && numeric(inner) == Numeric.INTEGER;
+    }
+
+    /** What the statement text and the catalog's column types say about an operand's type. */
     private Numeric numeric(Expression e) {
         if (e instanceof LongValue) {
             return Numeric.INTEGER;
+        }
+        if (e instanceof Column) {
+            ColumnType type = typeOf(e);
+            return type != null && type.isInteger() ? Numeric.INTEGER : Numeric.UNKNOWN;
         }
         if (e instanceof DoubleValue) {
             return Numeric.NON_INTEGER;
@@ -773,14 +1212,29 @@ final class Renderer {
             if (select.getIntoTables() != null) {
                 throw TranslationException.unsupported("SELECT ... INTO is not supported; use INSERT INTO ... SELECT");
             }
+            List<ScopeTable> scope = new ArrayList<>();
+            addToScope(scope, select.getFromItem());
+            addToScope(scope, select.getJoins());
+            scopes.push(scope);
             ForMode forMode = select.getForMode();
-            Saved saved = rewriteOrderAndLimit(select);
+            Distinct distinct = select.getDistinct();
+            GroupByElement groupBy = select.getGroupBy();
+            Expression having = select.getHaving();
             try {
-                select.setForMode(lockingClauseFor(select));
-                return super.visit(select, context);
+                padSpaceGrouping(select);
+                Saved saved = rewriteOrderAndLimit(select);
+                try {
+                    select.setForMode(lockingClauseFor(select));
+                    return super.visit(select, context);
+                } finally {
+                    saved.restore(select);
+                }
             } finally {
                 select.setForMode(forMode);
-                saved.restore(select);
+                select.setDistinct(distinct);
+                select.setGroupByElement(groupBy);
+                select.setHaving(having);
+                scopes.pop();
             }
         }
 
@@ -804,6 +1258,92 @@ final class Renderer {
             }
         }
     }
+
+    /**
+     * Under PAD SPACE (Derby) {@code 'a'} and {@code 'a '} fall into one group; the other replicas keep them apart. Each
+     * VARCHAR grouping key gets its LENGTH as a second key, which separates exactly those values; a SELECT DISTINCT whose
+     * items include a VARCHAR column is grouped by its items the same way (no aggregates, no GROUP BY). The caller
+     * restores DISTINCT and GROUP BY.
+     */
+    private void padSpaceGrouping(PlainSelect select) {
+        if (!target.comparesStringsPadSpace()) {
+            return;
+        }
+        GroupByElement groupBy = select.getGroupBy();
+        if (groupBy != null) {
+            if (groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty() || groupBy.isMysqlWithRollup()
+                    || groupBy.getGroupByExpressionList() == null) {
+                return;
+            }
+            List<Expression> keys = new ArrayList<>();
+            for (Object key : groupBy.getGroupByExpressionList()) {
+                keys.add((Expression) key);
+            }
+            List<Expression> widened = withLengths(keys);
+            if (widened.size() != keys.size()) {
+                select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(widened)));
+                forceGrouping(select);
+            }
+            return;
+        }
+        Distinct distinct = select.getDistinct();
+        if (distinct == null || distinct.getOnSelectItems() != null && !distinct.getOnSelectItems().isEmpty()
+                || distinct.isUseUnique() || select.getHaving() != null) {
+            return;
+        }
+        List<Expression> items = new ArrayList<>();
+        for (SelectItem<?> item : select.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (e instanceof AllColumns || e instanceof AllTableColumns || mayAggregate(e)) {
+                return;
+            }
+            items.add(e);
+        }
+        List<Expression> widened = withLengths(items);
+        if (widened.size() != items.size()) {
+            select.setDistinct(null);
+            select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(widened)));
+            forceGrouping(select);
+        }
+    }
+
+    /**
+     * Derby answers a GROUP BY without aggregates as a DISTINCT of the select list, dropping the LENGTH keys
+     * ({@code SELECT s ... GROUP BY s, LENGTH(s)} gives 'a' once); an always-true HAVING with an aggregate makes it group.
+     * The caller restores HAVING.
+     */
+    private static void forceGrouping(PlainSelect select) {
+        if (select.getHaving() != null) {
+            return;
+        }
+        for (SelectItem<?> item : select.getSelectItems()) {
+            if (mayAggregate(item.getExpression())) {
+                return;
+            }
+        }
+        Function count = new Function("COUNT", new AllColumns());
+        select.setHaving(new net.sf.jsqlparser.expression.operators.relational.GreaterThan(count, new LongValue(0)));
+    }
+
+    /** The keys, each VARCHAR one followed by its LENGTH. */
+    private List<Expression> withLengths(List<Expression> keys) {
+        List<Expression> out = new ArrayList<>();
+        for (Expression key : keys) {
+            out.add(key);
+            if (isVarchar(key)) {
+                out.add(new Function("LENGTH", key));
+            }
+        }
+        return out;
+    }
+
+    /** An expression whose text calls an aggregate or window function (it cannot be a GROUP BY key). */
+    private static boolean mayAggregate(Expression e) {
+        return AGGREGATE_CALL.matcher(e.toString()).find();
+    }
+
+    private static final java.util.regex.Pattern AGGREGATE_CALL =
+            java.util.regex.Pattern.compile("(?i)\\b(COUNT|SUM|AVG|MIN|MAX|EVERY|ANY|SOME|STDDEV\\w*|VAR\\w*)\\s*\\(|\\bOVER\\b");
 
     /** The locking clause the target gets: the client's, a weaker one the engine accepts, or none. */
     private ForMode lockingClauseFor(PlainSelect select) {
@@ -922,6 +1462,7 @@ final class Renderer {
             }
             OrderByElement copy = new OrderByElement().withExpression(e.getExpression()).withAsc(e.isAsc())
                     .withAscDescPresent(e.isAscDescPresent());
+            Expression padded = padSpaceOrderKey(s, e.getExpression());
             if (target.supportsNullsFirstLast()) {
                 copy.setNullOrdering(nullsFirst ? OrderByElement.NullOrdering.NULLS_FIRST : OrderByElement.NullOrdering.NULLS_LAST);
             } else if ((target.nullsSortHighByDefault() == desc) != nullsFirst) {
@@ -931,8 +1472,36 @@ final class Renderer {
                 result.add(new OrderByElement().withExpression(nullKey).withAsc(true));
             }
             result.add(copy);
+            if (padded != null) {
+                // Under PAD SPACE 'a' and 'a ' tie; NO PAD puts the shorter first.
+                result.add(new OrderByElement().withExpression(new Function("LENGTH", padded)).withAsc(e.isAsc())
+                        .withAscDescPresent(e.isAscDescPresent()).withNullOrdering(copy.getNullOrdering()));
+            }
         }
         return result;
+    }
+
+    /** A VARCHAR ORDER BY key of a plain query (not DISTINCT) on a PAD SPACE engine, resolved to its expression; else null. */
+    private Expression padSpaceOrderKey(Select s, Expression key) {
+        if (!target.comparesStringsPadSpace() || !(s instanceof PlainSelect) || ((PlainSelect) s).getDistinct() != null) {
+            return null;
+        }
+        PlainSelect plain = (PlainSelect) s;
+        Expression resolved = key;
+        if (key instanceof LongValue) {
+            int position = (int) ((LongValue) key).getValue();
+            if (position < 1 || position > plain.getSelectItems().size() || hasStar(plain, position)) {
+                return null;
+            }
+            resolved = plain.getSelectItems().get(position - 1).getExpression();
+        } else if (key instanceof Column && ((Column) key).getTable() == null) {
+            for (SelectItem<?> item : plain.getSelectItems()) {
+                if (item.getAlias() != null && item.getAlias().getName().equalsIgnoreCase(((Column) key).getColumnName())) {
+                    resolved = item.getExpression();
+                }
+            }
+        }
+        return isVarchar(resolved) ? resolved : null;
     }
 
     private Expression resolveOrderKey(Select s, Expression key) {

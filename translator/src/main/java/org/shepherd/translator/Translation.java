@@ -63,6 +63,7 @@ public final class Translation {
     private final String insertTable;
     private final List<DdlRenderer.IdentityOptions> identityOptions;
     private final Renderer.Pins pins;
+    private final SchemaCatalog catalog;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
 
     Translation(Builder b) {
@@ -78,6 +79,7 @@ public final class Translation {
         this.insertTable = b.insertTable;
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
+        this.catalog = b.catalog;
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
         int count = 0;
         if (b.kind != StatementKind.TRANSACTION) {
@@ -106,6 +108,14 @@ public final class Translation {
         String insertTable;
         List<DdlRenderer.IdentityOptions> identityOptions = List.of();
         int passthroughParameters = -1;
+        SchemaCatalog catalog;
+    }
+
+    /** For DDL: records its effect on column types in {@code into}. */
+    void learnInto(SchemaCatalog into) {
+        if (ast != null) {
+            into.learn(ast, client);
+        }
     }
 
     public String clientSql() {
@@ -366,7 +376,7 @@ public final class Translation {
                 if (ast == null) {
                     return new SqlText.Rendered(clientSql, new int[0]);
                 }
-                return SqlText.finish(new Renderer(client, d, pins).render(ast), client, d, false);
+                return SqlText.finish(new Renderer(client, d, pins, catalog).render(ast), client, d, false);
             case DDL:
                 return SqlText.finish(ddl(d), client, d, true);
             default:
@@ -384,7 +394,7 @@ public final class Translation {
     private SqlText.Rendered render(Dialect d) {
         List<SelectItem<?>> labelled = labelUnaliasedExpressions();
         try {
-            Renderer renderer = new Renderer(client, d, pins);
+            Renderer renderer = new Renderer(client, d, pins, catalog);
             SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
             BitSet seen = renderer.clientMarkers();
             if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
@@ -486,7 +496,7 @@ public final class Translation {
         }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;
-            return DdlRenderer.createView(view, new Renderer(client, d, pins).render(view.getSelect()));
+            return DdlRenderer.createView(view, new Renderer(client, d, pins, catalog).render(view.getSelect()));
         }
         throw TranslationException.unsupported("Shepherd cannot translate this DDL (" + ast.getClass().getSimpleName()
                 + "); supported: CREATE TABLE, CREATE [UNIQUE] INDEX, CREATE VIEW, ALTER TABLE, DROP TABLE/VIEW/INDEX, TRUNCATE");

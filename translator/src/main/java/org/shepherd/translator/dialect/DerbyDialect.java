@@ -39,4 +39,9 @@ public class DerbyDialect extends NoIfExistsDialect {
         // Derby's TIMESTAMP takes no precision and always keeps nanoseconds.
         return kind == TypeKind.TIMESTAMP ? "TIMESTAMP" : super.columnType(kind, length, scale);
     }
+
+    @Override
+    public boolean comparesStringsPadSpace() {
+        return true;
+    }
 }

@@ -20,6 +20,19 @@ public abstract class Dialect {
         SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE, BOOLEAN, CHAR, VARCHAR, TEXT, BLOB, DATE, TIME, TIMESTAMP
     }
 
+    /** How an engine computes +, - and * of integers. */
+    public enum IntegerArithmetic {
+        /** In the wider operand's type (SMALLINT, INTEGER or BIGINT), raising 22003 when the result does not fit. */
+        OPERAND_TYPE,
+        /** Always in BIGINT, raising 22003 beyond it (MySQL/MariaDB). */
+        BIGINT,
+        /**
+         * Not reliably range-checked (HSQLDB 2.7): INTEGER results widen to BIGINT, a BIGINT sum to DECIMAL, while a
+         * BIGINT difference wraps around; only storing a value checks its range. DECIMAL arithmetic is exact.
+         */
+        UNCHECKED
+    }
+
     /** Precision used for TIMESTAMP/DATETIME columns written without one: microseconds, the finest all engines keep. */
     public static final int DEFAULT_TIMESTAMP_PRECISION = 6;
 
@@ -152,6 +165,19 @@ public abstract class Dialect {
 
     /** CAST of a number to an integer or to fewer decimal places rounds (MySQL, PostgreSQL) instead of truncating. */
     public boolean castRoundsNumbers() {
+        return false;
+    }
+
+    /** How +, - and * of integer operands are computed. */
+    public IntegerArithmetic integerArithmetic() {
+        return IntegerArithmetic.OPERAND_TYPE;
+    }
+
+    /**
+     * Strings are compared PAD SPACE whatever the session asks ({@code 'a' = 'a '} is true, also in DISTINCT, GROUP BY
+     * and IN); the replica setup makes every other engine compare NO PAD.
+     */
+    public boolean comparesStringsPadSpace() {
         return false;
     }
 

@@ -55,4 +55,9 @@ public class HsqldbDialect extends Dialect {
     public boolean isDoesNotExistError(SQLException e) {
         return stateIn(e, DOES_NOT_EXIST);
     }
+
+    @Override
+    public IntegerArithmetic integerArithmetic() {
+        return IntegerArithmetic.UNCHECKED;
+    }
 }

@@ -142,4 +142,9 @@ public class MySqlDialect extends Dialect {
             default: return columnType(kind, length, scale);
         }
     }
+
+    @Override
+    public IntegerArithmetic integerArithmetic() {
+        return IntegerArithmetic.BIGINT;
+    }
 }
