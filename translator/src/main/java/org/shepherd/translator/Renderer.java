@@ -37,7 +37,12 @@ import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.conditional.XorExpression;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
@@ -290,6 +295,9 @@ final class Renderer {
     /** Digits of the largest BIGINT: HSQLDB's integer arithmetic is done in DECIMAL of this precision. */
     static final int BIGINT_DIGITS = 19;
 
+    /** Sorts below every character a string holds in practice (U+0000 aside): a sentinel for NO PAD order under PAD SPACE. */
+    static final char LOWEST_CHARACTER = '\u0001';
+
     /** Longest VARCHAR Derby has: a parameter's LENGTH is taken after a CAST to it. */
     static final int MAX_DERBY_VARCHAR_LENGTH = 32672;
 
@@ -400,6 +408,14 @@ final class Renderer {
                 case "ABS":
                     if (args.size() == 1 && !f.isDistinct() && !isLiteral(args.get(0)) && numeric(args.get(0)) == Numeric.INTEGER) {
                         absoluteInteger(args.get(0));
+                        return out();
+                    }
+                    return super.visit(f, context);
+                case "MIN":
+                case "MAX":
+                    if (target.comparesStringsPadSpace() && args.size() == 1 && isVarchar(args.get(0))
+                            && (typeOf(args.get(0)) == null || typeOf(args.get(0)).length() < MAX_DERBY_VARCHAR_LENGTH)) {
+                        padSpaceExtreme(name, args.get(0), f.isDistinct());
                         return out();
                     }
                     return super.visit(f, context);
@@ -586,6 +602,23 @@ final class Renderer {
             return out().append(')');
         }
 
+        /**
+         * MIN/MAX of strings under PAD SPACE pick any of the values equal but for trailing blanks ('a' or 'a '). A
+         * sentinel below every other character after each value orders them as NO PAD does (the shorter first), and is
+         * cut off the result: {@code SUBSTR(MAX(s || U+0001), 1, LENGTH(MAX(s || U+0001)) - 1)}.
+         */
+        private void padSpaceExtreme(String function, Expression argument, boolean distinct) {
+            StringBuilder inner = new StringBuilder(function).append('(').append(distinct ? "DISTINCT " : "");
+            StringBuilder saved = out();
+            int start = saved.length();
+            emit(argument);
+            String operand = saved.substring(start);
+            saved.setLength(start);
+            inner.append(operand).append(" || '").append(LOWEST_CHARACTER).append("')");
+            out().append("SUBSTR(").append(inner).append(", 1, ").append(target.charLengthFunction()).append('(').append(inner)
+                    .append(") - 1)");
+        }
+
         @Override
         public <S> StringBuilder visit(ExtractExpression extract, S context) {
             String field = extract.getName().toUpperCase(Locale.ROOT);
@@ -681,8 +714,7 @@ final class Renderer {
             if (!target.comparesStringsPadSpace()) {
                 return false;
             }
-            if (isVarchar(left) && (isVarchar(right) || right instanceof JdbcParameter || right instanceof StringValue)
-                    || isVarchar(right) && (left instanceof JdbcParameter || left instanceof StringValue)) {
+            if (comparedAsStrings(left, right)) {
                 noPad(left, right, connective, operator);
                 return true;
             }
@@ -869,17 +901,94 @@ final class Renderer {
         }
 
         @Override
+        public <S> StringBuilder visit(MinorThan op, S context) {
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " < ") ? out() : super.visit(op, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(MinorThanEquals op, S context) {
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " <= ") ? out() : super.visit(op, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(GreaterThan op, S context) {
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " > ") ? out() : super.visit(op, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(GreaterThanEquals op, S context) {
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " >= ") ? out() : super.visit(op, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(Between between, S context) {
+            Expression x = between.getLeftExpression();
+            Expression low = between.getBetweenExpressionStart();
+            Expression high = between.getBetweenExpressionEnd();
+            if (!comparedAsStrings(x, low) || !comparedAsStrings(x, high)) {
+                return super.visit(between, context);
+            }
+            out().append(between.isNot() ? "NOT (" : "(");
+            padSpaceOrder(x, low, " > ", " >= ");
+            out().append(" AND ");
+            padSpaceOrder(x, high, " < ", " <= ");
+            return out().append(')');
+        }
+
+        /** Both operands strings a PAD SPACE engine would compare: a VARCHAR column (or string function) and a string. */
+        private boolean comparedAsStrings(Expression left, Expression right) {
+            return target.comparesStringsPadSpace() && (isVarchar(left) && isStringOperand(right)
+                    || isVarchar(right) && isStringOperand(left));
+        }
+
+        private boolean isStringOperand(Expression e) {
+            return isVarchar(e) || e instanceof JdbcParameter || e instanceof StringValue;
+        }
+
+        /**
+         * Under PAD SPACE {@code 'a' < 'a '} is false (they are equal); NO PAD puts the shorter first. So for Derby
+         * {@code l < r} is {@code (l < r OR l = r AND LENGTH(l) < LENGTH(r))}, and alike for the other orderings
+         * ({@code strict} is the operator without equality). Operands are rendered several times.
+         *
+         * @return false when nothing was rendered
+         */
+        private boolean padSpaceOrder(Expression left, Expression right, String strict, String operator) {
+            if (!comparedAsStrings(left, right)) {
+                return false;
+            }
+            out().append('(');
+            emit(left);
+            out().append(strict);
+            emit(right);
+            out().append(" OR ");
+            emit(left);
+            out().append(" = ");
+            emit(right);
+            out().append(" AND ");
+            lengthOf(left);
+            out().append(operator);
+            lengthOf(right);
+            out().append(')');
+            return true;
+        }
+
+        @Override
         public <S> StringBuilder visit(InExpression in, S context) {
             Expression reassociated = reassociated(in);
             if (reassociated != in) {
                 emit(reassociated);
                 return out();
             }
-            if (!target.comparesStringsPadSpace() || !(in.getRightExpression() instanceof ExpressionList)
-                    || in.getOldOracleJoinSyntax() != 0 || in.getOraclePriorPosition() != 0) {
+            if (!target.comparesStringsPadSpace() || in.getOldOracleJoinSyntax() != 0 || in.getOraclePriorPosition() != 0) {
                 return super.visit(in, context);
             }
             Expression left = in.getLeftExpression();
+            if (in.getRightExpression() instanceof ParenthesedSelect) {
+                return padSpaceInSubquery(in) ? out() : super.visit(in, context);
+            }
+            if (!(in.getRightExpression() instanceof ExpressionList)) {
+                return super.visit(in, context);
+            }
             ExpressionList<?> items = (ExpressionList<?>) in.getRightExpression();
             if (!isVarchar(left) || items.isEmpty()) {
                 return super.visit(in, context);
@@ -900,6 +1009,50 @@ final class Renderer {
                 noPad(left, (Expression) item, " AND ", " = ");
             }
             return out().append(')');
+        }
+
+        /**
+         * {@code s IN (SELECT v ...)} with VARCHAR s and v: a non-blank sentinel after both sides makes Derby's PAD SPACE
+         * equality exact ({@code s || '.' IN (SELECT v || '.' ...)}). The subquery's item is swapped for the time of
+         * rendering.
+         */
+        private boolean padSpaceInSubquery(InExpression in) {
+            Select sub = ((ParenthesedSelect) in.getRightExpression()).getSelect();
+            if (!(sub instanceof PlainSelect) || !isVarchar(in.getLeftExpression())) {
+                return false;
+            }
+            PlainSelect plain = (PlainSelect) sub;
+            if (plain.getSelectItems().size() != 1 || plain.getDistinct() != null && plain.getDistinct().getOnSelectItems() != null) {
+                return false;
+            }
+            SelectItem<?> item = plain.getSelectItems().get(0);
+            List<ScopeTable> scope = new ArrayList<>();
+            addToScope(scope, plain.getFromItem());
+            addToScope(scope, plain.getJoins());
+            scopes.push(scope);
+            boolean varchar;
+            try {
+                varchar = isVarchar(item.getExpression()) && !mayAggregate(item.getExpression());
+            } finally {
+                scopes.pop();
+            }
+            if (!varchar) {
+                return false;
+            }
+            @SuppressWarnings("unchecked")
+            SelectItem<Expression> sentinelled = (SelectItem<Expression>) item;
+            Expression original = sentinelled.getExpression();
+            sentinelled.setExpression(new Concat(original, new StringValue(".")));
+            try {
+                out().append('(');
+                emit(in.getLeftExpression());
+                out().append(" || '.'").append(in.isNot() ? " NOT IN " : " IN ");
+                emit(in.getRightExpression());
+                out().append(')');
+            } finally {
+                sentinelled.setExpression(original);
+            }
+            return true;
         }
 
         @Override
@@ -1322,7 +1475,7 @@ final class Renderer {
             }
         }
         Function count = new Function("COUNT", new AllColumns());
-        select.setHaving(new net.sf.jsqlparser.expression.operators.relational.GreaterThan(count, new LongValue(0)));
+        select.setHaving(new GreaterThan(count, new LongValue(0)));
     }
 
     /** The keys, each VARCHAR one followed by its LENGTH. */
