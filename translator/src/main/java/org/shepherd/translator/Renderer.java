@@ -67,7 +67,9 @@ import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.UnionOp;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
 import net.sf.jsqlparser.util.deparser.SelectDeParser;
@@ -121,7 +123,11 @@ final class Renderer {
     private final Dialect target;
     private final Pins pins;
     private final SchemaCatalog catalog;
+    /** The replicas mix PAD SPACE and NO PAD engines: what cannot be normalized is refused. */
+    private final boolean mixedPadding;
     private final BitSet clientMarkers = new BitSet();
+    /** Subqueries in expressions being rendered (they may be correlated, so no derived table is put around them). */
+    private int expressionSubqueries;
     /** The tables visible to column references, innermost query first. */
     private final Deque<List<ScopeTable>> scopes = new ArrayDeque<>();
 
@@ -129,11 +135,12 @@ final class Renderer {
     private record ScopeTable(String name, String tableName, Map<String, ColumnType> columns) {
     }
 
-    Renderer(Dialect client, Dialect target, Pins pins, SchemaCatalog catalog) {
+    Renderer(Dialect client, Dialect target, Pins pins, SchemaCatalog catalog, boolean mixedPadding) {
         this.client = client;
         this.target = target;
         this.pins = pins;
         this.catalog = catalog;
+        this.mixedPadding = mixedPadding;
     }
 
     /** Client markers seen by the last rendering (bit k set for '?' number k). */
@@ -202,9 +209,52 @@ final class Renderer {
         } else if (item instanceof ParenthesedFromItem && alias == null) {
             addToScope(scope, ((ParenthesedFromItem) item).getFromItem());
             addToScope(scope, ((ParenthesedFromItem) item).getJoins());
+        } else if (item instanceof ParenthesedSelect && alias != null) {
+            scope.add(new ScopeTable(alias, null, derivedColumns(((ParenthesedSelect) item).getSelect())));
         } else {
             scope.add(new ScopeTable(alias, null, null));
         }
+    }
+
+    /** A column of a derived table whose type is not known (it still belongs to that table). */
+    private static final ColumnType UNKNOWN_TYPE = new ColumnType(null, 0, 0);
+
+    /**
+     * The columns of a derived table, named as its (first) query's items: a column keeps its catalog type, a string
+     * expression of a VARCHAR column is VARCHAR, anything else is of unknown type. Null when a name is not visible.
+     */
+    private Map<String, ColumnType> derivedColumns(Select select) {
+        Select first = select instanceof SetOperationList ? ((SetOperationList) select).getSelect(0) : select;
+        if (!(first instanceof PlainSelect)) {
+            return null;
+        }
+        PlainSelect plain = (PlainSelect) first;
+        Map<String, ColumnType> columns = new java.util.HashMap<>();
+        List<ScopeTable> scope = new ArrayList<>();
+        addToScope(scope, plain.getFromItem());
+        addToScope(scope, plain.getJoins());
+        scopes.push(scope);
+        try {
+            for (SelectItem<?> item : plain.getSelectItems()) {
+                Expression e = item.getExpression();
+                String name;
+                if (item.getAlias() != null) {
+                    name = item.getAlias().getName();
+                } else if (e instanceof Column) {
+                    name = ((Column) e).getColumnName();
+                } else {
+                    return null;
+                }
+                ColumnType type = typeOf(e);
+                if (type == null && isVarchar(e)) {
+                    type = new ColumnType(TypeKind.VARCHAR, 0, 0);
+                }
+                columns.put(SchemaCatalog.unquoted(name).toUpperCase(Locale.ROOT), type == null ? UNKNOWN_TYPE : type);
+            }
+        } finally {
+            scopes.pop();
+        }
+        return columns;
     }
 
     /** The catalog's type of a column reference (through parentheses), or null when unknown or not a column. */
@@ -221,7 +271,7 @@ final class Renderer {
             if (qualifier != null) {
                 for (ScopeTable t : scope) {
                     if (qualifier.equalsIgnoreCase(t.name()) || qualifier.equalsIgnoreCase(t.tableName())) {
-                        return t.columns() == null ? null : t.columns().get(name);
+                        return t.columns() == null ? null : known(t.columns().get(name));
                     }
                 }
                 continue;
@@ -232,20 +282,23 @@ final class Renderer {
                 if (t.columns() == null) {
                     return null;
                 }
-                ColumnType type = t.columns().get(name);
-                if (type != null) {
-                    found = type;
+                if (t.columns().containsKey(name)) {
+                    found = t.columns().get(name);
                     matches++;
                 }
             }
             if (matches == 1) {
-                return found;
+                return known(found);
             }
             if (matches > 1) {
                 return null;
             }
         }
         return null;
+    }
+
+    private static ColumnType known(ColumnType type) {
+        return type == UNKNOWN_TYPE ? null : type;
     }
 
     private static Expression unparenthesized(Expression e) {
@@ -1013,46 +1066,78 @@ final class Renderer {
 
         /**
          * {@code s IN (SELECT v ...)} with VARCHAR s and v: a non-blank sentinel after both sides makes Derby's PAD SPACE
-         * equality exact ({@code s || '.' IN (SELECT v || '.' ...)}). The subquery's item is swapped for the time of
-         * rendering.
+         * equality exact: {@code s || '.' IN (SELECT v || '.' ...)}, in every branch of a set operation. The subquery's
+         * items are swapped for the time of rendering (Derby allows no correlated derived table, so no wrapping).
          */
         private boolean padSpaceInSubquery(InExpression in) {
             Select sub = ((ParenthesedSelect) in.getRightExpression()).getSelect();
-            if (!(sub instanceof PlainSelect) || !isVarchar(in.getLeftExpression())) {
+            List<Select> branches = sub instanceof SetOperationList ? ((SetOperationList) sub).getSelects() : List.of(sub);
+            for (Select branch : branches) {
+                if (!(branch instanceof PlainSelect) || ((PlainSelect) branch).getSelectItems().size() != 1
+                        || ((PlainSelect) branch).getDistinct() != null
+                        && ((PlainSelect) branch).getDistinct().getOnSelectItems() != null) {
+                    return false;
+                }
+            }
+            PlainSelect first = (PlainSelect) branches.get(0);
+            if (!isVarchar(in.getLeftExpression())) {
                 return false;
             }
-            PlainSelect plain = (PlainSelect) sub;
-            if (plain.getSelectItems().size() != 1 || plain.getDistinct() != null && plain.getDistinct().getOnSelectItems() != null) {
-                return false;
-            }
-            SelectItem<?> item = plain.getSelectItems().get(0);
             List<ScopeTable> scope = new ArrayList<>();
-            addToScope(scope, plain.getFromItem());
-            addToScope(scope, plain.getJoins());
+            addToScope(scope, first.getFromItem());
+            addToScope(scope, first.getJoins());
             scopes.push(scope);
             boolean varchar;
             try {
-                varchar = isVarchar(item.getExpression()) && !mayAggregate(item.getExpression());
+                varchar = isVarchar(first.getSelectItems().get(0).getExpression());
             } finally {
                 scopes.pop();
             }
             if (!varchar) {
                 return false;
             }
-            @SuppressWarnings("unchecked")
-            SelectItem<Expression> sentinelled = (SelectItem<Expression>) item;
-            Expression original = sentinelled.getExpression();
-            sentinelled.setExpression(new Concat(original, new StringValue(".")));
+            List<Expression> originals = new ArrayList<>();
             try {
+                for (Select branch : branches) {
+                    @SuppressWarnings("unchecked")
+                    SelectItem<Expression> item = (SelectItem<Expression>) ((PlainSelect) branch).getSelectItems().get(0);
+                    originals.add(item.getExpression());
+                    item.setExpression(new Concat(item.getExpression(), new StringValue(".")));
+                }
                 out().append('(');
                 emit(in.getLeftExpression());
                 out().append(" || '.'").append(in.isNot() ? " NOT IN " : " IN ");
                 emit(in.getRightExpression());
                 out().append(')');
             } finally {
-                sentinelled.setExpression(original);
+                for (int i = 0; i < originals.size(); i++) {
+                    @SuppressWarnings("unchecked")
+                    SelectItem<Expression> item = (SelectItem<Expression>) ((PlainSelect) branches.get(i)).getSelectItems().get(0);
+                    item.setExpression(originals.get(i));
+                }
             }
             return true;
+        }
+
+        @Override
+        public <S> StringBuilder visit(Select select, S context) {
+            // A subquery in an expression may be correlated: Derby refuses an outer reference inside a derived table.
+            expressionSubqueries++;
+            try {
+                return super.visit(select, context);
+            } finally {
+                expressionSubqueries--;
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(ParenthesedSelect select, S context) {
+            expressionSubqueries++;
+            try {
+                return super.visit(select, context);
+            } finally {
+                expressionSubqueries--;
+            }
         }
 
         @Override
@@ -1393,6 +1478,21 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(SetOperationList select, S context) {
+            PlainSelect deduplicated = padSpaceUnion(select);
+            if (deduplicated != null) {
+                List<SetOperation> operations = select.getOperations();
+                Saved saved = new Saved(select.getOrderByElements(), select.getLimit(), select.getOffset(), select.getFetch());
+                try {
+                    select.setOperations(operations.stream().map(op -> (SetOperation) new UnionOp().withAll(true))
+                            .collect(java.util.stream.Collectors.toList()));
+                    new Saved(null, null, null, null).restore(select);
+                    return visit(deduplicated, context);
+                } finally {
+                    select.setOperations(operations);
+                    saved.restore(select);
+                }
+            }
+            refusePadSpaceDeduplication(select);
             Saved saved = rewriteOrderAndLimit(select);
             try {
                 return super.visit(select, context);
@@ -1497,6 +1597,82 @@ final class Renderer {
 
     private static final java.util.regex.Pattern AGGREGATE_CALL =
             java.util.regex.Pattern.compile("(?i)\\b(COUNT|SUM|AVG|MIN|MAX|EVERY|ANY|SOME|STDDEV\\w*|VAR\\w*)\\s*\\(|\\bOVER\\b");
+
+    /**
+     * A UNION (every operation without ALL) of VARCHAR columns deduplicates PAD SPACE on Derby. It is the DISTINCT of
+     * the UNION ALL, which is normalized like any DISTINCT: {@code SELECT DISTINCT g FROM (A UNION ALL B) shepherd_union
+     * ORDER BY ...}. Returns that outer query (the caller turns the operations into UNION ALL and moves ORDER BY and
+     * the row limit out for the time of rendering), or null when not needed or the columns have no names.
+     */
+    private PlainSelect padSpaceUnion(SetOperationList select) {
+        if (!target.comparesStringsPadSpace() || expressionSubqueries > 0 || select.getOperations() == null
+                || select.getOperations().isEmpty()
+                || !select.getOperations().stream().allMatch(op -> op instanceof UnionOp && !((UnionOp) op).isAll())
+                || !(select.getSelect(0) instanceof PlainSelect)) {
+            return null;
+        }
+        Map<String, ColumnType> columns = derivedColumns(select);
+        if (columns == null || columns.values().stream().noneMatch(t -> t != null && t.isVarchar())) {
+            return null;
+        }
+        PlainSelect outer = new PlainSelect();
+        outer.setDistinct(new Distinct());
+        List<String> names = new ArrayList<>();
+        for (SelectItem<?> item : ((PlainSelect) select.getSelect(0)).getSelectItems()) {
+            String name = item.getAlias() != null ? item.getAlias().getName() : ((Column) item.getExpression()).getColumnName();
+            if (names.stream().anyMatch(n -> SchemaCatalog.unquoted(n).equalsIgnoreCase(SchemaCatalog.unquoted(name)))) {
+                return null;
+            }
+            names.add(name);
+            outer.addSelectItem(new Column(name));
+        }
+        // Derby names the columns of a set operation by position unless every branch names them alike: name them here.
+        outer.setFromItem(new ParenthesedSelect().withSelect(select)
+                .withAlias(new net.sf.jsqlparser.expression.Alias(UNION_ALIAS).addAliasColumns(names.toArray(new String[0]))));
+        outer.setOrderByElements(select.getOrderByElements());
+        outer.setLimit(select.getLimit());
+        outer.setOffset(select.getOffset());
+        outer.setFetch(select.getFetch());
+        return outer;
+    }
+
+    /** Name of the derived table a normalized UNION is wrapped in. */
+    static final String UNION_ALIAS = "shepherd_union";
+
+    /**
+     * UNION, INTERSECT and EXCEPT without ALL compare rows PAD SPACE on Derby, and no rewrite keeps their result
+     * columns as written; with VARCHAR columns and replicas of both kinds, the statement is refused.
+     */
+    private void refusePadSpaceDeduplication(SetOperationList select) {
+        // Inside IN / EXISTS (the only places a UNION subquery may be correlated) duplicates do not matter.
+        if (!target.comparesStringsPadSpace() || !mixedPadding || select.getOperations() == null
+                || select.getOperations().stream().allMatch(op -> op.toString().toUpperCase(Locale.ROOT).contains("ALL")
+                        || expressionSubqueries > 0 && op instanceof UnionOp)) {
+            return;
+        }
+        for (Select branch : select.getSelects()) {
+            if (!(branch instanceof PlainSelect)) {
+                continue;
+            }
+            PlainSelect plain = (PlainSelect) branch;
+            List<ScopeTable> scope = new ArrayList<>();
+            addToScope(scope, plain.getFromItem());
+            addToScope(scope, plain.getJoins());
+            scopes.push(scope);
+            try {
+                for (SelectItem<?> item : plain.getSelectItems()) {
+                    if (isVarchar(item.getExpression())) {
+                        throw TranslationException.unsupported("UNION/INTERSECT/EXCEPT of strings removes duplicates PAD SPACE on "
+                                + "Derby ('a' = 'a ') and NO PAD on the other replicas; write UNION ALL (INTERSECT ALL, EXCEPT ALL) "
+                                + "and remove duplicates with GROUP BY in an outer query, or compare " + item.getExpression()
+                                + " as a number");
+                    }
+                }
+            } finally {
+                scopes.pop();
+            }
+        }
+    }
 
     /** The locking clause the target gets: the client's, a weaker one the engine accepts, or none. */
     private ForMode lockingClauseFor(PlainSelect select) {

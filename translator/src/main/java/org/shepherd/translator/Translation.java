@@ -64,6 +64,7 @@ public final class Translation {
     private final List<DdlRenderer.IdentityOptions> identityOptions;
     private final Renderer.Pins pins;
     private final SchemaCatalog catalog;
+    private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
 
     Translation(Builder b) {
@@ -80,6 +81,7 @@ public final class Translation {
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         this.catalog = b.catalog;
+        this.mixedPadding = b.mixedPadding;
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
         int count = 0;
         if (b.kind != StatementKind.TRANSACTION) {
@@ -109,6 +111,8 @@ public final class Translation {
         List<DdlRenderer.IdentityOptions> identityOptions = List.of();
         int passthroughParameters = -1;
         SchemaCatalog catalog;
+        /** The replicas mix engines that compare strings PAD SPACE and NO PAD. */
+        boolean mixedPadding;
     }
 
     /** For DDL: records its effect on column types in {@code into}. */
@@ -376,7 +380,7 @@ public final class Translation {
                 if (ast == null) {
                     return new SqlText.Rendered(clientSql, new int[0]);
                 }
-                return SqlText.finish(new Renderer(client, d, pins, catalog).render(ast), client, d, false);
+                return SqlText.finish(new Renderer(client, d, pins, catalog, mixedPadding).render(ast), client, d, false);
             case DDL:
                 return SqlText.finish(ddl(d), client, d, true);
             default:
@@ -394,7 +398,7 @@ public final class Translation {
     private SqlText.Rendered render(Dialect d) {
         List<SelectItem<?>> labelled = labelUnaliasedExpressions();
         try {
-            Renderer renderer = new Renderer(client, d, pins, catalog);
+            Renderer renderer = new Renderer(client, d, pins, catalog, mixedPadding);
             SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
             BitSet seen = renderer.clientMarkers();
             if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
@@ -496,7 +500,7 @@ public final class Translation {
         }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;
-            return DdlRenderer.createView(view, new Renderer(client, d, pins, catalog).render(view.getSelect()));
+            return DdlRenderer.createView(view, new Renderer(client, d, pins, catalog, mixedPadding).render(view.getSelect()));
         }
         throw TranslationException.unsupported("Shepherd cannot translate this DDL (" + ast.getClass().getSimpleName()
                 + "); supported: CREATE TABLE, CREATE [UNIQUE] INDEX, CREATE VIEW, ALTER TABLE, DROP TABLE/VIEW/INDEX, TRUNCATE");

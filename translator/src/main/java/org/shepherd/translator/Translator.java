@@ -173,6 +173,8 @@ public final class Translator {
         b.clientSql = clientSql;
         b.client = client;
         b.catalog = catalog;
+        b.mixedPadding = eagerTargets.stream().anyMatch(Dialect::comparesStringsPadSpace)
+                && !eagerTargets.stream().allMatch(Dialect::comparesStringsPadSpace);
         String sql = stripTerminator(clientSql);
         if (transaction(withoutLeadingComments(sql), b)) {
             return new Translation(b);

@@ -1,6 +1,7 @@
 package org.shepherd.translator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -139,5 +140,20 @@ class SchemaCatalogTest {
         translator.translate("CREATE TABLE t (i INTEGER)");
         assertThat(translator.translate(SUM).sqlFor(Dialect.HSQLDB))
                 .isEqualTo("SELECT CAST(CAST(i AS DECIMAL(19, 0)) + 1 AS BIGINT) AS x FROM t");
+    }
+
+    @Test
+    void setOperationsThatDeduplicatePadSpaceAreRefusedOnlyForMixedReplicas() throws SQLException {
+        String intersect = "SELECT s FROM t INTERSECT SELECT s FROM t";
+        Translator mixed = new Translator(Dialect.DERBY, List.of(Dialect.DERBY, Dialect.MARIADB), 16);
+        mixed.translate("CREATE TABLE t (s VARCHAR(5), i INTEGER)");
+        assertThatThrownBy(() -> mixed.translate(intersect)).isInstanceOf(SQLException.class)
+                .hasMessageContaining("UNION ALL").extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("0A000");
+        assertThat(mixed.translate("SELECT i FROM t INTERSECT SELECT i FROM t").sqlFor(Dialect.DERBY))
+                .isEqualTo("SELECT i FROM t INTERSECT SELECT i FROM t");
+
+        Translator derbyOnly = new Translator(Dialect.DERBY, List.of(Dialect.DERBY), 16);
+        derbyOnly.translate("CREATE TABLE t (s VARCHAR(5), i INTEGER)");
+        assertThat(derbyOnly.translate(intersect).sqlFor(Dialect.DERBY)).isEqualTo(intersect);
     }
 }
