@@ -495,7 +495,7 @@ final class Renderer {
                     if (!(f.getParameters() instanceof ExpressionList) || f.isDistinct()) {
                         return super.visit(f, context);
                     }
-                    if (target.family() == Dialect.Family.DERBY && (args.size() == 2 || args.size() == 3)) {
+                    if (target.substrFailsPastEnd() && (args.size() == 2 || args.size() == 3)) {
                         derbySubstr(args);
                         return out();
                     }
@@ -503,7 +503,7 @@ final class Renderer {
                 case "MOD":
                     return call("MOD", args);
                 case "ROUND":
-                    if (target.family() == Dialect.Family.DERBY && !f.isDistinct()) {
+                    if (!target.supportsRound() && !f.isDistinct()) {
                         derbyRound(args);
                         return out();
                     }
@@ -601,14 +601,13 @@ final class Renderer {
                 return;
             }
             Numeric kind = column != null ? Numeric.INTEGER : visibleNumber(e);
-            if (target.family() == Dialect.Family.MYSQL && kind != Numeric.UNKNOWN && !isLiteral(e)) {
-                // MariaDB 11.4 types CONCAT of a computed number as a binary string.
+            if (target.concatTypesComputedNumbersAsBinary() && kind != Numeric.UNKNOWN && !isLiteral(e)) {
                 out().append("CAST(");
                 emit(e);
                 out().append(" AS CHAR)");
                 return;
             }
-            if (target.family() != Dialect.Family.DERBY) {
+            if (target.concatAcceptsNumbers()) {
                 emit(e);
                 return;
             }
@@ -684,7 +683,7 @@ final class Renderer {
                     datePart(field, extract.getExpression());
                     return out();
                 default:
-                    if (target.family() == Dialect.Family.DERBY) {
+                    if (!target.supportsExtract()) {
                         throw TranslationException.unsupported("EXTRACT(" + field + " FROM ...) has no Derby equivalent; "
                                 + "use YEAR, MONTH, DAY, HOUR or MINUTE");
                     }
@@ -744,7 +743,7 @@ final class Renderer {
             if (derbyNoPad(notEquals.getLeftExpression(), notEquals.getRightExpression(), " OR ", " <> ")) {
                 return out();
             }
-            if (target.family() == Dialect.Family.HSQLDB && notEquals.getLeftExpression() instanceof StringValue
+            if (target.stringLiteralFirstInNotEqualsIgnoresNoPad() && notEquals.getLeftExpression() instanceof StringValue
                     && !(notEquals.getRightExpression() instanceof StringValue)) {
                 // HSQLDB 2.7 under NO PAD answers 'a' <> s as if PAD SPACE ('a ' not listed) but s <> 'a' correctly.
                 emit(notEquals.getRightExpression());
@@ -841,7 +840,7 @@ final class Renderer {
 
         /** Derby rejects a NULL literal in a comparison (42X01) where the others evaluate it to UNKNOWN. */
         private void refuseNullComparison(Expression left, Expression right, String instead) {
-            if (target.family() == Dialect.Family.DERBY && (left instanceof NullValue || right instanceof NullValue)) {
+            if (!target.acceptsComparisonWithNullLiteral() && (left instanceof NullValue || right instanceof NullValue)) {
                 throw TranslationException.unsupported("A comparison with NULL is never true (and Derby refuses it); write x "
                         + instead);
             }
@@ -1244,7 +1243,7 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(CastExpression cast, S context) {
             String raw = cast.getColDataType().toString();
-            if (client.family() == Dialect.Family.MYSQL && raw.trim().equalsIgnoreCase("CHAR")) {
+            if (client.castToCharWithoutLengthIsUnbounded() && raw.trim().equalsIgnoreCase("CHAR")) {
                 throw TranslationException.unsupported("CAST(x AS CHAR) has no length; write CAST(x AS CHAR(n)) or VARCHAR(n)");
             }
             SqlTypes.Spec spec = SqlTypes.parse(raw, client);
@@ -1295,7 +1294,7 @@ final class Renderer {
             case "CURTIME":
                 return PinnedSlot.Kind.TIME;
             case "LOCALTIME":
-                return client.family() == Dialect.Family.MYSQL ? PinnedSlot.Kind.TIMESTAMP : PinnedSlot.Kind.TIME;
+                return client.localtimeIsTimestamp() ? PinnedSlot.Kind.TIMESTAMP : PinnedSlot.Kind.TIME;
             case "UTC_TIMESTAMP":
                 return PinnedSlot.Kind.UTC_TIMESTAMP;
             default:
@@ -1687,22 +1686,22 @@ final class Renderer {
         switch (mode) {
             case UPDATE:
                 // Derby allows FOR UPDATE only on updatable cursors; serializable isolation still locks what is read.
-                if (target.family() == Dialect.Family.DERBY && !derbyUpdatable(select)) {
+                if (target.forUpdateNeedsUpdatableCursor() && !updatableCursor(select)) {
                     return null;
                 }
                 return mode;
             case SHARE:
                 // Plain reads take shared locks under serializable isolation, except on PostgreSQL (SSI) and MySQL keeps it.
-                return target.family() == Dialect.Family.POSTGRESQL || target.equals(Dialect.MYSQL) ? mode : null;
+                return target.supportsForShare() ? mode : null;
             default:
-                if (target.family() != Dialect.Family.POSTGRESQL) {
+                if (!target.supportsKeyLockModes()) {
                     throw TranslationException.unsupported("FOR " + mode.getValue() + " is PostgreSQL-only; write FOR UPDATE");
                 }
                 return mode;
         }
     }
 
-    private static boolean derbyUpdatable(PlainSelect select) {
+    private static boolean updatableCursor(PlainSelect select) {
         if (select.getJoins() != null && !select.getJoins().isEmpty() || select.getOrderByElements() != null
                 || select.getGroupBy() != null || select.getDistinct() != null || select.getHaving() != null
                 || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table)) {
@@ -1756,7 +1755,7 @@ final class Renderer {
             if (target.supportsLimitOffset()) {
                 if (count != null) {
                     s.setLimit(new Limit().withRowCount(count));
-                } else if (target.family() == Dialect.Family.MYSQL) {
+                } else if (target.offsetNeedsLimit()) {
                     s.setLimit(new Limit().withRowCount(new LongValue(MYSQL_NO_LIMIT)));
                 }
                 if (offset != null) {

@@ -384,10 +384,10 @@ public final class Translation {
             case DDL:
                 return SqlText.finish(ddl(d), client, d, true);
             default:
-                if (ast instanceof Values && d.equals(Dialect.MYSQL)) {
+                if (ast instanceof Values && !d.supportsValuesStatement()) {
                     throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
                 }
-                if (ast instanceof Merge && d.family() == Dialect.Family.MYSQL) {
+                if (ast instanceof Merge && !d.supportsMerge()) {
                     throw TranslationException.unsupported("MERGE does not exist on MySQL/MariaDB; write UPDATE, then INSERT for "
                             + "the rows the UPDATE did not change");
                 }
@@ -509,21 +509,20 @@ public final class Translation {
     private String transactionSql(Dialect d) {
         switch (control) {
             case BEGIN:
-                if (d.family() == Dialect.Family.DERBY || d.family() == Dialect.Family.DB2) {
+                if (!d.supportsBeginStatement()) {
                     throw TranslationException.unsupported(d.name() + " has no BEGIN statement; start a transaction with "
                             + "Connection.setAutoCommit(false)");
                 }
                 return "START TRANSACTION";
             case COMMIT:
             case ROLLBACK:
-                if (d.family() == Dialect.Family.DERBY) {
-                    throw TranslationException.unsupported("Derby has no " + control + " statement over JDBC; call Connection."
+                if (!d.supportsCommitStatement()) {
+                    throw TranslationException.unsupported(d.name() + " has no " + control + " statement over JDBC; call Connection."
                             + (control == TransactionControl.COMMIT ? "commit()" : "rollback()"));
                 }
                 return control.name();
             case SAVEPOINT:
-                return d.family() == Dialect.Family.DERBY || d.family() == Dialect.Family.DB2
-                        ? "SAVEPOINT " + savepointName + " ON ROLLBACK RETAIN CURSORS" : "SAVEPOINT " + savepointName;
+                return "SAVEPOINT " + savepointName + d.savepointClause();
             case ROLLBACK_TO_SAVEPOINT: return "ROLLBACK TO SAVEPOINT " + savepointName;
             case RELEASE_SAVEPOINT: return "RELEASE SAVEPOINT " + savepointName;
             default: throw new IllegalStateException(control.name());

@@ -179,7 +179,7 @@ public final class Translator {
         if (transaction(withoutLeadingComments(sql), b)) {
             return new Translation(b);
         }
-        String text = client.family() == Dialect.Family.MYSQL ? SqlText.mysqlLiteralsToStandard(sql) : sql;
+        String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
         if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
             text = DdlRenderer.extractIdentityOptions(text, identityOptions);

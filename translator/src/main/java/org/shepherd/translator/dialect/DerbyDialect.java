@@ -9,10 +9,6 @@ public class DerbyDialect extends NoIfExistsDialect {
         super(Set.of("X0Y32"), Set.of("42Y55", "42X65"));
     }
 
-    @Override
-    public String productName() {
-        return "Apache Derby";
-    }
 
     @Override
     public String name() {
@@ -43,5 +39,45 @@ public class DerbyDialect extends NoIfExistsDialect {
     @Override
     public boolean comparesStringsPadSpace() {
         return true;
+    }
+
+    @Override
+    public boolean substrFailsPastEnd() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsRound() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsExtract() {
+        return false;
+    }
+
+    @Override
+    public boolean concatAcceptsNumbers() {
+        return false;
+    }
+
+    @Override
+    public boolean acceptsComparisonWithNullLiteral() {
+        return false;
+    }
+
+    @Override
+    public boolean forUpdateNeedsUpdatableCursor() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsCommitStatement() {
+        return false;
+    }
+
+    @Override
+    public int defaultDecimalPrecision() {
+        return 5;
     }
 }
