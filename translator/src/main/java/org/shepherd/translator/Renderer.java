@@ -464,6 +464,23 @@ final class Renderer {
                         return out();
                     }
                     return super.visit(f, context);
+                case "SUM":
+                    if (target.sumKeepsIntegerType() && args.size() == 1 && numeric(args.get(0)) == Numeric.INTEGER
+                            && !isBigint(args.get(0))) {
+                        // Derby and Db2 sum INTEGER in INTEGER (22003 at 2^31); the others in BIGINT or DECIMAL.
+                        out().append("SUM(").append(f.isDistinct() ? "DISTINCT " : "");
+                        castToBigint(args.get(0));
+                        out().append(')');
+                        return out();
+                    }
+                    if (target.sumOfBigintIsNumeric() && args.size() == 1 && isBigint(args.get(0))) {
+                        // PostgreSQL sums BIGINT into NUMERIC, which then divides exactly where the others truncate.
+                        out().append("CAST(");
+                        super.visit(f, context);
+                        out().append(" AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+                        return out();
+                    }
+                    return super.visit(f, context);
                 case "MIN":
                 case "MAX":
                     if (target.comparesStringsPadSpace() && args.size() == 1 && isVarchar(args.get(0))
@@ -1438,6 +1455,18 @@ final class Renderer {
         }
         if (e instanceof Function && "COUNT".equalsIgnoreCase(((Function) e).getName())) {
             return Numeric.INTEGER;
+        }
+        if (e instanceof Function && ((Function) e).getParameters() != null && ((Function) e).getParameters().size() == 1) {
+            switch (((Function) e).getName().toUpperCase(Locale.ROOT)) {
+                case "MAX":
+                case "MIN":
+                case "SUM":
+                case "ABS":
+                    return numeric((Expression) ((Function) e).getParameters().get(0)) == Numeric.INTEGER
+                            ? Numeric.INTEGER : Numeric.UNKNOWN;
+                default:
+                    return Numeric.UNKNOWN;
+            }
         }
         return Numeric.UNKNOWN;
     }

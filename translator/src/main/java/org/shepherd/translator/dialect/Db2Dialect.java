@@ -34,4 +34,9 @@ public class Db2Dialect extends NoIfExistsDialect {
     public int defaultDecimalPrecision() {
         return 5;
     }
+
+    @Override
+    public boolean sumKeepsIntegerType() {
+        return true;
+    }
 }

@@ -80,4 +80,9 @@ public class DerbyDialect extends NoIfExistsDialect {
     public int defaultDecimalPrecision() {
         return 5;
     }
+
+    @Override
+    public boolean sumKeepsIntegerType() {
+        return true;
+    }
 }

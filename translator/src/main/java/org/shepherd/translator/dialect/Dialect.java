@@ -285,6 +285,16 @@ public abstract class Dialect {
         return -1;
     }
 
+    /** SUM of SMALLINT/INTEGER values has the argument's type (overflowing at 2^31) rather than BIGINT or DECIMAL. */
+    public boolean sumKeepsIntegerType() {
+        return false;
+    }
+
+    /** SUM of BIGINT values is an arbitrary-precision NUMERIC (PostgreSQL), so dividing it does not truncate. */
+    public boolean sumOfBigintIsNumeric() {
+        return false;
+    }
+
     /** How +, - and * of integer operands are computed. */
     public IntegerArithmetic integerArithmetic() {
         return IntegerArithmetic.OPERAND_TYPE;

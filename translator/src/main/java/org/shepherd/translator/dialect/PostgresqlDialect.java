@@ -53,4 +53,9 @@ public class PostgresqlDialect extends Dialect {
     public boolean supportsKeyLockModes() {
         return true;
     }
+
+    @Override
+    public boolean sumOfBigintIsNumeric() {
+        return true;
+    }
 }
