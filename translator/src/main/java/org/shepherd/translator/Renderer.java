@@ -888,8 +888,7 @@ final class Renderer {
          */
         private boolean integerArithmetic(BinaryExpression op, String operator) {
             IntegerArithmetic arithmetic = target.integerArithmetic();
-            if (arithmetic == IntegerArithmetic.BIGINT || numeric(op.getLeftExpression()) != Numeric.INTEGER
-                    || numeric(op.getRightExpression()) != Numeric.INTEGER) {
+            if (arithmetic == IntegerArithmetic.BIGINT || !integerOperands(op.getLeftExpression(), op.getRightExpression())) {
                 return false;
             }
             if (arithmetic == IntegerArithmetic.UNCHECKED) {
@@ -907,6 +906,17 @@ final class Renderer {
             out().append(operator);
             emit(op.getRightExpression());
             return true;
+        }
+
+        /**
+         * Both operands are integers; a {@code ?} counts as one next to a known integer (the engines type it from the
+         * other operand, so an integer value is what it can hold on Derby and PostgreSQL anyway).
+         */
+        private boolean integerOperands(Expression left, Expression right) {
+            Numeric l = numeric(left);
+            Numeric r = numeric(right);
+            return l == Numeric.INTEGER && (r == Numeric.INTEGER || right instanceof JdbcParameter)
+                    || r == Numeric.INTEGER && left instanceof JdbcParameter;
         }
 
         /** HSQLDB computes DECIMAL exactly; its integer results may widen or wrap around, so integers go through DECIMAL. */
