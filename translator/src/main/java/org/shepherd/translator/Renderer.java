@@ -909,8 +909,8 @@ final class Renderer {
         }
 
         /**
-         * Both operands are integers; a {@code ?} counts as one next to a known integer (the engines type it from the
-         * other operand, so an integer value is what it can hold on Derby and PostgreSQL anyway).
+         * Both operands are integers; a {@code ?} counts as one next to a known integer (Derby types it from the other
+         * operand, so an integer is all it can hold there anyway).
          */
         private boolean integerOperands(Expression left, Expression right) {
             Numeric l = numeric(left);
