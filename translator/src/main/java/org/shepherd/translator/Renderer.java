@@ -128,6 +128,8 @@ final class Renderer {
     private final BitSet clientMarkers = new BitSet();
     /** Subqueries in expressions being rendered (they may be correlated, so no derived table is put around them). */
     private int expressionSubqueries;
+    /** Names of WITH queries seen so far (upper case): a FROM item of that name is not the catalog's table. */
+    private final java.util.Set<String> commonTableNames = new java.util.HashSet<>();
     /** The tables visible to column references, innermost query first. */
     private final Deque<List<ScopeTable>> scopes = new ArrayDeque<>();
 
@@ -204,8 +206,9 @@ final class Renderer {
         if (item instanceof Table) {
             Table t = (Table) item;
             String name = SchemaCatalog.unquoted(t.getName());
+            boolean commonTable = t.getSchemaName() == null && commonTableNames.contains(name.toUpperCase(Locale.ROOT));
             scope.add(new ScopeTable(alias != null ? alias : name, alias != null ? null : name,
-                    catalog == null ? null : catalog.columns(t.getFullyQualifiedName())));
+                    catalog == null || commonTable ? null : catalog.columns(t.getFullyQualifiedName())));
         } else if (item instanceof ParenthesedFromItem && alias == null) {
             addToScope(scope, ((ParenthesedFromItem) item).getFromItem());
             addToScope(scope, ((ParenthesedFromItem) item).getJoins());
@@ -299,6 +302,16 @@ final class Renderer {
 
     private static ColumnType known(ColumnType type) {
         return type == UNKNOWN_TYPE ? null : type;
+    }
+
+    private void registerCommonTables(Select select) {
+        if (select.getWithItemsList() != null) {
+            for (net.sf.jsqlparser.statement.select.WithItem<?> w : select.getWithItemsList()) {
+                if (w.getAliasName() != null) {
+                    commonTableNames.add(SchemaCatalog.unquoted(w.getAliasName()).toUpperCase(Locale.ROOT));
+                }
+            }
+        }
     }
 
     private static Expression unparenthesized(Expression e) {
@@ -1488,6 +1501,7 @@ final class Renderer {
             if (select.getIntoTables() != null) {
                 throw TranslationException.unsupported("SELECT ... INTO is not supported; use INSERT INTO ... SELECT");
             }
+            registerCommonTables(select);
             List<ScopeTable> scope = new ArrayList<>();
             addToScope(scope, select.getFromItem());
             addToScope(scope, select.getJoins());
@@ -1516,6 +1530,7 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(SetOperationList select, S context) {
+            registerCommonTables(select);
             PlainSelect deduplicated = padSpaceUnion(select);
             if (deduplicated != null) {
                 List<SetOperation> operations = select.getOperations();
