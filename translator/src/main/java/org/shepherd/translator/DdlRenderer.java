@@ -95,7 +95,7 @@ final class DdlRenderer {
         }
         out.append(ct.getTable().getFullyQualifiedName()).append(" (");
         int identityIndex = 0;
-        long mysqlStart = 1;
+        long tableOptionStart = 1;
         int identityCount = 0;
         List<String> parts = new ArrayList<>();
         for (ColumnDefinition cd : ct.getColumnDefinitions()) {
@@ -106,7 +106,7 @@ final class DdlRenderer {
             }
             if (c.identity != null) {
                 identityCount++;
-                mysqlStart = c.identity.startWith;
+                tableOptionStart = c.identity.startWith;
             }
             parts.add(c.text);
         }
@@ -124,8 +124,8 @@ final class DdlRenderer {
             throw TranslationException.unsupported("A table can have only one identity column on Derby, MySQL and HSQLDB");
         }
         out.append(String.join(", ", parts)).append(')');
-        if (mysqlStart != 1 && target.family() == Dialect.Family.MYSQL) {
-            out.append(" AUTO_INCREMENT = ").append(mysqlStart);
+        if (tableOptionStart != 1 && target.identityStartIsTableOption()) {
+            out.append(" AUTO_INCREMENT = ").append(tableOptionStart);
         }
         return out.toString();
     }
@@ -264,7 +264,7 @@ final class DdlRenderer {
             throw TranslationException.unsupported("TRUNCATE of several tables or with CASCADE is not portable; truncate one table");
         }
         String sql = "TRUNCATE TABLE " + truncate.getTable().getFullyQualifiedName();
-        return target.family() == Dialect.Family.DB2 ? sql + " IMMEDIATE" : sql;
+        return sql + target.truncateTableClause();
     }
 
     static String createView(CreateView view, String renderedSelect) {

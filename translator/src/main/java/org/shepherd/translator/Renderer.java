@@ -1,7 +1,9 @@
 package org.shepherd.translator;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,14 +32,32 @@ import net.sf.jsqlparser.expression.operators.arithmetic.IntegerDivision;
 import net.sf.jsqlparser.expression.operators.arithmetic.Modulo;
 import net.sf.jsqlparser.expression.operators.arithmetic.Multiplication;
 import net.sf.jsqlparser.expression.operators.arithmetic.Subtraction;
+import net.sf.jsqlparser.expression.BinaryExpression;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
+import net.sf.jsqlparser.expression.operators.conditional.XorExpression;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
+import net.sf.jsqlparser.expression.operators.relational.Between;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
+import net.sf.jsqlparser.expression.operators.relational.GreaterThanEquals;
+import net.sf.jsqlparser.expression.operators.relational.InExpression;
+import net.sf.jsqlparser.expression.operators.relational.MinorThan;
+import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.AllTableColumns;
+import net.sf.jsqlparser.statement.select.Distinct;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.GroupByElement;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.ParenthesedFromItem;
 import net.sf.jsqlparser.statement.select.Fetch;
 import net.sf.jsqlparser.statement.select.ForMode;
 import net.sf.jsqlparser.statement.select.Limit;
@@ -47,12 +67,17 @@ import net.sf.jsqlparser.statement.select.ParenthesedSelect;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.UnionOp;
+import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
 import net.sf.jsqlparser.util.deparser.SelectDeParser;
 import net.sf.jsqlparser.util.deparser.StatementDeParser;
 
 import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.translator.SchemaCatalog.ColumnType;
+import org.shepherd.translator.dialect.Dialect.IntegerArithmetic;
 import org.shepherd.translator.dialect.Dialect.TypeKind;
 
 /**
@@ -97,12 +122,27 @@ final class Renderer {
     private final Dialect client;
     private final Dialect target;
     private final Pins pins;
+    private final SchemaCatalog catalog;
+    /** The replicas mix PAD SPACE and NO PAD engines: what cannot be normalized is refused. */
+    private final boolean mixedPadding;
     private final BitSet clientMarkers = new BitSet();
+    /** Subqueries in expressions being rendered (they may be correlated, so no derived table is put around them). */
+    private int expressionSubqueries;
+    /** Names of WITH queries seen so far (upper case): a FROM item of that name is not the catalog's table. */
+    private final java.util.Set<String> commonTableNames = new java.util.HashSet<>();
+    /** The tables visible to column references, innermost query first. */
+    private final Deque<List<ScopeTable>> scopes = new ArrayDeque<>();
 
-    Renderer(Dialect client, Dialect target, Pins pins) {
+    /** A FROM item a column may belong to: its name or alias, and its columns (null: unknown). */
+    private record ScopeTable(String name, String tableName, Map<String, ColumnType> columns) {
+    }
+
+    Renderer(Dialect client, Dialect target, Pins pins, SchemaCatalog catalog, boolean mixedPadding) {
         this.client = client;
         this.target = target;
         this.pins = pins;
+        this.catalog = catalog;
+        this.mixedPadding = mixedPadding;
     }
 
     /** Client markers seen by the last rendering (bit k set for '?' number k). */
@@ -114,9 +154,201 @@ final class Renderer {
         StringBuilder buffer = new StringBuilder(128);
         Expr expr = new Expr();
         Sel sel = new Sel();
-        StatementDeParser deParser = new StatementDeParser(expr, sel, buffer);
+        StatementDeParser deParser = new StatementDeParser(expr, sel, buffer) {
+            @Override
+            public <S> StringBuilder visit(Update update, S context) {
+                List<ScopeTable> scope = new ArrayList<>();
+                addToScope(scope, update.getTable());
+                addToScope(scope, update.getStartJoins());
+                addToScope(scope, update.getFromItem());
+                addToScope(scope, update.getJoins());
+                scopes.push(scope);
+                try {
+                    return super.visit(update, context);
+                } finally {
+                    scopes.pop();
+                }
+            }
+
+            @Override
+            public <S> StringBuilder visit(Delete delete, S context) {
+                List<ScopeTable> scope = new ArrayList<>();
+                addToScope(scope, delete.getTable());
+                if (delete.getUsingList() != null) {
+                    delete.getUsingList().forEach(t -> addToScope(scope, t));
+                }
+                addToScope(scope, delete.getJoins());
+                scopes.push(scope);
+                try {
+                    return super.visit(delete, context);
+                } finally {
+                    scopes.pop();
+                }
+            }
+        };
         statement.accept(deParser, null);
         return buffer.toString();
+    }
+
+    private void addToScope(List<ScopeTable> scope, List<Join> joins) {
+        if (joins != null) {
+            for (Join j : joins) {
+                addToScope(scope, j.getFromItem());
+            }
+        }
+    }
+
+    private void addToScope(List<ScopeTable> scope, FromItem item) {
+        if (item == null) {
+            return;
+        }
+        String alias = item.getAlias() == null ? null : SchemaCatalog.unquoted(item.getAlias().getName());
+        if (item instanceof Table) {
+            Table t = (Table) item;
+            String name = SchemaCatalog.unquoted(t.getName());
+            boolean commonTable = t.getSchemaName() == null && commonTableNames.contains(name.toUpperCase(Locale.ROOT));
+            scope.add(new ScopeTable(alias != null ? alias : name, alias != null ? null : name,
+                    catalog == null || commonTable ? null : catalog.columns(t.getFullyQualifiedName())));
+        } else if (item instanceof ParenthesedFromItem && alias == null) {
+            addToScope(scope, ((ParenthesedFromItem) item).getFromItem());
+            addToScope(scope, ((ParenthesedFromItem) item).getJoins());
+        } else if (item instanceof ParenthesedSelect && alias != null) {
+            scope.add(new ScopeTable(alias, null, derivedColumns(((ParenthesedSelect) item).getSelect())));
+        } else {
+            scope.add(new ScopeTable(alias, null, null));
+        }
+    }
+
+    /** A column of a derived table whose type is not known (it still belongs to that table). */
+    private static final ColumnType UNKNOWN_TYPE = new ColumnType(null, 0, 0);
+
+    /**
+     * The columns of a derived table, named as its (first) query's items: a column keeps its catalog type, a string
+     * expression of a VARCHAR column is VARCHAR, anything else is of unknown type. Null when a name is not visible.
+     */
+    private Map<String, ColumnType> derivedColumns(Select select) {
+        Select first = select instanceof SetOperationList ? ((SetOperationList) select).getSelect(0) : select;
+        if (!(first instanceof PlainSelect)) {
+            return null;
+        }
+        PlainSelect plain = (PlainSelect) first;
+        Map<String, ColumnType> columns = new java.util.HashMap<>();
+        List<ScopeTable> scope = new ArrayList<>();
+        addToScope(scope, plain.getFromItem());
+        addToScope(scope, plain.getJoins());
+        scopes.push(scope);
+        try {
+            for (SelectItem<?> item : plain.getSelectItems()) {
+                Expression e = item.getExpression();
+                String name;
+                if (item.getAlias() != null) {
+                    name = item.getAlias().getName();
+                } else if (e instanceof Column) {
+                    name = ((Column) e).getColumnName();
+                } else {
+                    return null;
+                }
+                ColumnType type = typeOf(e);
+                if (type == null && isVarchar(e)) {
+                    type = new ColumnType(TypeKind.VARCHAR, 0, 0);
+                }
+                columns.put(SchemaCatalog.unquoted(name).toUpperCase(Locale.ROOT), type == null ? UNKNOWN_TYPE : type);
+            }
+        } finally {
+            scopes.pop();
+        }
+        return columns;
+    }
+
+    /** The catalog's type of a column reference (through parentheses), or null when unknown or not a column. */
+    private ColumnType typeOf(Expression e) {
+        Expression inner = unparenthesized(e);
+        if (!(inner instanceof Column) || scopes.isEmpty()) {
+            return null;
+        }
+        Column c = (Column) inner;
+        String name = SchemaCatalog.unquoted(c.getColumnName()).toUpperCase(Locale.ROOT);
+        String qualifier = c.getTable() == null || c.getTable().getName() == null ? null
+                : SchemaCatalog.unquoted(c.getTable().getName());
+        for (List<ScopeTable> scope : scopes) {
+            if (qualifier != null) {
+                for (ScopeTable t : scope) {
+                    if (qualifier.equalsIgnoreCase(t.name()) || qualifier.equalsIgnoreCase(t.tableName())) {
+                        return t.columns() == null ? null : known(t.columns().get(name));
+                    }
+                }
+                continue;
+            }
+            ColumnType found = null;
+            int matches = 0;
+            for (ScopeTable t : scope) {
+                if (t.columns() == null) {
+                    return null;
+                }
+                if (t.columns().containsKey(name)) {
+                    found = t.columns().get(name);
+                    matches++;
+                }
+            }
+            if (matches == 1) {
+                return known(found);
+            }
+            if (matches > 1) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static ColumnType known(ColumnType type) {
+        return type == UNKNOWN_TYPE ? null : type;
+    }
+
+    private void registerCommonTables(Select select) {
+        if (select.getWithItemsList() != null) {
+            for (net.sf.jsqlparser.statement.select.WithItem<?> w : select.getWithItemsList()) {
+                if (w.getAliasName() != null) {
+                    commonTableNames.add(SchemaCatalog.unquoted(w.getAliasName()).toUpperCase(Locale.ROOT));
+                }
+            }
+        }
+    }
+
+    private static Expression unparenthesized(Expression e) {
+        Expression inner = e;
+        while (inner instanceof ParenthesedExpressionList && ((ParenthesedExpressionList<?>) inner).size() == 1) {
+            inner = (Expression) ((ParenthesedExpressionList<?>) inner).get(0);
+        }
+        return inner;
+    }
+
+    /** A VARCHAR column of the catalog, or a string function or concatenation of one. */
+    private boolean isVarchar(Expression e) {
+        Expression inner = unparenthesized(e);
+        ColumnType type = typeOf(inner);
+        if (type != null) {
+            return type.isVarchar();
+        }
+        if (inner instanceof Concat) {
+            return isVarchar(((Concat) inner).getLeftExpression()) || isVarchar(((Concat) inner).getRightExpression());
+        }
+        if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
+            switch (((Function) inner).getName().toUpperCase(Locale.ROOT)) {
+                case "UPPER":
+                case "LOWER":
+                case "UCASE":
+                case "LCASE":
+                case "TRIM":
+                case "LTRIM":
+                case "RTRIM":
+                case "SUBSTR":
+                case "SUBSTRING":
+                    return isVarchar((Expression) ((Function) inner).getParameters().get(0));
+                default:
+                    return false;
+            }
+        }
+        return false;
     }
 
     /** Literal text that Derby may read as a number, date, time, timestamp or boolean when compared with such a column. */
@@ -125,6 +357,15 @@ final class Renderer {
 
     /** Characters of the CHAR a number is cast to for Derby's {@code ||}: a DECIMAL(31) with sign and point fits. */
     static final int DERBY_NUMBER_TEXT_LENGTH = 33;
+
+    /** Digits of the largest BIGINT: HSQLDB's integer arithmetic is done in DECIMAL of this precision. */
+    static final int BIGINT_DIGITS = 19;
+
+    /** Sorts below every character a string holds in practice (U+0000 aside): a sentinel for NO PAD order under PAD SPACE. */
+    static final char LOWEST_CHARACTER = '\u0001';
+
+    /** Longest VARCHAR Derby has: a parameter's LENGTH is taken after a CAST to it. */
+    static final int MAX_DERBY_VARCHAR_LENGTH = 32672;
 
     /** Most decimal places Derby's emulated ROUND keeps (its DECIMAL has at most 31 digits). */
     static final int MAX_DERBY_ROUND_PLACES = 10;
@@ -220,6 +461,47 @@ final class Renderer {
                 case "CONCAT":
                     concat(args);
                     return out();
+                case "COUNT":
+                    if (target.comparesStringsPadSpace() && f.isDistinct() && args.size() == 1 && isVarchar(args.get(0))
+                            && (typeOf(args.get(0)) == null || typeOf(args.get(0)).length() < MAX_DERBY_VARCHAR_LENGTH)) {
+                        // A non-blank sentinel after each value makes PAD SPACE equality exact ('a.' and 'a .' differ).
+                        out().append("COUNT(DISTINCT ");
+                        emit(args.get(0));
+                        out().append(" || '.')");
+                        return out();
+                    }
+                    return super.visit(f, context);
+                case "ABS":
+                    if (args.size() == 1 && !f.isDistinct() && !isLiteral(args.get(0)) && numeric(args.get(0)) == Numeric.INTEGER) {
+                        absoluteInteger(args.get(0));
+                        return out();
+                    }
+                    return super.visit(f, context);
+                case "SUM":
+                    if (target.sumKeepsIntegerType() && args.size() == 1 && numeric(args.get(0)) == Numeric.INTEGER
+                            && !isBigint(args.get(0))) {
+                        // Derby and Db2 sum INTEGER in INTEGER (22003 at 2^31); the others in BIGINT or DECIMAL.
+                        out().append("SUM(").append(f.isDistinct() ? "DISTINCT " : "");
+                        castToBigint(args.get(0));
+                        out().append(')');
+                        return out();
+                    }
+                    if (target.sumOfBigintIsNumeric() && args.size() == 1 && isBigint(args.get(0))) {
+                        // PostgreSQL sums BIGINT into NUMERIC, which then divides exactly where the others truncate.
+                        out().append("CAST(");
+                        super.visit(f, context);
+                        out().append(" AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+                        return out();
+                    }
+                    return super.visit(f, context);
+                case "MIN":
+                case "MAX":
+                    if (target.comparesStringsPadSpace() && args.size() == 1 && isVarchar(args.get(0))
+                            && (typeOf(args.get(0)) == null || typeOf(args.get(0)).length() < MAX_DERBY_VARCHAR_LENGTH)) {
+                        padSpaceExtreme(name, args.get(0), f.isDistinct());
+                        return out();
+                    }
+                    return super.visit(f, context);
                 case "AVG":
                     if (args.size() == 1 && !f.isAllColumns()) {
                         average(args.get(0), f.isDistinct());
@@ -243,7 +525,7 @@ final class Renderer {
                     if (!(f.getParameters() instanceof ExpressionList) || f.isDistinct()) {
                         return super.visit(f, context);
                     }
-                    if (target.family() == Dialect.Family.DERBY && (args.size() == 2 || args.size() == 3)) {
+                    if (target.substrFailsPastEnd() && (args.size() == 2 || args.size() == 3)) {
                         derbySubstr(args);
                         return out();
                     }
@@ -251,7 +533,7 @@ final class Renderer {
                 case "MOD":
                     return call("MOD", args);
                 case "ROUND":
-                    if (target.family() == Dialect.Family.DERBY && !f.isDistinct()) {
+                    if (!target.supportsRound() && !f.isDistinct()) {
                         derbyRound(args);
                         return out();
                     }
@@ -343,15 +625,19 @@ final class Renderer {
          * approximate one is refused (Derby cannot turn a DOUBLE into text). Operands of unknown type are left alone.
          */
         private void concatOperand(Expression e) {
-            Numeric kind = visibleNumber(e);
-            if (target.family() == Dialect.Family.MYSQL && kind != Numeric.UNKNOWN && !isLiteral(e)) {
-                // MariaDB 11.4 types CONCAT of a computed number as a binary string.
+            ColumnType column = typeOf(e);
+            if (column != null && !column.isExactNumber()) {
+                concatColumnOfOtherType(e, column);
+                return;
+            }
+            Numeric kind = column != null ? Numeric.INTEGER : visibleNumber(e);
+            if (target.concatTypesComputedNumbersAsBinary() && kind != Numeric.UNKNOWN && !isLiteral(e)) {
                 out().append("CAST(");
                 emit(e);
                 out().append(" AS CHAR)");
                 return;
             }
-            if (target.family() != Dialect.Family.DERBY) {
+            if (target.concatAcceptsNumbers()) {
                 emit(e);
                 return;
             }
@@ -368,10 +654,51 @@ final class Renderer {
             out().append(" AS CHAR(").append(DERBY_NUMBER_TEXT_LENGTH).append(")))");
         }
 
+        /**
+         * A catalog column that is not an exact number in {@code ||}: strings as they are; other types become different
+         * text on each engine (1.5E0 or 1.5, true or 1, timestamps with or without fractions) and Derby refuses them, so
+         * the statement is refused for engines outside the client's family.
+         */
+        private void concatColumnOfOtherType(Expression e, ColumnType column) {
+            switch (column.kind()) {
+                case CHAR:
+                case VARCHAR:
+                case TEXT:
+                case BLOB:
+                    emit(e);
+                    return;
+                default:
+                    if (target.family() == client.family()) {
+                        emit(e);
+                        return;
+                    }
+                    throw TranslationException.unsupported("Concatenating " + e + " (" + column.kind() + ") gives different text "
+                            + "on each engine (or is refused by Derby); convert the value to text in the application and pass it "
+                            + "as a parameter, or concatenate an exact number such as CAST(x AS DECIMAL(p, s))");
+            }
+        }
+
         private StringBuilder call(String name, List<Expression> args) {
             out().append(name).append('(');
             emitList(args, ", ");
             return out().append(')');
+        }
+
+        /**
+         * MIN/MAX of strings under PAD SPACE pick any of the values equal but for trailing blanks ('a' or 'a '). A
+         * sentinel below every other character after each value orders them as NO PAD does (the shorter first), and is
+         * cut off the result: {@code SUBSTR(MAX(s || U+0001), 1, LENGTH(MAX(s || U+0001)) - 1)}.
+         */
+        private void padSpaceExtreme(String function, Expression argument, boolean distinct) {
+            StringBuilder inner = new StringBuilder(function).append('(').append(distinct ? "DISTINCT " : "");
+            StringBuilder saved = out();
+            int start = saved.length();
+            emit(argument);
+            String operand = saved.substring(start);
+            saved.setLength(start);
+            inner.append(operand).append(" || '").append(LOWEST_CHARACTER).append("')");
+            out().append("SUBSTR(").append(inner).append(", 1, ").append(target.charLengthFunction()).append('(').append(inner)
+                    .append(") - 1)");
         }
 
         @Override
@@ -386,7 +713,7 @@ final class Renderer {
                     datePart(field, extract.getExpression());
                     return out();
                 default:
-                    if (target.family() == Dialect.Family.DERBY) {
+                    if (!target.supportsExtract()) {
                         throw TranslationException.unsupported("EXTRACT(" + field + " FROM ...) has no Derby equivalent; "
                                 + "use YEAR, MONTH, DAY, HOUR or MINUTE");
                     }
@@ -446,7 +773,7 @@ final class Renderer {
             if (derbyNoPad(notEquals.getLeftExpression(), notEquals.getRightExpression(), " OR ", " <> ")) {
                 return out();
             }
-            if (target.family() == Dialect.Family.HSQLDB && notEquals.getLeftExpression() instanceof StringValue
+            if (target.stringLiteralFirstInNotEqualsIgnoresNoPad() && notEquals.getLeftExpression() instanceof StringValue
                     && !(notEquals.getRightExpression() instanceof StringValue)) {
                 // HSQLDB 2.7 under NO PAD answers 'a' <> s as if PAD SPACE ('a ' not listed) but s <> 'a' correctly.
                 emit(notEquals.getRightExpression());
@@ -466,8 +793,12 @@ final class Renderer {
          * @return false when nothing was rendered (not Derby, or no such literal)
          */
         private boolean derbyNoPad(Expression left, Expression right, String connective, String operator) {
-            if (target.family() != Dialect.Family.DERBY) {
+            if (!target.comparesStringsPadSpace()) {
                 return false;
+            }
+            if (comparedAsStrings(left, right)) {
+                noPad(left, right, connective, operator);
+                return true;
             }
             Integer length = textLiteralLength(right);
             Expression other = left;
@@ -489,6 +820,40 @@ final class Renderer {
             return true;
         }
 
+        /**
+         * {@code (l op r connective LENGTH(l) op LENGTH(r))} for operands known to be strings: equal under PAD SPACE and
+         * of equal length is equal under NO PAD. A parameter's LENGTH needs a type on Derby (the widest VARCHAR); a
+         * string literal's length is written out. Operands are rendered twice.
+         */
+        private void noPad(Expression left, Expression right, String connective, String operator) {
+            out().append('(');
+            emit(left);
+            out().append(operator);
+            emit(right);
+            out().append(connective);
+            lengthOf(left);
+            out().append(operator);
+            lengthOf(right);
+            out().append(')');
+        }
+
+        private void lengthOf(Expression e) {
+            if (e instanceof StringValue && ((StringValue) e).getPrefix() == null
+                    && !(((StringValue) e).getNotExcapedValue().indexOf('\\') >= 0 && client.backslashEscapesInStrings())) {
+                out().append(((StringValue) e).getNotExcapedValue().length());
+                return;
+            }
+            out().append(target.charLengthFunction()).append('(');
+            if (e instanceof JdbcParameter) {
+                out().append("CAST(");
+                emit(e);
+                out().append(" AS ").append(target.castType(TypeKind.VARCHAR, MAX_DERBY_VARCHAR_LENGTH, 0)).append(')');
+            } else {
+                emit(e);
+            }
+            out().append(')');
+        }
+
         /** The length of a plain string literal that cannot be read as a number, date, time or boolean; else null. */
         private Integer textLiteralLength(Expression e) {
             if (!(e instanceof StringValue)) {
@@ -505,9 +870,312 @@ final class Renderer {
 
         /** Derby rejects a NULL literal in a comparison (42X01) where the others evaluate it to UNKNOWN. */
         private void refuseNullComparison(Expression left, Expression right, String instead) {
-            if (target.family() == Dialect.Family.DERBY && (left instanceof NullValue || right instanceof NullValue)) {
+            if (!target.acceptsComparisonWithNullLiteral() && (left instanceof NullValue || right instanceof NullValue)) {
                 throw TranslationException.unsupported("A comparison with NULL is never true (and Derby refuses it); write x "
                         + instead);
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(Addition addition, S context) {
+            return integerArithmetic(addition, " + ") ? out() : super.visit(addition, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(Subtraction subtraction, S context) {
+            return integerArithmetic(subtraction, " - ") ? out() : super.visit(subtraction, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(Multiplication multiplication, S context) {
+            return integerArithmetic(multiplication, " * ") ? out() : super.visit(multiplication, context);
+        }
+
+        /**
+         * Engines compute +, - and * of integers differently: Derby, PostgreSQL and Db2 in the operands' type (INTEGER
+         * overflows at 2^31), MySQL/MariaDB in BIGINT, HSQLDB unchecked (INTEGER widens to BIGINT, a BIGINT sum to
+         * DECIMAL, a BIGINT difference wraps around). Every engine is made to compute in BIGINT and fail beyond it: a
+         * CAST of an operand to BIGINT for the first, exact DECIMAL arithmetic cast back to BIGINT for HSQLDB.
+         *
+         * @return false when nothing was rendered (not integers, or the engine computes in BIGINT already)
+         */
+        private boolean integerArithmetic(BinaryExpression op, String operator) {
+            IntegerArithmetic arithmetic = target.integerArithmetic();
+            if (arithmetic == IntegerArithmetic.BIGINT || !integerOperands(op.getLeftExpression(), op.getRightExpression())) {
+                return false;
+            }
+            if (arithmetic == IntegerArithmetic.UNCHECKED) {
+                out().append("CAST(");
+                castToExact(op.getLeftExpression());
+                out().append(operator);
+                emit(op.getRightExpression());
+                out().append(" AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+                return true;
+            }
+            if (isBigint(op.getLeftExpression()) || isBigint(op.getRightExpression())) {
+                return false;
+            }
+            castToBigint(op.getLeftExpression());
+            out().append(operator);
+            emit(op.getRightExpression());
+            return true;
+        }
+
+        /**
+         * Both operands are integers; a {@code ?} counts as one next to a known integer (Derby types it from the other
+         * operand, so an integer is all it can hold there anyway).
+         */
+        private boolean integerOperands(Expression left, Expression right) {
+            Numeric l = numeric(left);
+            Numeric r = numeric(right);
+            return l == Numeric.INTEGER && (r == Numeric.INTEGER || right instanceof JdbcParameter)
+                    || r == Numeric.INTEGER && left instanceof JdbcParameter;
+        }
+
+        /** HSQLDB computes DECIMAL exactly; its integer results may widen or wrap around, so integers go through DECIMAL. */
+        private void castToExact(Expression e) {
+            out().append("CAST(");
+            emit(e);
+            out().append(" AS ").append(target.castType(TypeKind.DECIMAL, BIGINT_DIGITS, 0)).append(')');
+        }
+
+        private void castToBigint(Expression e) {
+            out().append("CAST(");
+            emit(e);
+            out().append(" AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+        }
+
+        /** ABS of the smallest INTEGER overflows except on MySQL/MariaDB: in BIGINT everywhere, as +, - and *. */
+        private void absoluteInteger(Expression operand) {
+            switch (target.integerArithmetic()) {
+                case UNCHECKED:
+                    out().append("CAST(ABS(");
+                    castToExact(operand);
+                    out().append(") AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+                    return;
+                case OPERAND_TYPE:
+                    out().append("ABS(");
+                    if (isBigint(operand)) {
+                        emit(operand);
+                    } else {
+                        castToBigint(operand);
+                    }
+                    out().append(')');
+                    return;
+                default:
+                    out().append("ABS(");
+                    emit(operand);
+                    out().append(')');
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(SignedExpression signed, S context) {
+            // -i of the smallest INTEGER overflows on Derby and PostgreSQL, not on MariaDB: negate in BIGINT (see above).
+            Expression operand = signed.getExpression();
+            IntegerArithmetic arithmetic = target.integerArithmetic();
+            if (signed.getSign() != '-' || arithmetic == IntegerArithmetic.BIGINT || isLiteral(operand)
+                    || numeric(operand) != Numeric.INTEGER) {
+                return super.visit(signed, context);
+            }
+            if (arithmetic == IntegerArithmetic.UNCHECKED) {
+                out().append("CAST(-");
+                castToExact(operand);
+                return out().append(" AS ").append(target.castType(TypeKind.BIGINT, 0, 0)).append(')');
+            }
+            out().append('-');
+            if (isBigint(operand)) {
+                emit(operand);
+            } else {
+                castToBigint(operand);
+            }
+            return out();
+        }
+
+        @Override
+        public <S> StringBuilder visit(MinorThan op, S context) {
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " < ") ? out() : super.visit(op, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(MinorThanEquals op, S context) {
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " <= ") ? out() : super.visit(op, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(GreaterThan op, S context) {
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " > ") ? out() : super.visit(op, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(GreaterThanEquals op, S context) {
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " >= ") ? out() : super.visit(op, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(Between between, S context) {
+            Expression x = between.getLeftExpression();
+            Expression low = between.getBetweenExpressionStart();
+            Expression high = between.getBetweenExpressionEnd();
+            if (!comparedAsStrings(x, low) || !comparedAsStrings(x, high)) {
+                return super.visit(between, context);
+            }
+            out().append(between.isNot() ? "NOT (" : "(");
+            padSpaceOrder(x, low, " > ", " >= ");
+            out().append(" AND ");
+            padSpaceOrder(x, high, " < ", " <= ");
+            return out().append(')');
+        }
+
+        /** Both operands strings a PAD SPACE engine would compare: a VARCHAR column (or string function) and a string. */
+        private boolean comparedAsStrings(Expression left, Expression right) {
+            return target.comparesStringsPadSpace() && (isVarchar(left) && isStringOperand(right)
+                    || isVarchar(right) && isStringOperand(left));
+        }
+
+        private boolean isStringOperand(Expression e) {
+            return isVarchar(e) || e instanceof JdbcParameter || e instanceof StringValue;
+        }
+
+        /**
+         * Under PAD SPACE {@code 'a' < 'a '} is false (they are equal); NO PAD puts the shorter first. So for Derby
+         * {@code l < r} is {@code (l < r OR l = r AND LENGTH(l) < LENGTH(r))}, and alike for the other orderings
+         * ({@code strict} is the operator without equality). Operands are rendered several times.
+         *
+         * @return false when nothing was rendered
+         */
+        private boolean padSpaceOrder(Expression left, Expression right, String strict, String operator) {
+            if (!comparedAsStrings(left, right)) {
+                return false;
+            }
+            out().append('(');
+            emit(left);
+            out().append(strict);
+            emit(right);
+            out().append(" OR ");
+            emit(left);
+            out().append(" = ");
+            emit(right);
+            out().append(" AND ");
+            lengthOf(left);
+            out().append(operator);
+            lengthOf(right);
+            out().append(')');
+            return true;
+        }
+
+        @Override
+        public <S> StringBuilder visit(InExpression in, S context) {
+            Expression reassociated = reassociated(in);
+            if (reassociated != in) {
+                emit(reassociated);
+                return out();
+            }
+            if (!target.comparesStringsPadSpace() || in.getOldOracleJoinSyntax() != 0 || in.getOraclePriorPosition() != 0) {
+                return super.visit(in, context);
+            }
+            Expression left = in.getLeftExpression();
+            if (in.getRightExpression() instanceof ParenthesedSelect) {
+                return padSpaceInSubquery(in) ? out() : super.visit(in, context);
+            }
+            if (!(in.getRightExpression() instanceof ExpressionList)) {
+                return super.visit(in, context);
+            }
+            ExpressionList<?> items = (ExpressionList<?>) in.getRightExpression();
+            if (!isVarchar(left) || items.isEmpty()) {
+                return super.visit(in, context);
+            }
+            for (Object item : items) {
+                if (!(item instanceof StringValue || item instanceof JdbcParameter || isVarchar((Expression) item))) {
+                    return super.visit(in, context);
+                }
+            }
+            // x IN (a, b) is x = a OR x = b, each made NO PAD; NOT IN is its negation.
+            out().append(in.isNot() ? "NOT (" : "(");
+            boolean first = true;
+            for (Object item : items) {
+                if (!first) {
+                    out().append(" OR ");
+                }
+                first = false;
+                noPad(left, (Expression) item, " AND ", " = ");
+            }
+            return out().append(')');
+        }
+
+        /**
+         * {@code s IN (SELECT v ...)} with VARCHAR s and v: a non-blank sentinel after both sides makes Derby's PAD SPACE
+         * equality exact: {@code s || '.' IN (SELECT v || '.' ...)}, in every branch of a set operation. The subquery's
+         * items are swapped for the time of rendering (Derby allows no correlated derived table, so no wrapping).
+         */
+        private boolean padSpaceInSubquery(InExpression in) {
+            Select sub = ((ParenthesedSelect) in.getRightExpression()).getSelect();
+            List<Select> branches = sub instanceof SetOperationList ? ((SetOperationList) sub).getSelects() : List.of(sub);
+            for (Select branch : branches) {
+                if (!(branch instanceof PlainSelect) || ((PlainSelect) branch).getSelectItems().size() != 1
+                        || ((PlainSelect) branch).getDistinct() != null
+                        && ((PlainSelect) branch).getDistinct().getOnSelectItems() != null) {
+                    return false;
+                }
+            }
+            PlainSelect first = (PlainSelect) branches.get(0);
+            if (!isVarchar(in.getLeftExpression())) {
+                return false;
+            }
+            List<ScopeTable> scope = new ArrayList<>();
+            addToScope(scope, first.getFromItem());
+            addToScope(scope, first.getJoins());
+            scopes.push(scope);
+            boolean varchar;
+            try {
+                varchar = isVarchar(first.getSelectItems().get(0).getExpression());
+            } finally {
+                scopes.pop();
+            }
+            if (!varchar) {
+                return false;
+            }
+            List<Expression> originals = new ArrayList<>();
+            try {
+                for (Select branch : branches) {
+                    @SuppressWarnings("unchecked")
+                    SelectItem<Expression> item = (SelectItem<Expression>) ((PlainSelect) branch).getSelectItems().get(0);
+                    originals.add(item.getExpression());
+                    item.setExpression(new Concat(item.getExpression(), new StringValue(".")));
+                }
+                out().append('(');
+                emit(in.getLeftExpression());
+                out().append(" || '.'").append(in.isNot() ? " NOT IN " : " IN ");
+                emit(in.getRightExpression());
+                out().append(')');
+            } finally {
+                for (int i = 0; i < originals.size(); i++) {
+                    @SuppressWarnings("unchecked")
+                    SelectItem<Expression> item = (SelectItem<Expression>) ((PlainSelect) branches.get(i)).getSelectItems().get(0);
+                    item.setExpression(originals.get(i));
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public <S> StringBuilder visit(Select select, S context) {
+            // A subquery in an expression may be correlated: Derby refuses an outer reference inside a derived table.
+            expressionSubqueries++;
+            try {
+                return super.visit(select, context);
+            } finally {
+                expressionSubqueries--;
+            }
+        }
+
+        @Override
+        public <S> StringBuilder visit(ParenthesedSelect select, S context) {
+            expressionSubqueries++;
+            try {
+                return super.visit(select, context);
+            } finally {
+                expressionSubqueries--;
             }
         }
 
@@ -615,7 +1283,7 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(CastExpression cast, S context) {
             String raw = cast.getColDataType().toString();
-            if (client.family() == Dialect.Family.MYSQL && raw.trim().equalsIgnoreCase("CHAR")) {
+            if (client.castToCharWithoutLengthIsUnbounded() && raw.trim().equalsIgnoreCase("CHAR")) {
                 throw TranslationException.unsupported("CAST(x AS CHAR) has no length; write CAST(x AS CHAR(n)) or VARCHAR(n)");
             }
             SqlTypes.Spec spec = SqlTypes.parse(raw, client);
@@ -666,7 +1334,7 @@ final class Renderer {
             case "CURTIME":
                 return PinnedSlot.Kind.TIME;
             case "LOCALTIME":
-                return client.family() == Dialect.Family.MYSQL ? PinnedSlot.Kind.TIMESTAMP : PinnedSlot.Kind.TIME;
+                return client.localtimeIsTimestamp() ? PinnedSlot.Kind.TIMESTAMP : PinnedSlot.Kind.TIME;
             case "UTC_TIMESTAMP":
                 return PinnedSlot.Kind.UTC_TIMESTAMP;
             default:
@@ -729,10 +1397,58 @@ final class Renderer {
         return e instanceof DoubleValue && !e.toString().toUpperCase(Locale.ROOT).contains("E");
     }
 
-    /** What the statement text alone says about an operand's type. */
+    /**
+     * JSqlParser 5.3 parses {@code x IN (a, b) AND y} as {@code x IN ((a, b) AND y)} (its issue #2244, fixed after 5.3).
+     * The text prints back the same, but the rewrites must see {@code (x IN (a, b)) AND y}: this returns that tree (new
+     * nodes, the statement's AST is not changed), or {@code in} itself when it was parsed right.
+     */
+    static Expression reassociated(InExpression in) {
+        Expression right = in.getRightExpression();
+        if (!(right instanceof AndExpression || right instanceof OrExpression || right instanceof XorExpression)) {
+            return in;
+        }
+        BinaryExpression condition = (BinaryExpression) right;
+        InExpression first = new InExpression(in.getLeftExpression(), condition.getLeftExpression());
+        first.setNot(in.isNot());
+        first.setGlobal(in.isGlobal());
+        Expression left = reassociated(first);
+        if (condition instanceof AndExpression) {
+            return new AndExpression(left, condition.getRightExpression()).withUseOperator(((AndExpression) condition).isUseOperator());
+        }
+        return condition instanceof OrExpression ? new OrExpression(left, condition.getRightExpression())
+                : new XorExpression(left, condition.getRightExpression());
+    }
+
+    /** An operand an engine computes with in BIGINT: a BIGINT column or CAST, a large literal, integer arithmetic. */
+    private boolean isBigint(Expression e) {
+        Expression inner = unparenthesized(e);
+        ColumnType type = typeOf(inner);
+        if (type != null) {
+            return type.kind() == TypeKind.BIGINT;
+        }
+        if (inner instanceof LongValue) {
+            long v = ((LongValue) inner).getValue();
+            return v > Integer.MAX_VALUE || v < Integer.MIN_VALUE;
+        }
+        if (inner instanceof CastExpression) {
+            try {
+                return SqlTypes.parse(((CastExpression) inner).getColDataType().toString(), client).kind() == TypeKind.BIGINT;
+            } catch (TranslationException notPortable) {
+                return false;
+            }
+        }
+        return (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication)
+                && numeric(inner) == Numeric.INTEGER;
+    }
+
+    /** What the statement text and the catalog's column types say about an operand's type. */
     private Numeric numeric(Expression e) {
         if (e instanceof LongValue) {
             return Numeric.INTEGER;
+        }
+        if (e instanceof Column) {
+            ColumnType type = typeOf(e);
+            return type != null && type.isInteger() ? Numeric.INTEGER : Numeric.UNKNOWN;
         }
         if (e instanceof DoubleValue) {
             return Numeric.NON_INTEGER;
@@ -763,6 +1479,18 @@ final class Renderer {
         if (e instanceof Function && "COUNT".equalsIgnoreCase(((Function) e).getName())) {
             return Numeric.INTEGER;
         }
+        if (e instanceof Function && ((Function) e).getParameters() != null && ((Function) e).getParameters().size() == 1) {
+            switch (((Function) e).getName().toUpperCase(Locale.ROOT)) {
+                case "MAX":
+                case "MIN":
+                case "SUM":
+                case "ABS":
+                    return numeric((Expression) ((Function) e).getParameters().get(0)) == Numeric.INTEGER
+                            ? Numeric.INTEGER : Numeric.UNKNOWN;
+                default:
+                    return Numeric.UNKNOWN;
+            }
+        }
         return Numeric.UNKNOWN;
     }
 
@@ -773,19 +1501,51 @@ final class Renderer {
             if (select.getIntoTables() != null) {
                 throw TranslationException.unsupported("SELECT ... INTO is not supported; use INSERT INTO ... SELECT");
             }
+            registerCommonTables(select);
+            List<ScopeTable> scope = new ArrayList<>();
+            addToScope(scope, select.getFromItem());
+            addToScope(scope, select.getJoins());
+            scopes.push(scope);
             ForMode forMode = select.getForMode();
-            Saved saved = rewriteOrderAndLimit(select);
+            Distinct distinct = select.getDistinct();
+            GroupByElement groupBy = select.getGroupBy();
+            Expression having = select.getHaving();
             try {
-                select.setForMode(lockingClauseFor(select));
-                return super.visit(select, context);
+                padSpaceGrouping(select);
+                Saved saved = rewriteOrderAndLimit(select);
+                try {
+                    select.setForMode(lockingClauseFor(select));
+                    return super.visit(select, context);
+                } finally {
+                    saved.restore(select);
+                }
             } finally {
                 select.setForMode(forMode);
-                saved.restore(select);
+                select.setDistinct(distinct);
+                select.setGroupByElement(groupBy);
+                select.setHaving(having);
+                scopes.pop();
             }
         }
 
         @Override
         public <S> StringBuilder visit(SetOperationList select, S context) {
+            registerCommonTables(select);
+            PlainSelect deduplicated = padSpaceUnion(select);
+            if (deduplicated != null) {
+                List<SetOperation> operations = select.getOperations();
+                Saved saved = new Saved(select.getOrderByElements(), select.getLimit(), select.getOffset(), select.getFetch());
+                try {
+                    select.setOperations(operations.stream().map(op -> (SetOperation) new UnionOp().withAll(true))
+                            .collect(java.util.stream.Collectors.toList()));
+                    new Saved(null, null, null, null).restore(select);
+                    return visit(deduplicated, context);
+                } finally {
+                    select.setOperations(operations);
+                    saved.restore(select);
+                }
+            }
+            refusePadSpaceDeduplication(select);
             Saved saved = rewriteOrderAndLimit(select);
             try {
                 return super.visit(select, context);
@@ -805,6 +1565,168 @@ final class Renderer {
         }
     }
 
+    /**
+     * Under PAD SPACE (Derby) {@code 'a'} and {@code 'a '} fall into one group; the other replicas keep them apart. Each
+     * VARCHAR grouping key gets its LENGTH as a second key, which separates exactly those values; a SELECT DISTINCT whose
+     * items include a VARCHAR column is grouped by its items the same way (no aggregates, no GROUP BY). The caller
+     * restores DISTINCT and GROUP BY.
+     */
+    private void padSpaceGrouping(PlainSelect select) {
+        if (!target.comparesStringsPadSpace()) {
+            return;
+        }
+        GroupByElement groupBy = select.getGroupBy();
+        if (groupBy != null) {
+            if (groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty() || groupBy.isMysqlWithRollup()
+                    || groupBy.getGroupByExpressionList() == null) {
+                return;
+            }
+            List<Expression> keys = new ArrayList<>();
+            for (Object key : groupBy.getGroupByExpressionList()) {
+                keys.add((Expression) key);
+            }
+            List<Expression> widened = withLengths(keys);
+            if (widened.size() != keys.size()) {
+                select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(widened)));
+                forceGrouping(select);
+            }
+            return;
+        }
+        Distinct distinct = select.getDistinct();
+        if (distinct == null || distinct.getOnSelectItems() != null && !distinct.getOnSelectItems().isEmpty()
+                || distinct.isUseUnique() || select.getHaving() != null) {
+            return;
+        }
+        List<Expression> items = new ArrayList<>();
+        for (SelectItem<?> item : select.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (e instanceof AllColumns || e instanceof AllTableColumns || mayAggregate(e)) {
+                return;
+            }
+            items.add(e);
+        }
+        List<Expression> widened = withLengths(items);
+        if (widened.size() != items.size()) {
+            select.setDistinct(null);
+            select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(widened)));
+            forceGrouping(select);
+        }
+    }
+
+    /**
+     * Derby answers a GROUP BY without aggregates as a DISTINCT of the select list, dropping the LENGTH keys
+     * ({@code SELECT s ... GROUP BY s, LENGTH(s)} gives 'a' once); an always-true HAVING with an aggregate makes it group.
+     * The caller restores HAVING.
+     */
+    private static void forceGrouping(PlainSelect select) {
+        if (select.getHaving() != null) {
+            return;
+        }
+        for (SelectItem<?> item : select.getSelectItems()) {
+            if (mayAggregate(item.getExpression())) {
+                return;
+            }
+        }
+        Function count = new Function("COUNT", new AllColumns());
+        select.setHaving(new GreaterThan(count, new LongValue(0)));
+    }
+
+    /** The keys, each VARCHAR one followed by its LENGTH. */
+    private List<Expression> withLengths(List<Expression> keys) {
+        List<Expression> out = new ArrayList<>();
+        for (Expression key : keys) {
+            out.add(key);
+            if (isVarchar(key)) {
+                out.add(new Function("LENGTH", key));
+            }
+        }
+        return out;
+    }
+
+    /** An expression whose text calls an aggregate or window function (it cannot be a GROUP BY key). */
+    private static boolean mayAggregate(Expression e) {
+        return AGGREGATE_CALL.matcher(e.toString()).find();
+    }
+
+    private static final java.util.regex.Pattern AGGREGATE_CALL =
+            java.util.regex.Pattern.compile("(?i)\\b(COUNT|SUM|AVG|MIN|MAX|EVERY|ANY|SOME|STDDEV\\w*|VAR\\w*)\\s*\\(|\\bOVER\\b");
+
+    /**
+     * A UNION (every operation without ALL) of VARCHAR columns deduplicates PAD SPACE on Derby. It is the DISTINCT of
+     * the UNION ALL, which is normalized like any DISTINCT: {@code SELECT DISTINCT g FROM (A UNION ALL B) shepherd_union
+     * ORDER BY ...}. Returns that outer query (the caller turns the operations into UNION ALL and moves ORDER BY and
+     * the row limit out for the time of rendering), or null when not needed or the columns have no names.
+     */
+    private PlainSelect padSpaceUnion(SetOperationList select) {
+        if (!target.comparesStringsPadSpace() || expressionSubqueries > 0 || select.getOperations() == null
+                || select.getOperations().isEmpty()
+                || !select.getOperations().stream().allMatch(op -> op instanceof UnionOp && !((UnionOp) op).isAll())
+                || !(select.getSelect(0) instanceof PlainSelect)) {
+            return null;
+        }
+        Map<String, ColumnType> columns = derivedColumns(select);
+        if (columns == null || columns.values().stream().noneMatch(t -> t != null && t.isVarchar())) {
+            return null;
+        }
+        PlainSelect outer = new PlainSelect();
+        outer.setDistinct(new Distinct());
+        List<String> names = new ArrayList<>();
+        for (SelectItem<?> item : ((PlainSelect) select.getSelect(0)).getSelectItems()) {
+            String name = item.getAlias() != null ? item.getAlias().getName() : ((Column) item.getExpression()).getColumnName();
+            if (names.stream().anyMatch(n -> SchemaCatalog.unquoted(n).equalsIgnoreCase(SchemaCatalog.unquoted(name)))) {
+                return null;
+            }
+            names.add(name);
+            outer.addSelectItem(new Column(name));
+        }
+        // Derby names the columns of a set operation by position unless every branch names them alike: name them here.
+        outer.setFromItem(new ParenthesedSelect().withSelect(select)
+                .withAlias(new net.sf.jsqlparser.expression.Alias(UNION_ALIAS).addAliasColumns(names.toArray(new String[0]))));
+        outer.setOrderByElements(select.getOrderByElements());
+        outer.setLimit(select.getLimit());
+        outer.setOffset(select.getOffset());
+        outer.setFetch(select.getFetch());
+        return outer;
+    }
+
+    /** Name of the derived table a normalized UNION is wrapped in. */
+    static final String UNION_ALIAS = "shepherd_union";
+
+    /**
+     * UNION, INTERSECT and EXCEPT without ALL compare rows PAD SPACE on Derby, and no rewrite keeps their result
+     * columns as written; with VARCHAR columns and replicas of both kinds, the statement is refused.
+     */
+    private void refusePadSpaceDeduplication(SetOperationList select) {
+        // Inside IN / EXISTS (the only places a UNION subquery may be correlated) duplicates do not matter.
+        if (!target.comparesStringsPadSpace() || !mixedPadding || select.getOperations() == null
+                || select.getOperations().stream().allMatch(op -> op.toString().toUpperCase(Locale.ROOT).contains("ALL")
+                        || expressionSubqueries > 0 && op instanceof UnionOp)) {
+            return;
+        }
+        for (Select branch : select.getSelects()) {
+            if (!(branch instanceof PlainSelect)) {
+                continue;
+            }
+            PlainSelect plain = (PlainSelect) branch;
+            List<ScopeTable> scope = new ArrayList<>();
+            addToScope(scope, plain.getFromItem());
+            addToScope(scope, plain.getJoins());
+            scopes.push(scope);
+            try {
+                for (SelectItem<?> item : plain.getSelectItems()) {
+                    if (isVarchar(item.getExpression())) {
+                        throw TranslationException.unsupported("UNION/INTERSECT/EXCEPT of strings removes duplicates PAD SPACE on "
+                                + "Derby ('a' = 'a ') and NO PAD on the other replicas; write UNION ALL (INTERSECT ALL, EXCEPT ALL) "
+                                + "and remove duplicates with GROUP BY in an outer query, or compare " + item.getExpression()
+                                + " as a number");
+                    }
+                }
+            } finally {
+                scopes.pop();
+            }
+        }
+    }
+
     /** The locking clause the target gets: the client's, a weaker one the engine accepts, or none. */
     private ForMode lockingClauseFor(PlainSelect select) {
         ForMode mode = select.getForMode();
@@ -818,22 +1740,22 @@ final class Renderer {
         switch (mode) {
             case UPDATE:
                 // Derby allows FOR UPDATE only on updatable cursors; serializable isolation still locks what is read.
-                if (target.family() == Dialect.Family.DERBY && !derbyUpdatable(select)) {
+                if (target.forUpdateNeedsUpdatableCursor() && !updatableCursor(select)) {
                     return null;
                 }
                 return mode;
             case SHARE:
                 // Plain reads take shared locks under serializable isolation, except on PostgreSQL (SSI) and MySQL keeps it.
-                return target.family() == Dialect.Family.POSTGRESQL || target.equals(Dialect.MYSQL) ? mode : null;
+                return target.supportsForShare() ? mode : null;
             default:
-                if (target.family() != Dialect.Family.POSTGRESQL) {
+                if (!target.supportsKeyLockModes()) {
                     throw TranslationException.unsupported("FOR " + mode.getValue() + " is PostgreSQL-only; write FOR UPDATE");
                 }
                 return mode;
         }
     }
 
-    private static boolean derbyUpdatable(PlainSelect select) {
+    private static boolean updatableCursor(PlainSelect select) {
         if (select.getJoins() != null && !select.getJoins().isEmpty() || select.getOrderByElements() != null
                 || select.getGroupBy() != null || select.getDistinct() != null || select.getHaving() != null
                 || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table)) {
@@ -887,7 +1809,7 @@ final class Renderer {
             if (target.supportsLimitOffset()) {
                 if (count != null) {
                     s.setLimit(new Limit().withRowCount(count));
-                } else if (target.family() == Dialect.Family.MYSQL) {
+                } else if (target.offsetNeedsLimit()) {
                     s.setLimit(new Limit().withRowCount(new LongValue(MYSQL_NO_LIMIT)));
                 }
                 if (offset != null) {
@@ -922,6 +1844,7 @@ final class Renderer {
             }
             OrderByElement copy = new OrderByElement().withExpression(e.getExpression()).withAsc(e.isAsc())
                     .withAscDescPresent(e.isAscDescPresent());
+            Expression padded = padSpaceOrderKey(s, e.getExpression());
             if (target.supportsNullsFirstLast()) {
                 copy.setNullOrdering(nullsFirst ? OrderByElement.NullOrdering.NULLS_FIRST : OrderByElement.NullOrdering.NULLS_LAST);
             } else if ((target.nullsSortHighByDefault() == desc) != nullsFirst) {
@@ -931,8 +1854,36 @@ final class Renderer {
                 result.add(new OrderByElement().withExpression(nullKey).withAsc(true));
             }
             result.add(copy);
+            if (padded != null) {
+                // Under PAD SPACE 'a' and 'a ' tie; NO PAD puts the shorter first.
+                result.add(new OrderByElement().withExpression(new Function("LENGTH", padded)).withAsc(e.isAsc())
+                        .withAscDescPresent(e.isAscDescPresent()).withNullOrdering(copy.getNullOrdering()));
+            }
         }
         return result;
+    }
+
+    /** A VARCHAR ORDER BY key of a plain query (not DISTINCT) on a PAD SPACE engine, resolved to its expression; else null. */
+    private Expression padSpaceOrderKey(Select s, Expression key) {
+        if (!target.comparesStringsPadSpace() || !(s instanceof PlainSelect) || ((PlainSelect) s).getDistinct() != null) {
+            return null;
+        }
+        PlainSelect plain = (PlainSelect) s;
+        Expression resolved = key;
+        if (key instanceof LongValue) {
+            int position = (int) ((LongValue) key).getValue();
+            if (position < 1 || position > plain.getSelectItems().size() || hasStar(plain, position)) {
+                return null;
+            }
+            resolved = plain.getSelectItems().get(position - 1).getExpression();
+        } else if (key instanceof Column && ((Column) key).getTable() == null) {
+            for (SelectItem<?> item : plain.getSelectItems()) {
+                if (item.getAlias() != null && item.getAlias().getName().equalsIgnoreCase(((Column) key).getColumnName())) {
+                    resolved = item.getExpression();
+                }
+            }
+        }
+        return isVarchar(resolved) ? resolved : null;
     }
 
     private Expression resolveOrderKey(Select s, Expression key) {

@@ -149,7 +149,7 @@ final class SqlText {
      */
     static Rendered finish(String text, Dialect client, Dialect target, boolean checkForbidden) {
         // MySQL's quoted identifiers follow the same case rules as unquoted ones; elsewhere quoting makes names exact.
-        boolean foldQuoted = client.family() == Dialect.Family.MYSQL;
+        boolean foldQuoted = client.quotedIdentifiersIgnoreCase();
         StringBuilder out = new StringBuilder(text.length());
         List<Integer> markers = new ArrayList<>();
         int i = 0;

@@ -64,7 +64,6 @@ final class SqlTypes {
         }
         int a0 = args.isEmpty() ? -1 : args.get(0);
         int a1 = args.size() < 2 ? 0 : args.get(1);
-        boolean mysql = client.family() == Dialect.Family.MYSQL;
         switch (name) {
             case "TINYINT":
             case "SMALLINT":
@@ -96,14 +95,14 @@ final class SqlTypes {
             case "NUMBER":
                 return decimal(raw, a0, a1, client);
             case "REAL":
-                return new Spec(mysql ? TypeKind.DOUBLE : TypeKind.REAL, 0, 0, false);
+                return new Spec(client.realIsDouble() ? TypeKind.DOUBLE : TypeKind.REAL, 0, 0, false);
             case "FLOAT4":
                 return new Spec(TypeKind.REAL, 0, 0, false);
             case "FLOAT":
                 if (a0 >= 0) {
                     return new Spec(a0 <= 24 ? TypeKind.REAL : TypeKind.DOUBLE, 0, 0, false);
                 }
-                return new Spec(mysql ? TypeKind.REAL : TypeKind.DOUBLE, 0, 0, false);
+                return new Spec(client.floatWithoutPrecisionIsSingle() ? TypeKind.REAL : TypeKind.DOUBLE, 0, 0, false);
             case "DOUBLE":
             case "DOUBLE PRECISION":
             case "FLOAT8":
@@ -164,16 +163,12 @@ final class SqlTypes {
         if (precision >= 0) {
             return new Spec(TypeKind.DECIMAL, precision, scale, false);
         }
-        switch (client.family()) {
-            case DERBY:
-            case DB2:
-                return new Spec(TypeKind.DECIMAL, 5, 0, false);
-            case MYSQL:
-                return new Spec(TypeKind.DECIMAL, 10, 0, false);
-            default:
-                throw TranslationException.unsupported(raw.trim() + " without precision means different things on each engine; "
-                        + "write DECIMAL(p, s)");
+        int defaultPrecision = client.defaultDecimalPrecision();
+        if (defaultPrecision < 0) {
+            throw TranslationException.unsupported(raw.trim() + " without precision means different things on each engine; "
+                    + "write DECIMAL(p, s)");
         }
+        return new Spec(TypeKind.DECIMAL, defaultPrecision, 0, false);
     }
 
     private static TranslationException unsupported(String raw) {

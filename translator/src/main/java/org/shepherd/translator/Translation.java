@@ -63,6 +63,8 @@ public final class Translation {
     private final String insertTable;
     private final List<DdlRenderer.IdentityOptions> identityOptions;
     private final Renderer.Pins pins;
+    private final SchemaCatalog catalog;
+    private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
 
     Translation(Builder b) {
@@ -78,6 +80,8 @@ public final class Translation {
         this.insertTable = b.insertTable;
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
+        this.catalog = b.catalog;
+        this.mixedPadding = b.mixedPadding;
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
         int count = 0;
         if (b.kind != StatementKind.TRANSACTION) {
@@ -106,6 +110,16 @@ public final class Translation {
         String insertTable;
         List<DdlRenderer.IdentityOptions> identityOptions = List.of();
         int passthroughParameters = -1;
+        SchemaCatalog catalog;
+        /** The replicas mix engines that compare strings PAD SPACE and NO PAD. */
+        boolean mixedPadding;
+    }
+
+    /** For DDL: records its effect on column types in {@code into}. */
+    void learnInto(SchemaCatalog into) {
+        if (ast != null) {
+            into.learn(ast, client);
+        }
     }
 
     public String clientSql() {
@@ -366,14 +380,14 @@ public final class Translation {
                 if (ast == null) {
                     return new SqlText.Rendered(clientSql, new int[0]);
                 }
-                return SqlText.finish(new Renderer(client, d, pins).render(ast), client, d, false);
+                return SqlText.finish(new Renderer(client, d, pins, catalog, mixedPadding).render(ast), client, d, false);
             case DDL:
                 return SqlText.finish(ddl(d), client, d, true);
             default:
-                if (ast instanceof Values && d.equals(Dialect.MYSQL)) {
+                if (ast instanceof Values && !d.supportsValuesStatement()) {
                     throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
                 }
-                if (ast instanceof Merge && d.family() == Dialect.Family.MYSQL) {
+                if (ast instanceof Merge && !d.supportsMerge()) {
                     throw TranslationException.unsupported("MERGE does not exist on MySQL/MariaDB; write UPDATE, then INSERT for "
                             + "the rows the UPDATE did not change");
                 }
@@ -384,7 +398,7 @@ public final class Translation {
     private SqlText.Rendered render(Dialect d) {
         List<SelectItem<?>> labelled = labelUnaliasedExpressions();
         try {
-            Renderer renderer = new Renderer(client, d, pins);
+            Renderer renderer = new Renderer(client, d, pins, catalog, mixedPadding);
             SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
             BitSet seen = renderer.clientMarkers();
             if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
@@ -486,7 +500,7 @@ public final class Translation {
         }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;
-            return DdlRenderer.createView(view, new Renderer(client, d, pins).render(view.getSelect()));
+            return DdlRenderer.createView(view, new Renderer(client, d, pins, catalog, mixedPadding).render(view.getSelect()));
         }
         throw TranslationException.unsupported("Shepherd cannot translate this DDL (" + ast.getClass().getSimpleName()
                 + "); supported: CREATE TABLE, CREATE [UNIQUE] INDEX, CREATE VIEW, ALTER TABLE, DROP TABLE/VIEW/INDEX, TRUNCATE");
@@ -495,21 +509,20 @@ public final class Translation {
     private String transactionSql(Dialect d) {
         switch (control) {
             case BEGIN:
-                if (d.family() == Dialect.Family.DERBY || d.family() == Dialect.Family.DB2) {
+                if (!d.supportsBeginStatement()) {
                     throw TranslationException.unsupported(d.name() + " has no BEGIN statement; start a transaction with "
                             + "Connection.setAutoCommit(false)");
                 }
                 return "START TRANSACTION";
             case COMMIT:
             case ROLLBACK:
-                if (d.family() == Dialect.Family.DERBY) {
-                    throw TranslationException.unsupported("Derby has no " + control + " statement over JDBC; call Connection."
+                if (!d.supportsCommitStatement()) {
+                    throw TranslationException.unsupported(d.name() + " has no " + control + " statement over JDBC; call Connection."
                             + (control == TransactionControl.COMMIT ? "commit()" : "rollback()"));
                 }
                 return control.name();
             case SAVEPOINT:
-                return d.family() == Dialect.Family.DERBY || d.family() == Dialect.Family.DB2
-                        ? "SAVEPOINT " + savepointName + " ON ROLLBACK RETAIN CURSORS" : "SAVEPOINT " + savepointName;
+                return "SAVEPOINT " + savepointName + d.savepointClause();
             case ROLLBACK_TO_SAVEPOINT: return "ROLLBACK TO SAVEPOINT " + savepointName;
             case RELEASE_SAVEPOINT: return "RELEASE SAVEPOINT " + savepointName;
             default: throw new IllegalStateException(control.name());

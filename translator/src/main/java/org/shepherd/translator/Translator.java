@@ -65,7 +65,12 @@ public final class Translator {
     private final Dialect client;
     private final List<Dialect> eagerTargets;
     private final int cacheSizeMax;
-    private final Map<String, Object> cache;
+    private final Map<String, Cached> cache;
+    private final SchemaCatalog catalog;
+
+    /** A translation or its rejection, made when the catalog was at {@code schemaVersion}. */
+    private record Cached(Object result, long schemaVersion) {
+    }
 
     /**
      * @param clientDialect the dialect applications write (default: the primary's family)
@@ -80,17 +85,26 @@ public final class Translator {
      * so a statement that one replica's engine cannot run is rejected before anything executes.
      */
     public Translator(Dialect clientDialect, Collection<Dialect> targets, int cacheSizeMax) {
+        this(clientDialect, targets, cacheSizeMax, new SchemaCatalog());
+    }
+
+    /**
+     * Like {@link #Translator(Dialect, Collection, int)}, with column types from {@code catalog}, which also learns the
+     * DDL this translator translates. Cached translations made before a DDL statement are translated again.
+     */
+    public Translator(Dialect clientDialect, Collection<Dialect> targets, int cacheSizeMax, SchemaCatalog catalog) {
         if (cacheSizeMax < 1) {
             throw new IllegalArgumentException("cacheSizeMax must be at least 1, was " + cacheSizeMax);
         }
         this.client = clientDialect;
         this.eagerTargets = List.copyOf(targets);
+        this.catalog = catalog;
         this.cacheSizeMax = cacheSizeMax;
         this.cache = new LinkedHashMap<>(Math.min(cacheSizeMax, 1024), 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Object> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, Cached> eldest) {
                 return size() > Translator.this.cacheSizeMax;
             }
         };
@@ -98,6 +112,11 @@ public final class Translator {
 
     public Dialect clientDialect() {
         return client;
+    }
+
+    /** The column types this translator renders with. */
+    public SchemaCatalog catalog() {
+        return catalog;
     }
 
     /** Statements currently cached. */
@@ -115,10 +134,12 @@ public final class Translator {
         if (clientSql == null || clientSql.isBlank()) {
             throw new SQLException("Empty SQL statement", "42000");
         }
-        Object hit;
+        long schemaVersion = catalog.version();
+        Cached cached;
         synchronized (cache) {
-            hit = cache.get(clientSql);
+            cached = cache.get(clientSql);
         }
+        Object hit = cached != null && cached.schemaVersion() == schemaVersion ? cached.result() : null;
         if (hit == null) {
             try {
                 Translation t = analyze(clientSql);
@@ -135,8 +156,11 @@ public final class Translator {
                         + "); please report it with the statement");
             }
             synchronized (cache) {
-                cache.put(clientSql, hit);
+                cache.put(clientSql, new Cached(hit, schemaVersion));
             }
+        }
+        if (hit instanceof Translation && ((Translation) hit).kind() == StatementKind.DDL) {
+            ((Translation) hit).learnInto(catalog);
         }
         if (hit instanceof TranslationException) {
             throw ((TranslationException) hit).toSqlException();
@@ -148,11 +172,14 @@ public final class Translator {
         Translation.Builder b = new Translation.Builder();
         b.clientSql = clientSql;
         b.client = client;
+        b.catalog = catalog;
+        b.mixedPadding = eagerTargets.stream().anyMatch(Dialect::comparesStringsPadSpace)
+                && !eagerTargets.stream().allMatch(Dialect::comparesStringsPadSpace);
         String sql = stripTerminator(clientSql);
         if (transaction(withoutLeadingComments(sql), b)) {
             return new Translation(b);
         }
-        String text = client.family() == Dialect.Family.MYSQL ? SqlText.mysqlLiteralsToStandard(sql) : sql;
+        String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
         if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
             text = DdlRenderer.extractIdentityOptions(text, identityOptions);

@@ -88,11 +88,14 @@ class EngineExecutionTest {
                 open();
             }
             List<Translation> drops = new ArrayList<>();
+            // One translator per client dialect, so the statements are rendered with the schema's column types.
+            java.util.Map<String, Translator> translators = new java.util.HashMap<>();
             for (JsonNode c : cases) {
                 if (c.path("name").asText().startsWith("module") != module) {
                     continue;
                 }
-                Translator translator = new Translator(Dialect.forName(c.path("client").asText("derby")), 4);
+                String client = c.path("client").asText("derby");
+                Translator translator = translators.computeIfAbsent(client, k -> new Translator(dialect(k), 256));
                 Translation t = translator.translate(c.path("sql").asText());
                 if (t.kind() == StatementKind.DDL && t.clientSql().startsWith("DROP")) {
                     drops.add(t);
@@ -107,9 +110,13 @@ class EngineExecutionTest {
                             s.execute(t.sqlFor(e.dialect));
                         }
                     } else if (t.kind() == StatementKind.READ || t.kind() == StatementKind.WRITE) {
+                        for (Dialect d : Dialect.ALL) {
+                            assertThat(t.sqlFor(d)).as("%s for %s with the schema known", t.clientSql(), d).isNotBlank();
+                        }
                         try (PreparedStatement ps = e.connection.prepareStatement(t.sqlFor(e.dialect))) {
-                            assertThat(ps.getParameterMetaData().getParameterCount()).isEqualTo(t.parameterCount()
-                                    + t.nondeterministic().size());
+                            // a marker may be rendered twice (Derby's NO PAD comparison with a parameter)
+                            assertThat(ps.getParameterMetaData().getParameterCount()).isEqualTo(t.rendered(e.dialect).markers().length)
+                                    .isGreaterThanOrEqualTo(t.parameterCount() + t.nondeterministic().size());
                             prepared++;
                         }
                     }
@@ -350,5 +357,13 @@ class EngineExecutionTest {
             }
         }
         return rows;
+    }
+
+    private static Dialect dialect(String name) {
+        try {
+            return Dialect.forName(name);
+        } catch (SQLException e) {
+            throw new IllegalArgumentException(e);
+        }
     }
 }

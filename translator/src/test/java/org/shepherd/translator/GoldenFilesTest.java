@@ -22,8 +22,9 @@ import org.shepherd.translator.dialect.Dialect;
 
 /**
  * Runs every case of {@code src/test/resources/cases/*.json}. A file is a JSON array of cases:
- * {@code {"name", "sql", "client"?: dialect (default derby), "kind"?, "orderKeyColumns"?, "pinned"?: [kinds],
- * "expected": {dialect: sql | {"error": sqlState}}}} or {@code {"name", "sql", "error": {"sqlState"}}}.
+ * {@code {"name", "schema"?: [DDL translated first, so the translator knows the column types], "sql", "client"?: dialect
+ * (default derby), "kind"?, "orderKeyColumns"?, "pinned"?: [kinds], "expected": {dialect: sql | {"error": sqlState}}}}
+ * or {@code {"name", "sql", "error": {"sqlState"}}}.
  * A mismatch prints the case, the dialect and both texts, plus the actual values as JSON to paste after review.
  * {@code -Dgolden.only=text} runs only the cases whose name or SQL contains the text; {@code _debug.json} is a
  * scratch file for one case under investigation.
@@ -60,6 +61,9 @@ class GoldenFilesTest {
     private static void run(JsonNode c) throws SQLException {
         Dialect client = Dialect.forName(c.path("client").asText("derby"));
         Translator translator = new Translator(client, 16);
+        for (JsonNode ddl : c.path("schema")) {
+            translator.translate(ddl.asText());
+        }
         String sql = c.path("sql").asText();
         List<String> problems = new ArrayList<>();
         ObjectNode actual = JSON.createObjectNode();

@@ -39,6 +39,7 @@ import org.shepherd.replica.setup.StatementGate;
 import org.shepherd.schedule.ExecutionMode;
 import org.shepherd.time.Clock;
 import org.shepherd.translator.DeterminismSource;
+import org.shepherd.translator.SchemaCatalog;
 import org.shepherd.translator.Translation;
 import org.shepherd.translator.Translator;
 import org.shepherd.translator.dialect.Dialect;
@@ -99,7 +100,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         Set<Dialect> targets = new LinkedHashSet<>();
         for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
         this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
-        this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX);
+        // Column types: from the DDL translated here, else from the primary's metadata (tables made before we started).
+        this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
+                new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquire())));
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         this.core = new CbsCore<>(endpoints, primaryIndex, settings, scheduler, divergences);

@@ -9,10 +9,6 @@ public class Db2Dialect extends NoIfExistsDialect {
         super(Set.of("42710"), Set.of("42704"));
     }
 
-    @Override
-    public String productName() {
-        return "DB2";
-    }
 
     @Override
     public String name() {
@@ -27,5 +23,20 @@ public class Db2Dialect extends NoIfExistsDialect {
     @Override
     public String truncateFunction() {
         return "TRUNCATE";
+    }
+
+    @Override
+    public String truncateTableClause() {
+        return " IMMEDIATE";
+    }
+
+    @Override
+    public int defaultDecimalPrecision() {
+        return 5;
+    }
+
+    @Override
+    public boolean sumKeepsIntegerType() {
+        return true;
     }
 }

@@ -9,10 +9,6 @@ public class DerbyDialect extends NoIfExistsDialect {
         super(Set.of("X0Y32"), Set.of("42Y55", "42X65"));
     }
 
-    @Override
-    public String productName() {
-        return "Apache Derby";
-    }
 
     @Override
     public String name() {
@@ -38,5 +34,55 @@ public class DerbyDialect extends NoIfExistsDialect {
     public String columnType(TypeKind kind, int length, int scale) {
         // Derby's TIMESTAMP takes no precision and always keeps nanoseconds.
         return kind == TypeKind.TIMESTAMP ? "TIMESTAMP" : super.columnType(kind, length, scale);
+    }
+
+    @Override
+    public boolean comparesStringsPadSpace() {
+        return true;
+    }
+
+    @Override
+    public boolean substrFailsPastEnd() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsRound() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsExtract() {
+        return false;
+    }
+
+    @Override
+    public boolean concatAcceptsNumbers() {
+        return false;
+    }
+
+    @Override
+    public boolean acceptsComparisonWithNullLiteral() {
+        return false;
+    }
+
+    @Override
+    public boolean forUpdateNeedsUpdatableCursor() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsCommitStatement() {
+        return false;
+    }
+
+    @Override
+    public int defaultDecimalPrecision() {
+        return 5;
+    }
+
+    @Override
+    public boolean sumKeepsIntegerType() {
+        return true;
     }
 }

@@ -20,6 +20,19 @@ public abstract class Dialect {
         SMALLINT, INTEGER, BIGINT, DECIMAL, REAL, DOUBLE, BOOLEAN, CHAR, VARCHAR, TEXT, BLOB, DATE, TIME, TIMESTAMP
     }
 
+    /** How an engine computes +, - and * of integers. */
+    public enum IntegerArithmetic {
+        /** In the wider operand's type (SMALLINT, INTEGER or BIGINT), raising 22003 when the result does not fit. */
+        OPERAND_TYPE,
+        /** Always in BIGINT, raising 22003 beyond it (MySQL/MariaDB). */
+        BIGINT,
+        /**
+         * Not reliably range-checked (HSQLDB 2.7): INTEGER results widen to BIGINT, a BIGINT sum to DECIMAL, while a
+         * BIGINT difference wraps around; only storing a value checks its range. DECIMAL arithmetic is exact.
+         */
+        UNCHECKED
+    }
+
     /** Precision used for TIMESTAMP/DATETIME columns written without one: microseconds, the finest all engines keep. */
     public static final int DEFAULT_TIMESTAMP_PRECISION = 6;
 
@@ -71,9 +84,6 @@ public abstract class Dialect {
     public abstract String name();
 
     public abstract Family family();
-
-    /** What DatabaseMetaData.getDatabaseProductName() of this engine's own driver says, for tools that switch on it. */
-    public abstract String productName();
 
     /** The character that quotes a delimited identifier. */
     public char identifierQuote() {
@@ -152,6 +162,149 @@ public abstract class Dialect {
 
     /** CAST of a number to an integer or to fewer decimal places rounds (MySQL, PostgreSQL) instead of truncating. */
     public boolean castRoundsNumbers() {
+        return false;
+    }
+
+    /** {@code SUBSTR(s, p, n)} fails (22011) when p or p + n reaches past the end of s, instead of returning what is there. */
+    public boolean substrFailsPastEnd() {
+        return false;
+    }
+
+    /** A {@code ROUND(x[, n])} function exists. */
+    public boolean supportsRound() {
+        return true;
+    }
+
+    /** {@code EXTRACT(field FROM x)} exists (else only YEAR, MONTH, DAY, HOUR and MINUTE functions). */
+    public boolean supportsExtract() {
+        return true;
+    }
+
+    /** {@code ||} / CONCAT take a number operand and turn it into text (Derby refuses it: 42846). */
+    public boolean concatAcceptsNumbers() {
+        return true;
+    }
+
+    /** CONCAT of a computed number (CAST, COUNT, arithmetic) answers a binary string unless the number is cast to text. */
+    public boolean concatTypesComputedNumbersAsBinary() {
+        return false;
+    }
+
+    /** {@code x = NULL} / {@code x <> NULL} compile (to UNKNOWN); Derby refuses them. */
+    public boolean acceptsComparisonWithNullLiteral() {
+        return true;
+    }
+
+    /** {@code 'a' <> s} (string literal first) is answered PAD SPACE although the session compares NO PAD (HSQLDB 2.7). */
+    public boolean stringLiteralFirstInNotEqualsIgnoresNoPad() {
+        return false;
+    }
+
+    /** {@code CAST(x AS CHAR)} without a length means text of any length (MySQL) rather than CHAR(1). */
+    public boolean castToCharWithoutLengthIsUnbounded() {
+        return false;
+    }
+
+    /** {@code LOCALTIME} is a timestamp (MySQL's synonym of NOW()) rather than a time of day. */
+    public boolean localtimeIsTimestamp() {
+        return false;
+    }
+
+    /** {@code FOR UPDATE} is allowed only on an updatable cursor (one table, no ORDER BY, GROUP BY, DISTINCT, functions). */
+    public boolean forUpdateNeedsUpdatableCursor() {
+        return false;
+    }
+
+    /** {@code SELECT ... FOR SHARE}. */
+    public boolean supportsForShare() {
+        return false;
+    }
+
+    /** {@code FOR NO KEY UPDATE} and {@code FOR KEY SHARE} (PostgreSQL). */
+    public boolean supportsKeyLockModes() {
+        return false;
+    }
+
+    /** An OFFSET needs a LIMIT before it ({@code LIMIT <huge> OFFSET m}). */
+    public boolean offsetNeedsLimit() {
+        return false;
+    }
+
+    /** A {@code VALUES (...)} statement (MySQL wants {@code VALUES ROW(...)}). */
+    public boolean supportsValuesStatement() {
+        return true;
+    }
+
+    /** {@code MERGE INTO}. */
+    public boolean supportsMerge() {
+        return true;
+    }
+
+    /** A {@code START TRANSACTION} statement (else transactions start with Connection.setAutoCommit(false)). */
+    public boolean supportsBeginStatement() {
+        return true;
+    }
+
+    /** {@code COMMIT} / {@code ROLLBACK} statements over JDBC (else Connection.commit()/rollback()). */
+    public boolean supportsCommitStatement() {
+        return true;
+    }
+
+    /** What follows {@code SAVEPOINT name} (Derby and Db2 require {@code ON ROLLBACK RETAIN CURSORS}). */
+    public String savepointClause() {
+        return "";
+    }
+
+    /** An identity's START WITH is the table option {@code AUTO_INCREMENT = n} rather than part of the column. */
+    public boolean identityStartIsTableOption() {
+        return false;
+    }
+
+    /** What follows {@code TRUNCATE TABLE t} (Db2 requires {@code IMMEDIATE}). */
+    public String truncateTableClause() {
+        return "";
+    }
+
+    /** As a client dialect: quoted identifiers are case-insensitive like unquoted ones (MySQL). */
+    public boolean quotedIdentifiersIgnoreCase() {
+        return false;
+    }
+
+    /** As a client dialect: a bare {@code REAL} is double precision (MySQL). */
+    public boolean realIsDouble() {
+        return false;
+    }
+
+    /** As a client dialect: a bare {@code FLOAT} is single precision (MySQL); else double precision. */
+    public boolean floatWithoutPrecisionIsSingle() {
+        return false;
+    }
+
+    /** As a client dialect: the precision of a bare {@code DECIMAL} (scale 0), or -1 when the engine has no fixed one. */
+    public int defaultDecimalPrecision() {
+        return -1;
+    }
+
+    /** SUM of SMALLINT/INTEGER values has the argument's type (overflowing at 2^31) rather than BIGINT or DECIMAL. */
+    public boolean sumKeepsIntegerType() {
+        return false;
+    }
+
+    /** SUM of BIGINT values is an arbitrary-precision NUMERIC (PostgreSQL), so dividing it does not truncate. */
+    public boolean sumOfBigintIsNumeric() {
+        return false;
+    }
+
+    /** How +, - and * of integer operands are computed. */
+    public IntegerArithmetic integerArithmetic() {
+        return IntegerArithmetic.OPERAND_TYPE;
+    }
+
+    /**
+     * Strings are compared PAD SPACE whatever the session asks ({@code 'a' = 'a '} is true, also in DISTINCT, GROUP BY
+     * and IN); the replica setup makes every other engine compare NO PAD.
+     */
+    public boolean comparesStringsPadSpace() {
         return false;
     }
 

@@ -1,18 +1,7 @@
 package org.shepherd.translator.dialect;
 
-import java.sql.SQLException;
-import java.util.Set;
-
 /** HyperSQL 2.7: standard quoting and types, LIMIT and FETCH, NULLs sort low by default. */
 public class HsqldbDialect extends Dialect {
-
-    private static final Set<String> ALREADY_EXISTS = Set.of("42504");
-    private static final Set<String> DOES_NOT_EXIST = Set.of("42501");
-
-    @Override
-    public String productName() {
-        return "HSQL Database Engine";
-    }
 
     @Override
     public String name() {
@@ -47,12 +36,12 @@ public class HsqldbDialect extends Dialect {
     }
 
     @Override
-    public boolean isAlreadyExistsError(SQLException e) {
-        return stateIn(e, ALREADY_EXISTS);
+    public IntegerArithmetic integerArithmetic() {
+        return IntegerArithmetic.UNCHECKED;
     }
 
     @Override
-    public boolean isDoesNotExistError(SQLException e) {
-        return stateIn(e, DOES_NOT_EXIST);
+    public boolean stringLiteralFirstInNotEqualsIgnoresNoPad() {
+        return true;
     }
 }

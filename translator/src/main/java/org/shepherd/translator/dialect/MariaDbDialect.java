@@ -3,10 +3,6 @@ package org.shepherd.translator.dialect;
 /** MariaDB 10.6+/11: MySQL's grammar plus CREATE INDEX IF NOT EXISTS and DROP INDEX IF EXISTS. */
 public class MariaDbDialect extends MySqlDialect {
 
-    @Override
-    public String productName() {
-        return "MariaDB";
-    }
 
     @Override
     public String name() {
@@ -20,6 +16,17 @@ public class MariaDbDialect extends MySqlDialect {
 
     @Override
     public boolean supportsDropIndexIfExists() {
+        return true;
+    }
+
+    /** FOR SHARE is not sent to MariaDB: its plain reads take shared locks under SERIALIZABLE. */
+    @Override
+    public boolean supportsForShare() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsValuesStatement() {
         return true;
     }
 }

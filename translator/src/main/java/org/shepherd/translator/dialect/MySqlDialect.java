@@ -5,15 +5,9 @@ import java.sql.SQLException;
 /** MySQL 8 (default sql_mode): backtick quoting, LIMIT, CONCAT, `/` yields decimals, NULLs sort low, no NULLS FIRST/LAST. */
 public class MySqlDialect extends Dialect {
 
-    private static final int ER_TABLE_EXISTS = 1050;
     private static final int ER_DUP_KEYNAME = 1061;
-    private static final int ER_BAD_TABLE = 1051;
     private static final int ER_CANT_DROP_FIELD_OR_KEY = 1091;
 
-    @Override
-    public String productName() {
-        return "MySQL";
-    }
 
     @Override
     public String name() {
@@ -71,14 +65,16 @@ public class MySqlDialect extends Dialect {
         return true;
     }
 
+    /** Only CREATE INDEX IF NOT EXISTS is emulated on MySQL (tables have the clause). */
     @Override
     public boolean isAlreadyExistsError(SQLException e) {
-        return e.getErrorCode() == ER_TABLE_EXISTS || e.getErrorCode() == ER_DUP_KEYNAME;
+        return e.getErrorCode() == ER_DUP_KEYNAME;
     }
 
+    /** Only DROP INDEX IF EXISTS is emulated on MySQL (tables have the clause). */
     @Override
     public boolean isDoesNotExistError(SQLException e) {
-        return e.getErrorCode() == ER_BAD_TABLE || e.getErrorCode() == ER_CANT_DROP_FIELD_OR_KEY;
+        return e.getErrorCode() == ER_CANT_DROP_FIELD_OR_KEY;
     }
 
     @Override
@@ -141,5 +137,71 @@ public class MySqlDialect extends Dialect {
             case BLOB: return "BINARY";
             default: return columnType(kind, length, scale);
         }
+    }
+
+    @Override
+    public IntegerArithmetic integerArithmetic() {
+        return IntegerArithmetic.BIGINT;
+    }
+
+    /** MariaDB 11.4 types CONCAT of a CAST or COUNT as a binary string. */
+    @Override
+    public boolean concatTypesComputedNumbersAsBinary() {
+        return true;
+    }
+
+    @Override
+    public boolean castToCharWithoutLengthIsUnbounded() {
+        return true;
+    }
+
+    @Override
+    public boolean localtimeIsTimestamp() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsForShare() {
+        return true;
+    }
+
+    @Override
+    public boolean offsetNeedsLimit() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsValuesStatement() {
+        return false;
+    }
+
+    @Override
+    public boolean supportsMerge() {
+        return false;
+    }
+
+    @Override
+    public boolean identityStartIsTableOption() {
+        return true;
+    }
+
+    @Override
+    public boolean quotedIdentifiersIgnoreCase() {
+        return true;
+    }
+
+    @Override
+    public boolean realIsDouble() {
+        return true;
+    }
+
+    @Override
+    public boolean floatWithoutPrecisionIsSingle() {
+        return true;
+    }
+
+    @Override
+    public int defaultDecimalPrecision() {
+        return 10;
     }
 }

@@ -51,4 +51,14 @@ abstract class NoIfExistsDialect extends Dialect {
     public String charLengthFunction() {
         return "LENGTH";
     }
+
+    @Override
+    public boolean supportsBeginStatement() {
+        return false;
+    }
+
+    @Override
+    public String savepointClause() {
+        return " ON ROLLBACK RETAIN CURSORS";
+    }
 }

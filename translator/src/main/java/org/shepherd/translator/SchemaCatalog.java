@@ -1,0 +1,278 @@
+package org.shepherd.translator;
+
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.alter.AlterOperation;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.view.CreateView;
+import net.sf.jsqlparser.statement.drop.Drop;
+
+import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.translator.dialect.Dialect.TypeKind;
+
+/**
+ * Column types of the tables the translator renders statements for. Learned from the DDL the {@link Translator}
+ * translates (CREATE TABLE, ALTER TABLE ADD/DROP COLUMN, DROP TABLE) and, for a table it has not seen, looked up once
+ * through a {@link TableLoader} (e.g. {@link #jdbcLoader} over the primary's metadata). A table the catalog does not
+ * know has columns of unknown type, which the translator renders as it always did. Names are case-insensitive.
+ * Thread-safe.
+ */
+public final class SchemaCatalog {
+
+    /** A column's canonical type: length for CHAR/VARCHAR, precision for DECIMAL and TIMESTAMP; scale for DECIMAL. */
+    public record ColumnType(TypeKind kind, int length, int scale) {
+
+        public boolean isInteger() {
+            return kind == TypeKind.SMALLINT || kind == TypeKind.INTEGER || kind == TypeKind.BIGINT;
+        }
+
+        /** Exact numbers: integers and DECIMAL. */
+        public boolean isExactNumber() {
+            return isInteger() || kind == TypeKind.DECIMAL;
+        }
+
+        /** VARCHAR: compared as written (CHAR columns are padded by every engine and TEXT is not comparable everywhere). */
+        public boolean isVarchar() {
+            return kind == TypeKind.VARCHAR;
+        }
+    }
+
+    /** Reads one table's columns from outside (the primary's metadata); null when there is no such table. */
+    @FunctionalInterface
+    public interface TableLoader {
+        Map<String, ColumnType> columns(String table) throws SQLException;
+    }
+
+    /** Opens a connection for one metadata lookup; the loader closes it. */
+    @FunctionalInterface
+    public interface ConnectionSource {
+        Connection open() throws SQLException;
+    }
+
+    private static final Map<String, ColumnType> ABSENT = Collections.emptyMap();
+
+    private final TableLoader loader;
+    private final ConcurrentHashMap<String, Map<String, ColumnType>> tables = new ConcurrentHashMap<>();
+    private final AtomicLong version = new AtomicLong();
+
+    /** A catalog that knows only the tables whose DDL the translator has translated. */
+    public SchemaCatalog() {
+        this(null);
+    }
+
+    /** A catalog that asks {@code loader} about tables it has not seen (once per table until the next DDL). */
+    public SchemaCatalog(TableLoader loader) {
+        this.loader = loader;
+    }
+
+    /** Changes with every DDL statement learned; translations made at another version are stale. */
+    public long version() {
+        return version.get();
+    }
+
+    /**
+     * The columns of {@code table} (as written in SQL, optionally qualified and quoted) by upper-case name, or null when
+     * the table is unknown. A lookup that fails is treated as unknown and retried after the next DDL.
+     */
+    public Map<String, ColumnType> columns(String table) {
+        String key = key(table);
+        Map<String, ColumnType> known = tables.get(key);
+        if (known == null && loader != null) {
+            long before = version.get();
+            try {
+                Map<String, ColumnType> loaded = loader.columns(unquoted(table));
+                known = loaded == null || loaded.isEmpty() ? ABSENT : Collections.unmodifiableMap(upperCaseKeys(loaded));
+            } catch (SQLException | RuntimeException e) {
+                known = ABSENT;
+            }
+            synchronized (this) {
+                if (version.get() == before) {
+                    Map<String, ColumnType> raced = tables.putIfAbsent(key, known);
+                    known = raced != null ? raced : known;
+                }
+            }
+        }
+        return known == null || known == ABSENT ? null : known;
+    }
+
+    /** The type of one column, or null when the table or the column is unknown. */
+    public ColumnType column(String table, String column) {
+        Map<String, ColumnType> columns = columns(table);
+        return columns == null ? null : columns.get(unquoted(column).toUpperCase(Locale.ROOT));
+    }
+
+    /** Declares (or replaces) a table's columns, e.g. for a table created behind the translator's back. */
+    public synchronized void define(String table, Map<String, ColumnType> columns) {
+        tables.put(key(table), Collections.unmodifiableMap(upperCaseKeys(columns)));
+        version.incrementAndGet();
+    }
+
+    /** Forgets everything learned or loaded: the next lookups ask the loader again. */
+    public synchronized void forgetAll() {
+        tables.clear();
+        version.incrementAndGet();
+    }
+
+    /** Applies the effect of a DDL statement the translator accepted. */
+    synchronized void learn(Statement ddl, Dialect client) {
+        if (ddl instanceof CreateTable) {
+            CreateTable ct = (CreateTable) ddl;
+            String key = key(ct.getTable().getFullyQualifiedName());
+            Map<String, ColumnType> existing = tables.get(key);
+            if (!(ct.isIfNotExists() && existing != null && existing != ABSENT) && ct.getColumnDefinitions() != null) {
+                Map<String, ColumnType> columns = new LinkedHashMap<>();
+                for (ColumnDefinition cd : ct.getColumnDefinitions()) {
+                    columns.put(unquoted(cd.getColumnName()).toUpperCase(Locale.ROOT), declared(cd, client));
+                }
+                tables.put(key, Collections.unmodifiableMap(columns));
+            }
+        } else if (ddl instanceof Alter) {
+            alter((Alter) ddl, client);
+        } else if (ddl instanceof Drop) {
+            String type = ((Drop) ddl).getType();
+            if ("TABLE".equalsIgnoreCase(type) || "VIEW".equalsIgnoreCase(type)) {
+                tables.remove(key(((Drop) ddl).getName().getFullyQualifiedName()));
+            }
+        } else if (ddl instanceof CreateView) {
+            tables.remove(key(((CreateView) ddl).getView().getFullyQualifiedName()));
+        }
+        // Any DDL may change what a lookup finds (and forgets tables the loader did not find).
+        tables.values().removeIf(columns -> columns == ABSENT);
+        version.incrementAndGet();
+    }
+
+    private void alter(Alter alter, Dialect client) {
+        String key = key(alter.getTable().getFullyQualifiedName());
+        Map<String, ColumnType> existing = tables.get(key);
+        if (existing == null || existing == ABSENT || alter.getAlterExpressions() == null) {
+            tables.remove(key);
+            return;
+        }
+        Map<String, ColumnType> columns = new LinkedHashMap<>(existing);
+        for (AlterExpression change : alter.getAlterExpressions()) {
+            if (change.getOperation() == AlterOperation.ADD && change.getColDataTypeList() != null) {
+                for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
+                    columns.put(unquoted(cd.getColumnName()).toUpperCase(Locale.ROOT), declared(cd, client));
+                }
+            } else if (change.getOperation() == AlterOperation.DROP && change.getColumnName() != null) {
+                columns.remove(unquoted(change.getColumnName()).toUpperCase(Locale.ROOT));
+            }
+        }
+        tables.put(key, Collections.unmodifiableMap(columns));
+    }
+
+    /** The type a column gets on every replica: CHAR(n) is declared VARCHAR(n) (see {@link SqlTypes.Spec#column}). */
+    private static ColumnType declared(ColumnDefinition cd, Dialect client) {
+        SqlTypes.Spec spec = SqlTypes.parse(cd.getColDataType().toString(), client);
+        TypeKind kind = spec.kind() == TypeKind.CHAR ? TypeKind.VARCHAR : spec.kind();
+        return new ColumnType(kind, spec.length(), spec.scale());
+    }
+
+    /**
+     * A loader reading {@link DatabaseMetaData#getColumns} on connections from {@code source}, in the connection's own
+     * catalog and schema (trying the name as written, upper- and lower-case). Columns of types without a canonical
+     * equivalent are left out (unknown).
+     */
+    public static TableLoader jdbcLoader(ConnectionSource source) {
+        return table -> {
+            String bare = table;
+            String schema = null;
+            int dot = bare.lastIndexOf('.');
+            if (dot >= 0) {
+                schema = bare.substring(0, dot);
+                bare = bare.substring(dot + 1);
+            }
+            try (Connection c = source.open()) {
+                try {
+                    String catalog = c.getCatalog() == null || c.getCatalog().isEmpty() ? null : c.getCatalog();
+                    String inSchema = schema != null ? schema : c.getSchema();
+                    for (String name : new LinkedHashSet<>(List.of(bare, bare.toUpperCase(Locale.ROOT), bare.toLowerCase(Locale.ROOT)))) {
+                        Map<String, ColumnType> columns = new LinkedHashMap<>();
+                        boolean found = false;
+                        try (ResultSet rs = c.getMetaData().getColumns(catalog, inSchema, name, null)) {
+                            while (rs.next()) {
+                                found = true;
+                                ColumnType type = fromJdbc(rs.getInt("DATA_TYPE"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"));
+                                if (type != null) {
+                                    columns.put(rs.getString("COLUMN_NAME"), type);
+                                }
+                            }
+                        }
+                        if (found) {
+                            return columns;
+                        }
+                    }
+                    return null;
+                } finally {
+                    if (!c.getAutoCommit()) {
+                        c.rollback();
+                    }
+                }
+            }
+        };
+    }
+
+    /** The canonical type of a JDBC column description, or null when it has none. */
+    static ColumnType fromJdbc(int jdbcType, int size, int digits) {
+        switch (jdbcType) {
+            case Types.TINYINT:
+            case Types.SMALLINT: return new ColumnType(TypeKind.SMALLINT, 0, 0);
+            case Types.INTEGER: return new ColumnType(TypeKind.INTEGER, 0, 0);
+            case Types.BIGINT: return new ColumnType(TypeKind.BIGINT, 0, 0);
+            case Types.DECIMAL:
+            case Types.NUMERIC: return new ColumnType(TypeKind.DECIMAL, size, digits);
+            case Types.REAL: return new ColumnType(TypeKind.REAL, 0, 0);
+            case Types.FLOAT:
+            case Types.DOUBLE: return new ColumnType(TypeKind.DOUBLE, 0, 0);
+            case Types.BIT:
+            case Types.BOOLEAN: return new ColumnType(TypeKind.BOOLEAN, 0, 0);
+            case Types.CHAR:
+            case Types.NCHAR: return new ColumnType(TypeKind.CHAR, size, 0);
+            case Types.VARCHAR:
+            case Types.NVARCHAR: return new ColumnType(TypeKind.VARCHAR, size, 0);
+            case Types.LONGVARCHAR:
+            case Types.LONGNVARCHAR:
+            case Types.CLOB:
+            case Types.NCLOB: return new ColumnType(TypeKind.TEXT, 0, 0);
+            case Types.BINARY:
+            case Types.VARBINARY:
+            case Types.LONGVARBINARY:
+            case Types.BLOB: return new ColumnType(TypeKind.BLOB, 0, 0);
+            case Types.DATE: return new ColumnType(TypeKind.DATE, 0, 0);
+            case Types.TIME: return new ColumnType(TypeKind.TIME, 0, 0);
+            case Types.TIMESTAMP: return new ColumnType(TypeKind.TIMESTAMP, digits, 0);
+            default: return null;
+        }
+    }
+
+    private static Map<String, ColumnType> upperCaseKeys(Map<String, ColumnType> columns) {
+        Map<String, ColumnType> out = new LinkedHashMap<>();
+        columns.forEach((name, type) -> out.put(unquoted(name).toUpperCase(Locale.ROOT), type));
+        return out;
+    }
+
+    private static String key(String table) {
+        return unquoted(table).toUpperCase(Locale.ROOT);
+    }
+
+    /** The name without quote characters around it or its parts. */
+    static String unquoted(String name) {
+        return name.trim().replace("\"", "").replace("`", "");
+    }
+}
