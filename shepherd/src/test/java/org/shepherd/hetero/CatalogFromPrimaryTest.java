@@ -1,6 +1,7 @@
 package org.shepherd.hetero;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -44,6 +45,32 @@ class CatalogFromPrimaryTest {
 
     @Test
     void tablesMadeBeforeTheShepherdStartedAreRenderedWithTheirTypes() throws Exception {
+        coordinator = coordinatorOverPreparedTable();
+        try (Session s = coordinator.openSession("app", "db")) {
+            assertThat(query(s, "SELECT id, 'n=' || n AS x FROM pre_t ORDER BY id"))
+                    .containsExactly(List.of("1", "n=42"), List.of("2", "n=-7"), List.of("3", "n=2147483647"));
+            assertThat(query(s, "SELECT COUNT(DISTINCT s) AS k FROM pre_t")).containsExactly(List.of("3"));
+            assertThat(query(s, "SELECT id FROM pre_t WHERE s = 'a'")).containsExactly(List.of("1"));
+            assertThat(query(s, "SELECT n + 1 AS m FROM pre_t WHERE id = 3")).containsExactly(List.of("2147483648"));
+        }
+        assertThat(coordinator.divergences().snapshot()).isEmpty();
+    }
+
+    /** The translator learns a CREATE TABLE when it translates it; when the statement then fails, that is forgotten. */
+    @Test
+    void aFailedCreateTableDoesNotChangeTheTypesTheTranslatorUses() throws Exception {
+        coordinator = coordinatorOverPreparedTable();
+        try (Session s = coordinator.openSession("app", "db")) {
+            String concat = "SELECT 'n=' || n AS x FROM pre_t WHERE id = 2";
+            assertThat(query(s, concat)).containsExactly(List.of("n=-7"));
+            assertThatThrownBy(() -> s.execute("CREATE TABLE pre_t (id INTEGER, n VARCHAR(10), s VARCHAR(5))", List.of(),
+                    ExecOptions.DEFAULT)).isInstanceOf(SQLException.class);
+            // with n taken for a VARCHAR column, Derby would get n unconverted and refuse the concatenation (42846)
+            assertThat(query(s, concat)).containsExactly(List.of("n=-7"));
+        }
+    }
+
+    private static CbsCoordinator coordinatorOverPreparedTable() throws SQLException {
         int n = DB.incrementAndGet();
         List<ReplicaPool> pools = new ArrayList<>();
         for (int i = 1; i <= 3; i++) {
@@ -56,16 +83,8 @@ class CatalogFromPrimaryTest {
                 c.commit();
             }
         }
-        coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 16, 100, 60_000,
+        return new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 16, 100, 60_000,
                 new DivergenceLog());
-        try (Session s = coordinator.openSession("app", "db")) {
-            assertThat(query(s, "SELECT id, 'n=' || n AS x FROM pre_t ORDER BY id"))
-                    .containsExactly(List.of("1", "n=42"), List.of("2", "n=-7"), List.of("3", "n=2147483647"));
-            assertThat(query(s, "SELECT COUNT(DISTINCT s) AS k FROM pre_t")).containsExactly(List.of("3"));
-            assertThat(query(s, "SELECT id FROM pre_t WHERE s = 'a'")).containsExactly(List.of("1"));
-            assertThat(query(s, "SELECT n + 1 AS m FROM pre_t WHERE id = 3")).containsExactly(List.of("2147483648"));
-        }
-        assertThat(coordinator.divergences().snapshot()).isEmpty();
     }
 
     private static List<List<String>> query(Session s, String sql) throws SQLException {

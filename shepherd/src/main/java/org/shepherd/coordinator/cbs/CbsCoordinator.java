@@ -212,6 +212,12 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         return found;
     }
 
+    /** Forgets column types learned or loaded (a DDL failed or was rolled back); they are loaded again when needed. */
+    void forgetSchema() {
+        translator.catalog().forgetAll();
+        identityColumns.clear();
+    }
+
     void forgetIdentityColumns() {
         identityColumns.clear();
     }

@@ -32,6 +32,7 @@ final class CbsSession implements Session {
     private volatile CompletableFuture<?> waiting;
     private volatile long runningTxId = -1;
     private ResultCursor openCursor;
+    private boolean schemaChangedInTransaction;
     private volatile boolean closed;
 
     CbsSession(CbsCoordinator coordinator) {
@@ -61,8 +62,19 @@ final class CbsSession implements Session {
             }
         }
         closeOpenCursor();
+        boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
+        try {
+            return runStatement(tr, sql, params, options);
+        } catch (SQLException e) {
+            if (ddl) coordinator.forgetSchema(); // the catalog learned a change that did not happen
+            throw e;
+        }
+    }
+
+    private Answer runStatement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
         JdbcStatement stmt = statement(tr, sql, params, options, !autoCommit);
         if (!autoCommit) {
+            if (tr != null && tr.kind() == StatementKind.DDL) schemaChangedInTransaction = true;
             Answer a = run(transaction(), stmt);
             if (a instanceof Answer.Rows rows && rows.cursor() instanceof StreamingCursor) openCursor = rows.cursor();
             return a;
@@ -218,6 +230,12 @@ final class CbsSession implements Session {
         if (t != null) rollbackOnCore(t);
     }
 
+    /** A transaction that ran DDL ended: unless it committed, the catalog learned changes that did not happen. */
+    private void transactionEnded(boolean committed) {
+        if (schemaChangedInTransaction && !committed) coordinator.forgetSchema();
+        schemaChangedInTransaction = false;
+    }
+
     @Override
     public void cancel() {
         CompletableFuture<?> w = waiting;
@@ -293,6 +311,16 @@ final class CbsSession implements Session {
     }
 
     private void commitOnCore(Txn<JdbcStatement> t) throws SQLException {
+        boolean committed = false;
+        try {
+            awaitCommit(t);
+            committed = true;
+        } finally {
+            transactionEnded(committed);
+        }
+    }
+
+    private void awaitCommit(Txn<JdbcStatement> t) throws SQLException {
         CompletableFuture<Void> f = new CompletableFuture<>();
         coordinator.await(f, () -> core.commit(t, new CbsCore.CommitCallback() {
             @Override
@@ -309,6 +337,7 @@ final class CbsSession implements Session {
 
     private void rollbackOnCore(Txn<JdbcStatement> t) throws SQLException {
         if (t == current) current = null;
+        transactionEnded(false);
         coordinator.onCore(f -> {
             if (t.state() != TxState.ABORTED && !t.committed()) core.rollback(t);
             f.complete(null);
