@@ -237,7 +237,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (primary && stmt.streamsToClient()) {
                     List<ColumnInfo> cols = JdbcValues.columns(result.getMetaData());
                     AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
-                    StreamingCursor cursor = new StreamingCursor(st, result, values, cols, digest, setup, done);
+                    StreamingCursor cursor = new StreamingCursor(st, (used, reuse) -> finish(c, sql, used, cached && reuse,
+                            options.returnGeneratedKeys()), result, values, cols, digest, setup, done);
                     handedOver = true;
                     return Outcome.streaming(new Answer.Rows(cursor, JdbcExecution.warnings(st)));
                 }
@@ -267,16 +268,25 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 }
             } finally {
                 running.remove(txId, st);
-                if (cached && reusable) {
-                    statements.release(c, sql, (PreparedStatement) st, options.returnGeneratedKeys());
-                } else if (!handedOver) {
-                    st.close();
-                }
+                if (!handedOver) finish(c, sql, st, cached && reusable, options.returnGeneratedKeys());
             }
         } catch (SQLException e) {
             return failure(txId, e);
         } catch (RuntimeException e) {
             return failure(txId, JdbcExecution.toSqlException(e));
+        }
+    }
+
+    /** Puts a statement back into the cache when it may be used again, else closes it. */
+    private void finish(Connection c, String sql, Statement st, boolean reuse, boolean returnGeneratedKeys) {
+        try {
+            if (reuse) {
+                statements.release(c, sql, (PreparedStatement) st, returnGeneratedKeys);
+            } else {
+                st.close();
+            }
+        } catch (SQLException | RuntimeException e) {
+            StatementCache.discard(st);
         }
     }
 

@@ -21,7 +21,13 @@ import org.shepherd.vote.ErrorOutcome;
  */
 final class StreamingCursor implements ResultCursor {
 
+    /** Gets the statement back once its result is closed: true if it may be used again, false if it failed. */
+    interface StatementFinisher {
+        void finish(Statement statement, boolean reusable);
+    }
+
     private final Statement statement;
+    private final StatementFinisher finisher;
     private final ResultSet resultSet;
     private final JdbcValues values;
     private final List<ColumnInfo> columns;
@@ -31,10 +37,11 @@ final class StreamingCursor implements ResultCursor {
     private boolean exhausted;
     private boolean reported;
 
-    StreamingCursor(Statement statement, ResultSet resultSet, JdbcValues values, List<ColumnInfo> columns, AnswerDigest digest,
-            ReplicaSetup setup, Consumer<Outcome> done) {
+    StreamingCursor(Statement statement, StatementFinisher finisher, ResultSet resultSet, JdbcValues values,
+            List<ColumnInfo> columns, AnswerDigest digest, ReplicaSetup setup, Consumer<Outcome> done) {
         this.setup = setup;
         this.statement = statement;
+        this.finisher = finisher;
         this.resultSet = resultSet;
         this.values = values;
         this.columns = List.copyOf(columns);
@@ -92,14 +99,14 @@ final class StreamingCursor implements ResultCursor {
     private void report() {
         if (reported) return;
         reported = true;
-        closeQuietly();
+        finishStatement(true);
         done.accept(Outcome.answer(digest.finish(), null));
     }
 
     private void fail(SQLException e) {
         if (reported) return;
         reported = true;
-        closeQuietly();
+        finishStatement(false);
         if (ErrorOutcome.isConnectionFailure(e)) {
             done.accept(Outcome.down(e));
         } else if (setup.isRetryable(e)) {
@@ -109,12 +116,13 @@ final class StreamingCursor implements ResultCursor {
         }
     }
 
-    private void closeQuietly() {
+    private void finishStatement(boolean reusable) {
+        boolean closed = true;
         try {
             resultSet.close();
-            statement.close();
         } catch (SQLException ignored) {
-            // the transaction's connection stays usable; the statement is gone either way
+            closed = false; // a statement whose result would not close is not used again
         }
+        finisher.finish(statement, reusable && closed);
     }
 }
