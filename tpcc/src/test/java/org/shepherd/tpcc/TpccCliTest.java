@@ -92,6 +92,9 @@ class TpccCliTest {
         assertThat(stderr()).contains("--small");
         assertThat(tpcc("run", "--url", URL, "--warehouses", "1", "--small", "--think-ms", "fast"))
             .isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(tpcc("run", "--url", URL, "--warehouses", "1", "--small", "--isolation", "snapshot"))
+            .isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(stderr()).contains("--isolation must be");
         assertThat(tpcc("load", "--url", "jdbc:unknown:x", "--warehouses", "1")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(stderr()).contains("--dialect");
     }

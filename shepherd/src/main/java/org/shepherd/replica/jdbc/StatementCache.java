@@ -47,9 +47,13 @@ public final class StatementCache {
         try {
             ps.clearParameters();
             ps.clearWarnings();
-            ps.setFetchSize(fetchSize);
-            ps.setMaxRows(Math.max(0, options.maxRows()));
-            ps.setQueryTimeout(Math.max(0, options.queryTimeoutSeconds()));
+            // set only what changes: some drivers send a setting to the server with the next execution (Derby's
+            // client sends the query timeout as an extra command that the server compiles)
+            if (ps.getFetchSize() != fetchSize) ps.setFetchSize(fetchSize);
+            int maxRows = Math.max(0, options.maxRows());
+            if (ps.getMaxRows() != maxRows) ps.setMaxRows(maxRows);
+            int timeoutSeconds = Math.max(0, options.queryTimeoutSeconds());
+            if (ps.getQueryTimeout() != timeoutSeconds) ps.setQueryTimeout(timeoutSeconds);
             return ps;
         } catch (SQLException | RuntimeException e) {
             ps.close();

@@ -59,8 +59,9 @@ public final class Bench implements Callable<Integer> {
     List<Integer> terminals;
     @Option(names = "--duration", defaultValue = "30", description = "measured seconds per run (default: ${DEFAULT-VALUE})")
     double durationS;
-    @Option(names = "--warmup", defaultValue = "10",
-        description = "unmeasured seconds before each run; every run starts fresh processes (default: ${DEFAULT-VALUE})")
+    @Option(names = "--warmup", defaultValue = "30",
+        description = "unmeasured seconds before each run; every run starts fresh JVMs that compile for about that long"
+            + " (default: ${DEFAULT-VALUE})")
     double warmupS;
     @Option(names = "--repeats", defaultValue = "3", description = "repeats of every run (default: ${DEFAULT-VALUE})")
     int repeats;
@@ -72,7 +73,7 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--engine", defaultValue = "derby",
         description = "database server for the baseline and every replica: derby|mariadb|hsqldb (default: ${DEFAULT-VALUE})")
     String engine;
-    @Option(names = "--cpu-percent", defaultValue = "50",
+    @Option(names = "--cpu-percent", defaultValue = "25",
         description = "CPU quota of each database process in %% of one CPU, via cgroup v1 cpu; 0: none (default: ${DEFAULT-VALUE})")
     int cpuPercent;
     @Option(names = "--json", defaultValue = "bench-results/bench.json", description = "results file (default: ${DEFAULT-VALUE})")

@@ -67,6 +67,32 @@ class BenchResultsTest {
     }
 
     @Test
+    void cpuTableShowsMillisecondsPerTransactionAndCoresPerRoleAtSaturation() {
+        BenchResults r = new BenchResults(List.of("direct", "cbs"), List.of(4));
+        r.add(new BenchResults.Run("direct", 4, 0, 100, 0, 1000, 0, 0, 0,
+            Map.of("client", new CpuMeter.Usage(0.5, 0.05), "databases", new CpuMeter.Usage(2.0, 0.2))));
+        r.add(new BenchResults.Run("cbs", 4, 0, 80, 0, 800, 0, 0, 0, Map.of("client", new CpuMeter.Usage(0.4, 0.04),
+            "shepherd", new CpuMeter.Usage(4.0, 0.4), "databases", new CpuMeter.Usage(4.8, 0.48))));
+        String md = r.markdown();
+        assertThat(md).contains("| config | client | shepherd | databases |");
+        assertThat(md).contains("| direct | 0.50 (0.05) | — | 2.00 (0.20) |");
+        assertThat(md).contains("| cbs | 0.50 (0.04) | 5.00 (0.40) | 6.00 (0.48) |");
+        assertThat(sample().markdown()).doesNotContain("CPU at");
+    }
+
+    @Test
+    void cpuMeterSeesTheCpuItsProcessSpends() {
+        CpuMeter meter = new CpuMeter(Map.of("self", List.of(ProcessHandle.current())));
+        meter.start();
+        long sum = 0;
+        long until = System.nanoTime() + 200_000_000L;
+        while (System.nanoTime() < until) sum += Long.numberOfTrailingZeros(sum + System.nanoTime());
+        meter.stop();
+        assertThat(sum).isPositive();
+        assertThat(meter.usage().get("self").cpuSeconds()).as("CPU seconds spent spinning").isPositive();
+    }
+
+    @Test
     void chartIsWellFormedSvgWithALinePerConfig() throws Exception {
         String svg = SvgChart.render(sample(), "TPC-C <test> & more");
         Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
