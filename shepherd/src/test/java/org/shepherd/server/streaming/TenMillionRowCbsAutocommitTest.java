@@ -2,10 +2,7 @@ package org.shepherd.server.streaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,32 +33,27 @@ class TenMillionRowCbsAutocommitTest {
             props.append("replica.").append(r).append(".url=jdbc:derby:memory:cbs10m-").append(r).append(";create=true\n");
         }
         Files.writeString(config, props.toString());
-        Process server = ChildJvm.start(StreamingServerMain.class, config.toString(), dir.resolve("server.err"));
+        ChildJvm server = ChildJvm.start(StreamingServerMain.class, config.toString(), dir, "server");
         try {
-            BufferedReader serverOut = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-            String first = serverOut.readLine();
-            assertThat(first).as("server JVM did not start; stderr: %s", ChildJvm.stderr(dir.resolve("server.err"))).startsWith("PORT ");
-            int port = Integer.parseInt(first.split(" ")[1]);
+            int port = server.awaitPort(CHILD_TIMEOUT_SECONDS);
             String url = "jdbc:shepherd://127.0.0.1:" + port + "/shepherd?user=app&password=pw";
 
             long start = System.nanoTime();
-            Process client = ChildJvm.start(StreamingClientMain.class, url, dir.resolve("client.err"));
-            String clientOut = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(client.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            ChildJvm client = ChildJvm.start(StreamingClientMain.class, url, dir, "client");
+            String clientOut = client.awaitExit(CHILD_TIMEOUT_SECONDS);
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
             System.out.println("10,000,000 rows, CBS autocommit (-Xmx256m server and client): " + clientOut.trim()
                     + "; client JVM total " + seconds + " s");
-            assertThat(client.exitValue()).as("client output: %s stderr: %s server stderr: %s", clientOut,
-                    ChildJvm.stderr(dir.resolve("client.err")), ChildJvm.stderr(dir.resolve("server.err"))).isZero();
+            assertThat(client.process.exitValue()).as("client output: %s stderr: %s server stderr: %s", clientOut,
+                    client.stderr(), server.stderr()).isZero();
             assertThat(clientOut).contains("ROWS 10000000 SUM 49999995000000");
             assertThat(Long.parseLong(clientOut.substring(clientOut.indexOf("MAXHEAP ") + 8).trim().split("\\s")[0]))
                     .isLessThanOrEqualTo(256L * 1024 * 1024);
             assertThat(spillFiles(data.resolve("spill"))).as("spill file deleted once the result was read").isEmpty();
         } finally {
-            server.getOutputStream().close();
-            if (!server.waitFor(60, TimeUnit.SECONDS)) server.destroyForcibly().waitFor();
+            server.stop(60);
         }
-        assertThat(server.exitValue()).as("server stderr: %s", ChildJvm.stderr(dir.resolve("server.err"))).isZero();
+        assertThat(server.process.exitValue()).as("server stderr: %s", server.stderr()).isZero();
     }
 
     private static List<Path> spillFiles(Path spillDir) throws IOException {

@@ -2,9 +2,6 @@ package org.shepherd.server.streaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -27,28 +24,23 @@ class TenMillionRowStreamingTest {
         Path config = dir.resolve("shepherd.properties");
         Files.writeString(config, "mode=passthrough\nlisten=127.0.0.1:0\nuser.app.password=pw\n"
                 + "replica.r1.url=jdbc:derby:memory:streaming;create=true\n");
-        Process server = ChildJvm.start(StreamingServerMain.class, config.toString(), dir.resolve("server.err"));
+        ChildJvm server = ChildJvm.start(StreamingServerMain.class, config.toString(), dir, "server");
         try {
-            BufferedReader serverOut = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
-            String first = serverOut.readLine();
-            assertThat(first).as("server JVM did not start; stderr: %s", ChildJvm.stderr(dir.resolve("server.err"))).startsWith("PORT ");
-            int port = Integer.parseInt(first.split(" ")[1]);
+            int port = server.awaitPort(CHILD_TIMEOUT_SECONDS);
             String url = "jdbc:shepherd://127.0.0.1:" + port + "/shepherd?user=app&password=pw";
 
             long start = System.nanoTime();
-            Process client = ChildJvm.start(StreamingClientMain.class, url, dir.resolve("client.err"));
-            String clientOut = new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertThat(client.waitFor(CHILD_TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            ChildJvm client = ChildJvm.start(StreamingClientMain.class, url, dir, "client");
+            String clientOut = client.awaitExit(CHILD_TIMEOUT_SECONDS);
             long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
             System.out.println("10,000,000 rows through the shepherd (-Xmx256m server and client): " + clientOut.trim()
                     + "; client JVM total " + seconds + " s");
-            assertThat(client.exitValue()).as("client output: %s stderr: %s", clientOut, ChildJvm.stderr(dir.resolve("client.err")))
+            assertThat(client.process.exitValue()).as("client output: %s stderr: %s", clientOut, client.stderr())
                     .isZero();
             assertThat(clientOut).contains("ROWS 10000000 SUM 49999995000000");
             assertThat(clientOut).contains("MAXHEAP " + maxHeapOf256m(clientOut));
         } finally {
-            server.getOutputStream().close();
-            if (!server.waitFor(30, TimeUnit.SECONDS)) server.destroyForcibly().waitFor();
+            server.stop(30);
         }
     }
 
