@@ -148,6 +148,7 @@ public final class Bench implements Callable<Integer> {
                             results.add(run);
                             err.printf(Locale.ROOT, "   %s, %d clients: %.1f tx/s, tpmC %.0f, %d errors, %d retries; CPU ms/tx%s%n",
                                 config.label(), t, r.tps(), r.tpmC(), r.errors(), r.retries(), cpuSummary(run));
+                            if (!r.firstErrors().isEmpty()) err.println("   first error: " + r.firstErrors().get(0));
                         } catch (Exception e) {
                             String why = e.getMessage() == null ? e.toString() : e.getMessage();
                             err.println("bench: " + config.label() + " failed, skipping its other runs: " + why);
@@ -264,6 +265,9 @@ public final class Bench implements Callable<Integer> {
                 }
             });
             cpuOut.putAll(meter.usage());
+            if (result.errors() > 0 && shepherd != null) {
+                err.println("   the shepherd's log ends with:\n" + shepherd.logTail());
+            }
             return result;
         } finally {
             if (shepherd != null) shepherd.close();
