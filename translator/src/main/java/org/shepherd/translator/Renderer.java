@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
@@ -1160,20 +1161,19 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(Select select, S context) {
-            // A subquery in an expression may be correlated: Derby refuses an outer reference inside a derived table.
-            expressionSubqueries++;
-            try {
-                return super.visit(select, context);
-            } finally {
-                expressionSubqueries--;
-            }
+            return inExpressionSubquery(() -> super.visit(select, context));
         }
 
         @Override
         public <S> StringBuilder visit(ParenthesedSelect select, S context) {
+            return inExpressionSubquery(() -> super.visit(select, context));
+        }
+
+        /** A subquery in an expression may be correlated: Derby refuses an outer reference inside a derived table. */
+        private StringBuilder inExpressionSubquery(Supplier<StringBuilder> visit) {
             expressionSubqueries++;
             try {
-                return super.visit(select, context);
+                return visit.get();
             } finally {
                 expressionSubqueries--;
             }
