@@ -253,7 +253,7 @@ final class Renderer {
                 if (type == null && isVarchar(e)) {
                     type = new ColumnType(TypeKind.VARCHAR, 0, 0);
                 }
-                columns.put(SchemaCatalog.unquoted(name).toUpperCase(Locale.ROOT), type == null ? UNKNOWN_TYPE : type);
+                columns.put(SchemaCatalog.key(name), type == null ? UNKNOWN_TYPE : type);
             }
         } finally {
             scopes.pop();
@@ -268,7 +268,7 @@ final class Renderer {
             return null;
         }
         Column c = (Column) inner;
-        String name = SchemaCatalog.unquoted(c.getColumnName()).toUpperCase(Locale.ROOT);
+        String name = SchemaCatalog.key(c.getColumnName());
         String qualifier = c.getTable() == null || c.getTable().getName() == null ? null
                 : SchemaCatalog.unquoted(c.getTable().getName());
         for (List<ScopeTable> scope : scopes) {
@@ -309,7 +309,7 @@ final class Renderer {
         if (select.getWithItemsList() != null) {
             for (net.sf.jsqlparser.statement.select.WithItem<?> w : select.getWithItemsList()) {
                 if (w.getAliasName() != null) {
-                    commonTableNames.add(SchemaCatalog.unquoted(w.getAliasName()).toUpperCase(Locale.ROOT));
+                    commonTableNames.add(SchemaCatalog.key(w.getAliasName()));
                 }
             }
         }
