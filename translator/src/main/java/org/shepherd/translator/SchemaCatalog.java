@@ -180,8 +180,7 @@ public final class SchemaCatalog {
     /** The type a column gets on every replica: CHAR(n) is declared VARCHAR(n) (see {@link SqlTypes.Spec#column}). */
     private static ColumnType declared(ColumnDefinition cd, Dialect client) {
         SqlTypes.Spec spec = SqlTypes.parse(cd.getColDataType().toString(), client);
-        TypeKind kind = spec.kind() == TypeKind.CHAR ? TypeKind.VARCHAR : spec.kind();
-        return new ColumnType(kind, spec.length(), spec.scale());
+        return new ColumnType(spec.columnKind(), spec.length(), spec.scale());
     }
 
     /**
