@@ -207,7 +207,7 @@ final class Renderer {
         if (item instanceof Table) {
             Table t = (Table) item;
             String name = SchemaCatalog.unquoted(t.getName());
-            boolean commonTable = t.getSchemaName() == null && commonTableNames.contains(name.toUpperCase(Locale.ROOT));
+            boolean commonTable = t.getSchemaName() == null && commonTableNames.contains(SchemaCatalog.key(name));
             scope.add(new ScopeTable(alias != null ? alias : name, alias != null ? null : name,
                     catalog == null || commonTable ? null : catalog.columns(t.getFullyQualifiedName())));
         } else if (item instanceof ParenthesedFromItem && alias == null) {
