@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
@@ -252,7 +253,7 @@ final class Renderer {
                 if (type == null && isVarchar(e)) {
                     type = new ColumnType(TypeKind.VARCHAR, 0, 0);
                 }
-                columns.put(SchemaCatalog.unquoted(name).toUpperCase(Locale.ROOT), type == null ? UNKNOWN_TYPE : type);
+                columns.put(SchemaCatalog.key(name), type == null ? UNKNOWN_TYPE : type);
             }
         } finally {
             scopes.pop();
@@ -267,7 +268,7 @@ final class Renderer {
             return null;
         }
         Column c = (Column) inner;
-        String name = SchemaCatalog.unquoted(c.getColumnName()).toUpperCase(Locale.ROOT);
+        String name = SchemaCatalog.key(c.getColumnName());
         String qualifier = c.getTable() == null || c.getTable().getName() == null ? null
                 : SchemaCatalog.unquoted(c.getTable().getName());
         for (List<ScopeTable> scope : scopes) {
@@ -308,7 +309,7 @@ final class Renderer {
         if (select.getWithItemsList() != null) {
             for (net.sf.jsqlparser.statement.select.WithItem<?> w : select.getWithItemsList()) {
                 if (w.getAliasName() != null) {
-                    commonTableNames.add(SchemaCatalog.unquoted(w.getAliasName()).toUpperCase(Locale.ROOT));
+                    commonTableNames.add(SchemaCatalog.key(w.getAliasName()));
                 }
             }
         }
@@ -1160,20 +1161,19 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(Select select, S context) {
-            // A subquery in an expression may be correlated: Derby refuses an outer reference inside a derived table.
-            expressionSubqueries++;
-            try {
-                return super.visit(select, context);
-            } finally {
-                expressionSubqueries--;
-            }
+            return inExpressionSubquery(() -> super.visit(select, context));
         }
 
         @Override
         public <S> StringBuilder visit(ParenthesedSelect select, S context) {
+            return inExpressionSubquery(() -> super.visit(select, context));
+        }
+
+        /** A subquery in an expression may be correlated: Derby refuses an outer reference inside a derived table. */
+        private StringBuilder inExpressionSubquery(Supplier<StringBuilder> visit) {
             expressionSubqueries++;
             try {
-                return super.visit(select, context);
+                return visit.get();
             } finally {
                 expressionSubqueries--;
             }

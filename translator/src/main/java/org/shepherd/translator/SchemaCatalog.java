@@ -114,7 +114,7 @@ public final class SchemaCatalog {
     /** The type of one column, or null when the table or the column is unknown. */
     public ColumnType column(String table, String column) {
         Map<String, ColumnType> columns = columns(table);
-        return columns == null ? null : columns.get(unquoted(column).toUpperCase(Locale.ROOT));
+        return columns == null ? null : columns.get(key(column));
     }
 
     /** Declares (or replaces) a table's columns, e.g. for a table created behind the translator's back. */
@@ -138,7 +138,7 @@ public final class SchemaCatalog {
             if (!(ct.isIfNotExists() && existing != null && existing != ABSENT) && ct.getColumnDefinitions() != null) {
                 Map<String, ColumnType> columns = new LinkedHashMap<>();
                 for (ColumnDefinition cd : ct.getColumnDefinitions()) {
-                    columns.put(unquoted(cd.getColumnName()).toUpperCase(Locale.ROOT), declared(cd, client));
+                    columns.put(key(cd.getColumnName()), declared(cd, client));
                 }
                 tables.put(key, Collections.unmodifiableMap(columns));
             }
@@ -168,10 +168,10 @@ public final class SchemaCatalog {
         for (AlterExpression change : alter.getAlterExpressions()) {
             if (change.getOperation() == AlterOperation.ADD && change.getColDataTypeList() != null) {
                 for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
-                    columns.put(unquoted(cd.getColumnName()).toUpperCase(Locale.ROOT), declared(cd, client));
+                    columns.put(key(cd.getColumnName()), declared(cd, client));
                 }
             } else if (change.getOperation() == AlterOperation.DROP && change.getColumnName() != null) {
-                columns.remove(unquoted(change.getColumnName()).toUpperCase(Locale.ROOT));
+                columns.remove(key(change.getColumnName()));
             }
         }
         tables.put(key, Collections.unmodifiableMap(columns));
@@ -180,8 +180,7 @@ public final class SchemaCatalog {
     /** The type a column gets on every replica: CHAR(n) is declared VARCHAR(n) (see {@link SqlTypes.Spec#column}). */
     private static ColumnType declared(ColumnDefinition cd, Dialect client) {
         SqlTypes.Spec spec = SqlTypes.parse(cd.getColDataType().toString(), client);
-        TypeKind kind = spec.kind() == TypeKind.CHAR ? TypeKind.VARCHAR : spec.kind();
-        return new ColumnType(kind, spec.length(), spec.scale());
+        return new ColumnType(spec.columnKind(), spec.length(), spec.scale());
     }
 
     /**
@@ -263,12 +262,13 @@ public final class SchemaCatalog {
 
     private static Map<String, ColumnType> upperCaseKeys(Map<String, ColumnType> columns) {
         Map<String, ColumnType> out = new LinkedHashMap<>();
-        columns.forEach((name, type) -> out.put(unquoted(name).toUpperCase(Locale.ROOT), type));
+        columns.forEach((name, type) -> out.put(key(name), type));
         return out;
     }
 
-    private static String key(String table) {
-        return unquoted(table).toUpperCase(Locale.ROOT);
+    /** How a table or column name is looked up: without quotes, in upper case. */
+    static String key(String name) {
+        return unquoted(name).toUpperCase(Locale.ROOT);
     }
 
     /** The name without quote characters around it or its parts. */

@@ -17,7 +17,12 @@ final class SqlTypes {
          * carries its blank padding into LENGTH, {@code ||} and comparisons, while VARCHAR keeps what was written everywhere.
          */
         String column(Dialect d) {
-            return d.columnType(kind == TypeKind.CHAR ? TypeKind.VARCHAR : kind, length, scale);
+            return d.columnType(columnKind(), length, scale);
+        }
+
+        /** The kind a column of this type is declared with on every engine (see {@link #column}). */
+        TypeKind columnKind() {
+            return kind == TypeKind.CHAR ? TypeKind.VARCHAR : kind;
         }
 
         String cast(Dialect d) {

@@ -67,6 +67,8 @@ public final class Translator {
     private final int cacheSizeMax;
     private final Map<String, Cached> cache;
     private final SchemaCatalog catalog;
+    /** The replicas mix engines that compare strings PAD SPACE and NO PAD. */
+    private final boolean mixedPadding;
 
     /** A translation or its rejection, made when the catalog was at {@code schemaVersion}. */
     private record Cached(Object result, long schemaVersion) {
@@ -98,6 +100,8 @@ public final class Translator {
         }
         this.client = clientDialect;
         this.eagerTargets = List.copyOf(targets);
+        this.mixedPadding = eagerTargets.stream().anyMatch(Dialect::comparesStringsPadSpace)
+                && !eagerTargets.stream().allMatch(Dialect::comparesStringsPadSpace);
         this.catalog = catalog;
         this.cacheSizeMax = cacheSizeMax;
         this.cache = new LinkedHashMap<>(Math.min(cacheSizeMax, 1024), 0.75f, true) {
@@ -173,8 +177,7 @@ public final class Translator {
         b.clientSql = clientSql;
         b.client = client;
         b.catalog = catalog;
-        b.mixedPadding = eagerTargets.stream().anyMatch(Dialect::comparesStringsPadSpace)
-                && !eagerTargets.stream().allMatch(Dialect::comparesStringsPadSpace);
+        b.mixedPadding = mixedPadding;
         String sql = stripTerminator(clientSql);
         if (transaction(withoutLeadingComments(sql), b)) {
             return new Translation(b);
