@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.BufferedCursor;
 import org.shepherd.coordinator.MetadataRequest;
-import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.divergence.Divergence;
 import org.shepherd.protocol.ColumnInfo;
 
@@ -94,41 +94,6 @@ public final class AdminQueries {
     }
 
     private static Answer rows(List<ColumnInfo> columns, List<Object[]> rows) {
-        return new Answer.Rows(new ListCursor(columns, rows), List.of());
-    }
-
-    /** Rows already in memory (admin answers are small: bounded by the replica count and the divergence log). */
-    private static final class ListCursor implements ResultCursor {
-        private final List<ColumnInfo> columns;
-        private final List<Object[]> rows;
-        private int next;
-
-        ListCursor(List<ColumnInfo> columns, List<Object[]> rows) {
-            this.columns = columns;
-            this.rows = rows;
-        }
-
-        @Override
-        public List<ColumnInfo> columns() {
-            return columns;
-        }
-
-        @Override
-        public List<Object[]> fetch(int maxRows) {
-            int end = Math.min(rows.size(), next + Math.max(1, maxRows));
-            List<Object[]> out = List.copyOf(rows.subList(next, end));
-            next = end;
-            return out;
-        }
-
-        @Override
-        public boolean exhausted() {
-            return next >= rows.size();
-        }
-
-        @Override
-        public void close() {
-            next = rows.size();
-        }
+        return new Answer.Rows(new BufferedCursor(columns, rows), List.of());
     }
 }

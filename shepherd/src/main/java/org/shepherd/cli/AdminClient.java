@@ -1,7 +1,6 @@
 package org.shepherd.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -13,7 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.shepherd.jdbc.ShepherdConnection;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /** The connection options shared by {@code status} and {@code divergences}, and reading their result sets. */
 final class AdminClient {
@@ -21,20 +20,8 @@ final class AdminClient {
     /** Rows read at most from one admin answer (the divergence log keeps fewer). */
     static final int ROWS_MAX = 100_000;
 
-    @Option(names = "--url", paramLabel = "URL", description = "The shepherd to ask, e.g. jdbc:shepherd://127.0.0.1:7654/db "
-            + "(default: the embedded default started by `shepherd serve` in this directory).")
-    String url;
-
-    @Option(names = "--user", paramLabel = "USER", description = "User name (overrides the credentials file).")
-    String user;
-
-    @Option(names = "--password", paramLabel = "PASSWORD", arity = "0..1", interactive = true,
-            description = "Password (overrides the credentials file); without a value it is asked for.")
-    String password;
-
-    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "shepherd-data",
-            description = "Data directory of the embedded default, used without --url (default: ${DEFAULT-VALUE}).")
-    Path dataDir;
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
 
     /** A table read in full: column labels, whether each is numeric, and the rows as maps in column order. */
     record Table(List<String> labels, boolean[] numeric, List<Map<String, Object>> rows) {
@@ -64,7 +51,7 @@ final class AdminClient {
 
     /** Opens a Shepherd connection: exit 2 if the URL is no Shepherd URL, exit 1 if the shepherd cannot be reached. */
     ShepherdConnection connect() {
-        ConnectionTarget target = ConnectionTarget.resolve(url, user, password, dataDir);
+        ConnectionTarget target = connection.resolve();
         if (!target.url().startsWith("jdbc:shepherd:")) {
             throw CliException.usage("--url must be a jdbc:shepherd:// URL (status and divergences ask the shepherd itself), was "
                     + SqlCommand.redacted(target.url()));

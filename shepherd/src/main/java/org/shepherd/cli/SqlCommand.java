@@ -13,6 +13,7 @@ import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -29,23 +30,12 @@ final class SqlCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--url", paramLabel = "URL", description = "JDBC URL, e.g. jdbc:shepherd://127.0.0.1:7654/db")
-    String url;
-
-    @Option(names = "--user", paramLabel = "USER", description = "User name (overrides the credentials file).")
-    String user;
-
-    @Option(names = "--password", paramLabel = "PASSWORD", arity = "0..1", interactive = true,
-            description = "Password (overrides the credentials file); without a value it is asked for.")
-    String password;
+    @Mixin
+    ConnectionOptions connection = new ConnectionOptions();
 
     @Option(names = {"-e", "--execute"}, paramLabel = "SQL",
             description = "Run these statements (repeatable; ;-separated) and exit: 0 if all succeed, 1 at the first error.")
     List<String> execute = new ArrayList<>();
-
-    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "shepherd-data",
-            description = "Data directory of the embedded default, used without --url (default: ${DEFAULT-VALUE}).")
-    Path dataDir;
 
     @Option(names = "--history-file", paramLabel = "FILE",
             description = "History of the interactive shell (default: .shepherd_history in your home).")
@@ -53,7 +43,7 @@ final class SqlCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        ConnectionTarget target = ConnectionTarget.resolve(url, user, password, dataDir);
+        ConnectionTarget target = connection.resolve();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Connection connection;

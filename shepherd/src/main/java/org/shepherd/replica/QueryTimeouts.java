@@ -20,31 +20,19 @@ public final class QueryTimeouts {
     private static final Set<String> STATES = Set.of("XCL52", "70100", "HY008", SQLSTATE);
     /** MariaDB 1969 (max_statement_time exceeded), 1317 (query interrupted); MySQL 3024 (max_execution_time). */
     private static final Set<Integer> MYSQL_FAMILY_CODES = Set.of(1969, 1317, 3024);
-    /** Causes looked at at most, against cycles. */
-    private static final int CAUSE_DEPTH_MAX = 8;
 
     private QueryTimeouts() {
     }
 
     /** True when {@code e} (or an exception it wraps) says the statement timed out or was cancelled. */
     public static boolean isQueryTimeout(SQLException e) {
-        Throwable t = e;
-        for (int depth = 0; t != null && depth < CAUSE_DEPTH_MAX; depth++, t = t.getCause()) {
-            if (t instanceof SQLTimeoutException) return true;
-            if (t instanceof SQLException s) {
-                if (s.getSQLState() != null && STATES.contains(s.getSQLState())) return true;
-                if (MYSQL_FAMILY_CODES.contains(s.getErrorCode()) && !isConnectionState(s.getSQLState())) return true;
-            }
-        }
-        return false;
+        return SqlErrors.anyInChain(e, s -> s instanceof SQLTimeoutException
+                || s.getSQLState() != null && STATES.contains(s.getSQLState())
+                || MYSQL_FAMILY_CODES.contains(s.getErrorCode()) && !SqlErrors.isConnectionState(s.getSQLState()));
     }
 
     /** The SQLState a client sees for {@code e}: {@value #SQLSTATE} for any vendor's timeout, else the replica's. */
     public static String clientSqlState(SQLException e) {
         return isQueryTimeout(e) ? SQLSTATE : e.getSQLState();
-    }
-
-    private static boolean isConnectionState(String state) {
-        return state != null && state.startsWith("08");
     }
 }

@@ -3,6 +3,7 @@ package org.shepherd.vote;
 import java.sql.SQLException;
 import java.util.List;
 import org.shepherd.replica.QueryTimeouts;
+import org.shepherd.replica.SqlErrors;
 import org.shepherd.replica.setup.ReplicaSetup;
 
 /**
@@ -33,8 +34,7 @@ public final class ErrorOutcome {
 
     /** The connection to the replica is broken: the replica is not voting, it is down. */
     public static boolean isConnectionFailure(SQLException e) {
-        String state = e.getSQLState();
-        return state != null && state.startsWith("08");
+        return SqlErrors.isConnectionState(e.getSQLState());
     }
 
     /** The canonical outcome of an error answer: {@link #RETRY} or the SQLState class. */

@@ -21,6 +21,7 @@ import org.shepherd.admin.AdminView;
 import org.shepherd.config.ConfigKey;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.BufferedCursor;
 import org.shepherd.coordinator.Coordinator;
 import org.shepherd.coordinator.DatabaseInfo;
 import org.shepherd.coordinator.MetadataRequest;

@@ -3,6 +3,7 @@ package org.shepherd.replica.setup;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
+import org.shepherd.replica.SqlErrors;
 
 /**
  * IBM DB2 (LUW): JDBC SERIALIZABLE is DB2's Repeatable Read, strict two-phase locking with next-key locks.
@@ -41,6 +42,6 @@ final class Db2Setup implements ReplicaSetup {
 
     @Override
     public boolean isRetryable(SQLException e) {
-        return Sql.anyInChain(e, s -> RETRY_STATES.contains(s.getSQLState()) || RETRY_CODES.contains(s.getErrorCode()));
+        return SqlErrors.anyInChain(e, s -> RETRY_STATES.contains(s.getSQLState()) || RETRY_CODES.contains(s.getErrorCode()));
     }
 }

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.shepherd.replica.SqlErrors;
 
 /**
  * Apache Derby, embedded or network server. Derby's SERIALIZABLE is strict two-phase locking with index range
@@ -58,7 +59,7 @@ final class DerbySetup implements ReplicaSetup {
 
     @Override
     public boolean isRetryable(SQLException e) {
-        return Sql.anyInChain(e, s -> RETRY_STATES.contains(s.getSQLState()));
+        return SqlErrors.anyInChain(e, s -> RETRY_STATES.contains(s.getSQLState()));
     }
 
     private static void setDatabaseProperty(Connection c, String key, String value) throws SQLException {

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.shepherd.replica.SqlErrors;
 
 /**
  * HSQLDB 2.x. Only its LOCKS transaction control is strict two-phase locking (MVCC and MVLOCKS let reads pass
@@ -64,7 +65,7 @@ final class HsqldbSetup implements ReplicaSetup {
 
     @Override
     public boolean isRetryable(SQLException e) {
-        return Sql.anyInChain(e, s -> "40001".equals(s.getSQLState()));
+        return SqlErrors.anyInChain(e, s -> "40001".equals(s.getSQLState()));
     }
 
     private static String property(Connection c, String name) throws SQLException {

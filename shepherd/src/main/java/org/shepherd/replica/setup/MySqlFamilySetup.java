@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.shepherd.replica.SqlErrors;
 
 /**
  * MariaDB and MySQL with InnoDB: SERIALIZABLE turns every plain read into a locking read (next-key locks), which
@@ -98,7 +99,7 @@ final class MySqlFamilySetup implements ReplicaSetup {
 
     @Override
     public boolean isRetryable(SQLException e) {
-        return Sql.anyInChain(e, s -> RETRY_CODES.contains(s.getErrorCode()) || "40001".equals(s.getSQLState()));
+        return SqlErrors.anyInChain(e, s -> RETRY_CODES.contains(s.getErrorCode()) || "40001".equals(s.getSQLState()));
     }
 
     private String sessionIsolation(Connection c) throws SQLException {

@@ -3,6 +3,7 @@ package org.shepherd.replica.setup;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Set;
+import org.shepherd.replica.SqlErrors;
 
 /**
  * PostgreSQL, as a secondary only. Its concurrency control is multiversion: reads never wait for writers, and
@@ -77,6 +78,6 @@ final class PostgresSetup implements ReplicaSetup {
 
     @Override
     public boolean isRetryable(SQLException e) {
-        return Sql.anyInChain(e, s -> RETRY_STATES.contains(s.getSQLState()));
+        return SqlErrors.anyInChain(e, s -> RETRY_STATES.contains(s.getSQLState()));
     }
 }

@@ -6,12 +6,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /** The few JDBC calls the setups make. */
 final class Sql {
-    /** Causes and chained exceptions looked at when classifying an error; drivers wrap at most a few levels. */
-    private static final int ERROR_CHAIN_DEPTH_MAX = 8;
 
     private Sql() {
     }
@@ -44,28 +41,5 @@ final class Sql {
         if (!c.getAutoCommit()) {
             c.commit();
         }
-    }
-
-    /** Whether the error, one of its causes or one of its chained SQLExceptions satisfies the test. */
-    static boolean anyInChain(SQLException e, Predicate<SQLException> test) {
-        List<SQLException> seen = new ArrayList<>();
-        Throwable t = e;
-        while (t != null && seen.size() < ERROR_CHAIN_DEPTH_MAX) {
-            if (t instanceof SQLException) {
-                SQLException s = (SQLException) t;
-                if (seen.contains(s)) {
-                    break;
-                }
-                seen.add(s);
-                if (test.test(s)) {
-                    return true;
-                }
-                SQLException next = s.getNextException();
-                t = next != null && !seen.contains(next) ? next : s.getCause();
-            } else {
-                t = t.getCause();
-            }
-        }
-        return false;
     }
 }

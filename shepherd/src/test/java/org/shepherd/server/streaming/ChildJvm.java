@@ -1,5 +1,6 @@
 package org.shepherd.server.streaming;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import java.io.IOException;
@@ -58,6 +59,26 @@ final class ChildJvm {
             fail("the child JVM did not finish within %d s; stdout: %s stderr: %s", timeoutSeconds, stdout(), stderr());
         }
         return stdout();
+    }
+
+    /**
+     * Runs {@link StreamingClientMain} in its own JVM against the shepherd this server child started, checks that it
+     * read all 10,000,000 rows with a heap of at most 256 MiB, and prints what it reported under {@code label}.
+     */
+    void readTenMillionRowsThrough(Path dir, long timeoutSeconds, String label) throws IOException, InterruptedException {
+        String url = "jdbc:shepherd://127.0.0.1:" + awaitPort(timeoutSeconds) + "/shepherd?user=app&password=pw";
+        long start = System.nanoTime();
+        ChildJvm client = start(StreamingClientMain.class, url, dir, "client");
+        String out = client.awaitExit(timeoutSeconds);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        System.out.println("10,000,000 rows, " + label + " (-Xmx256m server and client): " + out.trim()
+                + "; client JVM total " + seconds + " s");
+        assertThat(client.process.exitValue()).as("client output: %s stderr: %s server stderr: %s", out, client.stderr(),
+                stderr()).isZero();
+        assertThat(out).contains("ROWS 10000000 SUM 49999995000000");
+        String reportedHeap = out.substring(out.indexOf("MAXHEAP ") + 8).trim().split("\\s")[0];
+        // JVMs report slightly less than -Xmx: the bound shows the flag was in force
+        assertThat(Long.parseLong(reportedHeap)).isLessThanOrEqualTo(256L * 1024 * 1024);
     }
 
     /** Closes the child's stdin (the server mains stop on it) and waits, killing it after {@code timeoutSeconds}. */

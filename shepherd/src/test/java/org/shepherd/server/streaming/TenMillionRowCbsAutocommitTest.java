@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -35,20 +34,7 @@ class TenMillionRowCbsAutocommitTest {
         Files.writeString(config, props.toString());
         ChildJvm server = ChildJvm.start(StreamingServerMain.class, config.toString(), dir, "server");
         try {
-            int port = server.awaitPort(CHILD_TIMEOUT_SECONDS);
-            String url = "jdbc:shepherd://127.0.0.1:" + port + "/shepherd?user=app&password=pw";
-
-            long start = System.nanoTime();
-            ChildJvm client = ChildJvm.start(StreamingClientMain.class, url, dir, "client");
-            String clientOut = client.awaitExit(CHILD_TIMEOUT_SECONDS);
-            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
-            System.out.println("10,000,000 rows, CBS autocommit (-Xmx256m server and client): " + clientOut.trim()
-                    + "; client JVM total " + seconds + " s");
-            assertThat(client.process.exitValue()).as("client output: %s stderr: %s server stderr: %s", clientOut,
-                    client.stderr(), server.stderr()).isZero();
-            assertThat(clientOut).contains("ROWS 10000000 SUM 49999995000000");
-            assertThat(Long.parseLong(clientOut.substring(clientOut.indexOf("MAXHEAP ") + 8).trim().split("\\s")[0]))
-                    .isLessThanOrEqualTo(256L * 1024 * 1024);
+            server.readTenMillionRowsThrough(dir, CHILD_TIMEOUT_SECONDS, "CBS autocommit");
             assertThat(spillFiles(data.resolve("spill"))).as("spill file deleted once the result was read").isEmpty();
         } finally {
             server.stop(60);

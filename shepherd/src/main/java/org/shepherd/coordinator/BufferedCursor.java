@@ -1,19 +1,18 @@
-package org.shepherd.coordinator.cbs;
+package org.shepherd.coordinator;
 
 import java.sql.SQLException;
 import java.util.List;
-import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.protocol.ColumnInfo;
 
-/** The primary's rows of a voted statement, held until the client reads them (bounded by the row limit). */
-final class BufferedCursor implements ResultCursor {
+/** Rows already in memory (a metadata answer within its row limit, an admin answer), read in batches. */
+public final class BufferedCursor implements ResultCursor {
 
     private final List<ColumnInfo> columns;
     private final List<Object[]> rows;
     private int next;
     private boolean closed;
 
-    BufferedCursor(List<ColumnInfo> columns, List<Object[]> rows) {
+    public BufferedCursor(List<ColumnInfo> columns, List<Object[]> rows) {
         this.columns = List.copyOf(columns);
         this.rows = rows;
     }
