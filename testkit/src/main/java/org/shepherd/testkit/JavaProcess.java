@@ -11,6 +11,8 @@ import java.util.Set;
 /** Builds the command line of a server that runs in a JVM of its own, on jars found on this JVM's class path. */
 final class JavaProcess {
     private static final String HEAP_MAX = "-Xmx256m";
+    /** Extra JVM options for every server JVM, e.g. a profiler agent ({@code %p} in its file name: the pid). */
+    static final String EXTRA_OPTIONS_ENV = "SHEPHERD_SERVER_JAVA_OPTS";
 
     private JavaProcess() {
     }
@@ -60,6 +62,8 @@ final class JavaProcess {
         command.add(HEAP_MAX);
         command.add("-XX:+UseSerialGC");
         command.add("-XX:TieredStopAtLevel=1");
+        String extra = System.getenv(EXTRA_OPTIONS_ENV);
+        if (extra != null && !extra.isBlank()) command.addAll(List.of(extra.trim().split("\\s+")));
         command.add("-cp");
         command.add(classPath);
         command.addAll(systemProperties);

@@ -86,6 +86,10 @@ public final class Bench implements Callable<Integer> {
     Path shepherdLauncher;
     @Option(names = "--shepherd-java-opts", description = "JAVA_OPTS for the shepherd process")
     String shepherdJavaOpts;
+
+    @Option(names = "--shepherd-set", paramLabel = "KEY=VALUE",
+            description = "a shepherd config key for every shepherd run, e.g. replica.pool.size.max=8 (repeatable)")
+    Map<String, String> shepherdSettings = new LinkedHashMap<>();
     @Option(names = "--scenario", defaultValue = "throughput",
         description = "throughput (Figure 7) or crash (Figure 9: one replica crashes and catches up)")
     String scenario;
@@ -118,6 +122,7 @@ public final class Bench implements Callable<Integer> {
             throw new IllegalArgumentException("--terminals must list client counts of at least 1");
         }
         if (repeats < 1) throw new IllegalArgumentException("--repeats must be at least 1");
+        ShepherdProcess.checkSettings(shepherdSettings);
         Scale scale = new Scale(warehouses, small);
         if ("crash".equals(scenario)) return crashScenario();
         if (!"throughput".equals(scenario)) throw new IllegalArgumentException("--scenario must be throughput or crash");
@@ -238,7 +243,7 @@ public final class Bench implements Callable<Integer> {
             Jdbc target;
             if (config.viaShepherd()) {
                 shepherd = ShepherdProcess.start(launcher.toAbsolutePath(), dir.resolve("shepherd"), config, servers,
-                    shepherdJavaOpts);
+                    shepherdJavaOpts, shepherdSettings);
                 target = new Jdbc(shepherd.jdbcUrl(), shepherd.user(), shepherd.password());
             } else {
                 target = directBaseline(servers.get(0));

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -39,9 +40,23 @@ final class ShepherdProcess implements AutoCloseable {
         this.logFile = logFile;
     }
 
+    /** Config keys every run sets itself ({@code --shepherd-set} may not change them). */
+    private static final List<String> KEYS_SET_BY_BENCH = List.of("listen", "mode", "f", "data.dir");
+
+    /** Refuses extra settings that would change what bench itself configures: the address, mode, replicas, users. */
+    static void checkSettings(Map<String, String> settings) {
+        for (String key : settings.keySet()) {
+            boolean replicaSpec = key.startsWith("replica.") && key.chars().filter(ch -> ch == '.').count() >= 2
+                && (key.endsWith(".url") || key.endsWith(".user") || key.endsWith(".password") || key.endsWith(".dialect"));
+            if (KEYS_SET_BY_BENCH.contains(key) || key.startsWith("user.") || replicaSpec) {
+                throw new IllegalArgumentException("--shepherd-set " + key + ": bench sets this key itself for every run");
+            }
+        }
+    }
+
     /** Writes the config file into {@code dir}, starts the shepherd and waits until it accepts connections. */
     static ShepherdProcess start(Path launcher, Path dir, BenchConfig config, List<BenchDatabase> replicas,
-                                 String javaOpts) throws IOException, InterruptedException {
+                                 String javaOpts, Map<String, String> settings) throws IOException, InterruptedException {
         if (!Files.isExecutable(launcher)) {
             throw new IOException("cannot run the shepherd: " + launcher + " is missing or not executable;"
                 + " pass --shepherd PATH to bin/shepherd");
@@ -60,6 +75,7 @@ final class ShepherdProcess implements AutoCloseable {
             p.setProperty("replica." + r.name() + ".password", r.password());
             p.setProperty("replica." + r.name() + ".dialect", r.dialect());
         }
+        settings.forEach(p::setProperty);
         Files.createDirectories(dir);
         Path configFile = dir.resolve("shepherd.properties");
         try (var out = Files.newBufferedWriter(configFile, StandardCharsets.UTF_8)) {

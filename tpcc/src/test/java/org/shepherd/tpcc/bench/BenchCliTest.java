@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +40,16 @@ class BenchCliTest {
         assertThat(bench("--no-such-option")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--help")).isEqualTo(TpccCli.EXIT_OK);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--configs", "--cpu-percent");
+    }
+
+    @Test
+    void shepherdSettingsMayNotChangeWhatBenchConfiguresItself() {
+        assertThat(bench("--shepherd-set", "mode=serial")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--shepherd-set mode");
+        assertThat(bench("--shepherd-set", "replica.r1.url=jdbc:derby:x")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(bench("--shepherd-set", "user.bench.password=x")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(bench("--shepherd-set", "no-equals-sign")).isEqualTo(TpccCli.EXIT_USAGE);
+        ShepherdProcess.checkSettings(Map.of("replica.pool.size.max", "10", "fetch.size.default", "16"));
     }
 
     @Test
