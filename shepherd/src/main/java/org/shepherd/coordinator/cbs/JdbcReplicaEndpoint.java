@@ -63,6 +63,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final ThreadPoolExecutor workers;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
     private final Map<Long, Statement> running = new ConcurrentHashMap<>();
+    /** Set on this replica's worker threads: the request it runs next ({@link #runChain}). */
+    private final ThreadLocal<Runnable[]> continuation = new ThreadLocal<>();
     private volatile Consumer<String> trace;
 
     /**
@@ -138,11 +140,39 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     private void submit(Consumer<Outcome> done, Supplier<String> what, Runnable task) {
+        Runnable job = traced(what, task);
+        Runnable[] next = continuation.get();
+        if (next != null && next[0] == null) {
+            next[0] = job; // this worker runs it as soon as its current request is over
+            return;
+        }
         try {
-            workers.execute(traced(what, task));
+            workers.execute(() -> runChain(job));
         } catch (RejectedExecutionException e) {
             done.accept(Outcome.down(new SQLException("replica " + name() + " has more than " + QUEUED_REQUESTS_MAX
                     + " queued requests", "08004", e)));
+        }
+    }
+
+    /**
+     * Runs {@code first} on this worker, then the one request handed to this replica while it ran (the core usually
+     * sends the transaction's next statement or its commit from the outcome of the current one): the worker that
+     * just finished makes the call itself instead of waking another worker and waiting for it.
+     */
+    private void runChain(Runnable first) {
+        Runnable[] next = new Runnable[1];
+        continuation.set(next);
+        Runnable job = first;
+        try {
+            while (job != null) {
+                next[0] = null;
+                job.run();
+                job = next[0];
+            }
+        } finally {
+            continuation.remove();
+            Runnable left = next[0];
+            if (job != null && left != null) workers.execute(() -> runChain(left)); // job threw: the next one still runs
         }
     }
 
