@@ -71,6 +71,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final DeterminismSource determinism;
     private final boolean homogeneous;
     private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
+    private final Object identityLookup = new Object();
     private volatile boolean closed;
 
     /**
@@ -186,6 +187,16 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         String key = table.toUpperCase(java.util.Locale.ROOT);
         Optional<String> cached = identityColumns.get(key);
         if (cached != null) return cached;
+        synchronized (identityLookup) { // sessions inserting into a new table at once look it up once, not each
+            cached = identityColumns.get(key);
+            if (cached != null) return cached;
+            Optional<String> found = lookUpIdentityColumn(table);
+            identityColumns.put(key, found);
+            return found;
+        }
+    }
+
+    private Optional<String> lookUpIdentityColumn(String table) throws SQLException {
         Optional<String> found = Optional.empty();
         String bare = table.replace("\"", "").replace("`", "");
         String schema = null;
@@ -209,7 +220,6 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             }
             c.rollback();
         }
-        identityColumns.put(key, found);
         return found;
     }
 
