@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -81,7 +82,7 @@ public final class SchemaCatalog {
         this.loader = loader;
     }
 
-    /** Changes with every DDL statement learned; translations made at another version are stale. */
+    /** Changes whenever what the catalog knows changes; translations made at another version are stale. */
     public long version() {
         return version.get();
     }
@@ -131,6 +132,7 @@ public final class SchemaCatalog {
 
     /** Applies the effect of a DDL statement the translator accepted. */
     synchronized void learn(Statement ddl, Dialect client) {
+        Map<String, Map<String, ColumnType>> before = new HashMap<>(tables);
         if (ddl instanceof CreateTable) {
             CreateTable ct = (CreateTable) ddl;
             String key = key(ct.getTable().getFullyQualifiedName());
@@ -154,7 +156,8 @@ public final class SchemaCatalog {
         }
         // Any DDL may change what a lookup finds (and forgets tables the loader did not find).
         tables.values().removeIf(columns -> columns == ABSENT);
-        version.incrementAndGet();
+        // a DDL that changes no table's columns (CREATE INDEX, a repeated CREATE) leaves cached translations valid
+        if (!tables.equals(before)) version.incrementAndGet();
     }
 
     private void alter(Alter alter, Dialect client) {

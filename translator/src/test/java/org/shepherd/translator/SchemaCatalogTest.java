@@ -42,6 +42,23 @@ class SchemaCatalogTest {
     }
 
     @Test
+    void ddlThatChangesNoColumnsKeepsCachedTranslations() throws SQLException {
+        Translator translator = new Translator(Dialect.DERBY, List.of(Dialect.DERBY), 16);
+        translator.translate("CREATE TABLE t (id INTEGER, i INTEGER)");
+        Translation typed = translator.translate(SUM);
+        long version = translator.catalog().version();
+
+        translator.translate("CREATE INDEX t_i ON t (i)");
+        translator.translate("CREATE TABLE t (id INTEGER, i INTEGER)"); // the same columns again
+        assertThat(translator.catalog().version()).isEqualTo(version);
+        assertThat(translator.translate(SUM)).isSameAs(typed);
+
+        translator.translate("ALTER TABLE t ADD COLUMN d DECIMAL(7, 2)");
+        assertThat(translator.catalog().version()).isNotEqualTo(version);
+        assertThat(translator.translate(SUM)).isNotSameAs(typed);
+    }
+
+    @Test
     void alterTableAddsAndDropsColumns() throws SQLException {
         Translator translator = new Translator(Dialect.DERBY, 16);
         translator.translate("CREATE TABLE t (id INTEGER, c CHAR(3))");
