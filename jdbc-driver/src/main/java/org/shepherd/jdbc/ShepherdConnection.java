@@ -107,13 +107,7 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     }
 
     void addWarnings(List<SQLWarning> list) {
-        for (SQLWarning w : list) {
-            if (warnings == null) {
-                warnings = w;
-            } else {
-                warnings.setNextWarning(w);
-            }
-        }
+        warnings = Warnings.append(warnings, list);
     }
 
     void statementClosed(ShepherdStatement s) {

@@ -50,15 +50,7 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
         this.statement = statement;
         this.cursor = cursor;
         this.columns = cursor.columns();
-        for (SQLWarning w : cursor.warnings()) addWarning(w);
-    }
-
-    private void addWarning(SQLWarning w) {
-        if (warnings == null) {
-            warnings = w;
-        } else {
-            warnings.setNextWarning(w);
-        }
+        this.warnings = Warnings.append(null, cursor.warnings());
     }
 
     private void checkOpen() throws SQLException {

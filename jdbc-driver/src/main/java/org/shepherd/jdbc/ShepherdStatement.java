@@ -439,13 +439,7 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
     }
 
     void addWarnings(List<SQLWarning> list) {
-        for (SQLWarning w : list) {
-            if (warnings == null) {
-                warnings = w;
-            } else {
-                warnings.setNextWarning(w);
-            }
-        }
+        warnings = Warnings.append(warnings, list);
     }
 
     @Override

@@ -18,6 +18,9 @@ import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.setup.ReplicaRefusedException;
 import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.testing.BankWorkload;
+import org.shepherd.testing.ReplicaTables;
+import org.shepherd.testing.SqlClient;
 
 /**
  * Tier 3: commit barrier scheduling over real servers of different vendors (f = 1, three replicas), each vendor as
@@ -34,6 +37,7 @@ class HeterogeneousCbsTest {
     private static final int BANK_TXNS_PER_CLIENT = 15;
     private static final int MIX_TXNS_PER_CLIENT = 10;
     private static final long SEED = 5_000;
+    private static final BankWorkload BANK = new BankWorkload(20, 1_000);
 
     private static ReplicaServers servers;
 
@@ -70,12 +74,11 @@ class HeterogeneousCbsTest {
     private static void bankOn(List<String> names, int primary) throws Exception {
         long t0 = System.nanoTime();
         try (CbsCoordinator c = coordinator(names, primary)) {
-            Workloads.createBank(c);
-            Workloads.Counts counts = Workloads.bank(c, CLIENTS, BANK_TXNS_PER_CLIENT, SEED + primary * 100);
+            BANK.create(SqlClient.sessions(c));
+            BankWorkload.Counts counts = BANK.run(SqlClient.sessions(c), CLIENTS, BANK_TXNS_PER_CLIENT, 0, SEED + primary * 100);
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
-            assertEqualEverywhere(c, "acct", "id");
+            BANK.assertReplicasAgree(ReplicaTables.pools(c));
             assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
-            assertThat(counts.commits() + counts.reads()).isEqualTo((long) CLIENTS * BANK_TXNS_PER_CLIENT);
             System.out.printf("bank on %s, primary %s: %s %s in %d ms%n", names, names.get(primary), counts, c.stats(),
                     (System.nanoTime() - t0) / 1_000_000);
         }
@@ -100,19 +103,11 @@ class HeterogeneousCbsTest {
         }
     }
 
+    /** {@code table} and the commit log are equal on every replica. */
     private static void assertEqualEverywhere(CbsCoordinator c, String table, String orderBy) throws SQLException {
-        List<ReplicaPool> pools = c.endpoints().stream().map(e -> e.pool()).toList();
-        List<String> first = Workloads.canonicalTable(pools.get(0), table, orderBy);
-        assertThat(first).as("%s on %s", table, pools.get(0).spec().name()).isNotEmpty();
-        for (ReplicaPool p : pools.subList(1, pools.size())) {
-            assertThat(Workloads.canonicalTable(p, table, orderBy)).as("%s on %s equals %s on %s", table, p.spec().name(), table,
-                    pools.get(0).spec().name()).isEqualTo(first);
-        }
-        List<String> log = Workloads.canonicalTable(pools.get(0), "shepherd_txlog", "txid");
-        for (ReplicaPool p : pools.subList(1, pools.size())) {
-            assertThat(Workloads.canonicalTable(p, "shepherd_txlog", "txid")).as("shepherd_txlog on %s", p.spec().name())
-                    .isEqualTo(log);
-        }
+        List<ReplicaPool> pools = ReplicaTables.pools(c);
+        ReplicaTables.assertEqualEverywhere(pools, table, orderBy);
+        ReplicaTables.assertEqualEverywhere(pools, "shepherd_txlog", "txid");
     }
 
     private static final List<String> MARIADB_DERBY_HSQLDB = List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY,
@@ -167,7 +162,7 @@ class HeterogeneousCbsTest {
     @Test
     void aPrimaryThatBlocksLessThanASecondaryStaysCorrectAndLive() throws Exception {
         try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0)) {
-            Workloads.createBank(c);
+            BANK.create(SqlClient.sessions(c));
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             List<String> hsqldbTrace = java.util.Collections.synchronizedList(new ArrayList<>());
             c.endpoints().get(2).setTrace(hsqldbTrace::add);
@@ -189,7 +184,7 @@ class HeterogeneousCbsTest {
             }
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).as("HSQLDB caught up").isTrue();
             assertEqualEverywhere(c, "acct", "id");
-            assertThat(Workloads.canonicalTable(c.endpoints().get(2).pool(), "acct", "id")).contains("ID=E1|BAL=E995",
+            assertThat(ReplicaTables.canonical(c.endpoints().get(2).pool(), "acct", "id")).contains("ID=E1|BAL=E995",
                     "ID=E2|BAL=E993", "ID=E3|BAL=E1007", "ID=E4|BAL=E1005");
             assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
             System.out.printf("insufficiently blocking primary: %s%n", c.stats());

@@ -18,6 +18,8 @@ import org.shepherd.replica.jdbc.ConnectionPreparer;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.ReplicaSpec;
 import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.testing.BankWorkload;
+import org.shepherd.testing.SqlClient;
 import org.shepherd.testkit.DatabaseServer;
 import org.shepherd.testkit.PostgresServer;
 
@@ -37,6 +39,7 @@ class PostgresSecondaryCbsTest {
     private static final int CLIENTS = 4;
     private static final int BANK_TXNS_PER_CLIENT = 25;
     private static final long SEED = 7_100;
+    private static final BankWorkload BANK = new BankWorkload(20, 1_000);
 
     private static PostgresServer postgres;
 
@@ -83,18 +86,10 @@ class PostgresSecondaryCbsTest {
         try (CbsCoordinator coordinator = c) {
             assertThat(coordinator.endpoints().stream().map(JdbcReplicaEndpoint::commitGated).toList())
                     .containsExactly(false, false, true);
-            Workloads.createBank(coordinator);
-            Workloads.Counts counts = Workloads.bank(coordinator, CLIENTS, BANK_TXNS_PER_CLIENT, SEED);
+            BANK.create(SqlClient.sessions(coordinator));
+            BankWorkload.Counts counts = BANK.run(SqlClient.sessions(coordinator), CLIENTS, BANK_TXNS_PER_CLIENT, 0, SEED);
             assertThat(coordinator.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
-            assertThat(counts.commits() + counts.reads()).isEqualTo((long) CLIENTS * BANK_TXNS_PER_CLIENT);
-            for (String table : List.of("acct", "shepherd_txlog")) {
-                String orderBy = table.equals("acct") ? "id" : "txid";
-                List<String> first = Workloads.canonicalTable(pools.get(0), table, orderBy);
-                assertThat(first).as("%s on the primary", table).isNotEmpty();
-                for (ReplicaPool p : pools.subList(1, pools.size())) {
-                    assertThat(Workloads.canonicalTable(p, table, orderBy)).as("%s on %s", table, p.spec().name()).isEqualTo(first);
-                }
-            }
+            BANK.assertReplicasAgree(pools);
             assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
             System.out.printf("bank with a PostgreSQL secondary: %s %s in %d ms%n", counts, coordinator.stats(),
                     (System.nanoTime() - t0) / 1_000_000);

@@ -3,11 +3,7 @@ package org.shepherd.hetero;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -15,31 +11,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.Coordinator;
-import org.shepherd.coordinator.ExecOptions;
-import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
-import org.shepherd.protocol.ColumnInfo;
-import org.shepherd.protocol.Param;
-import org.shepherd.replica.jdbc.JdbcValues;
-import org.shepherd.replica.jdbc.ReplicaPool;
-import org.shepherd.vote.CanonicalValues;
-import org.shepherd.vote.ErrorOutcome;
+import org.shepherd.testing.Retrying;
+import org.shepherd.testing.SqlClient;
 
 /**
- * The workloads of the heterogeneous tests, in portable client SQL through a {@link Coordinator}'s sessions: a bank
- * (concurrent transfers; every read sees the initial total) and a small TPC-C-like mix. Seeded; the seed of each
- * client is printed with any failure.
+ * The TPC-C-like mix of the heterogeneous tests (the bank is {@link org.shepherd.testing.BankWorkload}), in portable
+ * client SQL through a {@link Coordinator}'s sessions. Seeded; the seed of each client is printed with any failure.
  */
 final class Workloads {
-    static final int ACCOUNTS = 20;
-    static final long INITIAL_BALANCE = 1000;
     static final int DISTRICTS = 3;
     static final int CUSTOMERS = 10;
     static final int ITEMS = 20;
-    private static final int ATTEMPTS_MAX = 30;
-    private static final int FETCH_ROWS = 100;
 
     /** What a workload did. */
     record Counts(long commits, long reads, long retries) {
@@ -49,106 +33,15 @@ final class Workloads {
     }
 
     static long update(Session s, String sql, Object... params) throws SQLException {
-        return ((Answer.Update) s.execute(sql, params(params), ExecOptions.DEFAULT)).count();
+        return SqlClient.of(s).update(sql, params);
     }
 
     static List<Object[]> query(Session s, String sql, Object... params) throws SQLException {
-        Answer.Rows rows = (Answer.Rows) s.execute(sql, params(params), ExecOptions.DEFAULT);
-        List<Object[]> out = new ArrayList<>();
-        try (ResultCursor c = rows.cursor()) {
-            while (!c.exhausted()) {
-                out.addAll(c.fetch(FETCH_ROWS));
-            }
-        }
-        return out;
-    }
-
-    private static List<Param> params(Object... values) {
-        List<Param> out = new ArrayList<>();
-        for (Object v : values) {
-            if (v instanceof Long l) {
-                out.add(new Param(Types.BIGINT, l));
-            } else if (v instanceof Integer i) {
-                out.add(new Param(Types.INTEGER, i.longValue()));
-            } else if (v instanceof BigDecimal d) {
-                out.add(new Param(Types.DECIMAL, d));
-            } else {
-                out.add(new Param(Types.VARCHAR, v));
-            }
-        }
-        return out;
+        return SqlClient.of(s).query(sql, params);
     }
 
     static long number(Object v) {
         return ((Number) v).longValue();
-    }
-
-    // ---------------------------------------------------------------------------------------------- bank
-
-    static void createBank(Coordinator coordinator) throws SQLException {
-        try (Session s = coordinator.openSession("app", "db")) {
-            update(s, "CREATE TABLE acct (id INTEGER NOT NULL PRIMARY KEY, bal BIGINT NOT NULL)");
-            s.setAutoCommit(false);
-            for (int i = 0; i < ACCOUNTS; i++) {
-                update(s, "INSERT INTO acct (id, bal) VALUES (?, ?)", i, INITIAL_BALANCE);
-            }
-            s.commit();
-        }
-    }
-
-    /** Concurrent transfers (two updates in one transaction) and reads of the total, autocommit and in a transaction. */
-    static Counts bank(Coordinator coordinator, int clients, int txnsPerClient, long seed) throws Exception {
-        AtomicLong commits = new AtomicLong();
-        AtomicLong reads = new AtomicLong();
-        AtomicLong retries = new AtomicLong();
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int c = 0; c < clients; c++) {
-                long clientSeed = seed + c;
-                futures.add(pool.submit(() -> {
-                    Random rnd = new Random(clientSeed);
-                    try (Session s = coordinator.openSession("app", "db")) {
-                        for (int i = 0; i < txnsPerClient; i++) {
-                            int kind = rnd.nextInt(5);
-                            int a = rnd.nextInt(ACCOUNTS);
-                            int b = (a + 1 + rnd.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
-                            long amount = 1 + rnd.nextInt(50);
-                            retrying(s, retries, clientSeed, () -> {
-                                if (kind == 0) {
-                                    s.setAutoCommit(true);
-                                    assertTotal(query(s, "SELECT SUM(bal) AS total FROM acct"), clientSeed);
-                                    reads.incrementAndGet();
-                                } else if (kind == 1) {
-                                    s.setAutoCommit(false);
-                                    assertTotal(query(s, "SELECT SUM(bal) AS total FROM acct"), clientSeed);
-                                    query(s, "SELECT id, bal FROM acct WHERE id = ?", a);
-                                    s.commit();
-                                    reads.incrementAndGet();
-                                } else {
-                                    s.setAutoCommit(false);
-                                    update(s, "UPDATE acct SET bal = bal - ? WHERE id = ?", amount, Math.min(a, b));
-                                    update(s, "UPDATE acct SET bal = bal + ? WHERE id = ?", amount, Math.max(a, b));
-                                    s.commit();
-                                    commits.incrementAndGet();
-                                }
-                            });
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        return new Counts(commits.get(), reads.get(), retries.get());
-    }
-
-    private static void assertTotal(List<Object[]> rows, long seed) {
-        assertThat(number(rows.get(0)[0])).as("total read by client seed %d", seed).isEqualTo(ACCOUNTS * INITIAL_BALANCE);
     }
 
     // ----------------------------------------------------------------------------------------- TPC-C-like
@@ -184,7 +77,7 @@ final class Workloads {
     static Counts mix(Coordinator coordinator, int clients, int txnsPerClient, long seed) throws Exception {
         AtomicLong commits = new AtomicLong();
         AtomicLong reads = new AtomicLong();
-        AtomicLong retries = new AtomicLong();
+        Retrying retrying = new Retrying();
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         try {
             List<Future<?>> futures = new ArrayList<>();
@@ -193,6 +86,7 @@ final class Workloads {
                 futures.add(pool.submit(() -> {
                     Random rnd = new Random(clientSeed);
                     try (Session s = coordinator.openSession("app", "db")) {
+                        SqlClient client = SqlClient.of(s);
                         s.setAutoCommit(false);
                         for (int i = 0; i < txnsPerClient; i++) {
                             int p = rnd.nextInt(100);
@@ -206,7 +100,7 @@ final class Workloads {
                             java.util.Arrays.sort(items);
                             BigDecimal amount = BigDecimal.valueOf(100 + rnd.nextInt(500000), 2);
                             boolean write = p < 88;
-                            retrying(s, retries, clientSeed, () -> {
+                            retrying.run(client, clientSeed, () -> {
                                 if (p < 45) {
                                     newOrder(s, d, cust, items);
                                 } else if (p < 88) {
@@ -246,7 +140,7 @@ final class Workloads {
         } finally {
             pool.shutdownNow();
         }
-        return new Counts(commits.get(), reads.get(), retries.get());
+        return new Counts(commits.get(), reads.get(), retrying.retries());
     }
 
     private static void newOrder(Session s, int d, int cust, int[] items) throws SQLException {
@@ -276,49 +170,5 @@ final class Workloads {
                 assertThat(number(ol.get(0)[0])).as("order lines of district %d", d).isEqualTo(number(l.get(0)[0]));
             }
         }
-    }
-
-    // -------------------------------------------------------------------------------------------- helpers
-
-    interface Txn {
-        void run() throws SQLException;
-    }
-
-    /** Runs {@code txn}, rolling back and running it again on a retryable error (at most {@value #ATTEMPTS_MAX} times). */
-    static void retrying(Session s, AtomicLong retries, long seed, Txn txn) throws SQLException {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                txn.run();
-                return;
-            } catch (SQLException e) {
-                if (!ErrorOutcome.isRetryable(e) || attempt == ATTEMPTS_MAX) {
-                    throw new SQLException("client seed " + seed + ", attempt " + attempt + ": " + e.getMessage(), e.getSQLState(),
-                            e);
-                }
-                retries.incrementAndGet();
-                s.rollback();
-            }
-        }
-    }
-
-    /** Every row of {@code table} in canonical form, ordered by {@code orderBy}: equal lists mean equal tables. */
-    static List<String> canonicalTable(ReplicaPool pool, String table, String orderBy) throws SQLException {
-        JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
-        List<String> rows = new ArrayList<>();
-        try (Connection c = pool.acquire(); Statement st = c.createStatement();
-                ResultSet rs = st.executeQuery("SELECT * FROM " + table + " ORDER BY " + orderBy)) {
-            List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
-            while (rs.next()) {
-                Object[] row = values.readRow(rs, cols);
-                StringBuilder sb = new StringBuilder();
-                for (int i = 0; i < row.length; i++) {
-                    sb.append(i == 0 ? "" : "|").append(CanonicalValues.label(cols.get(i).label())).append('=')
-                            .append(CanonicalValues.of(row[i], cols.get(i).jdbcType()));
-                }
-                rows.add(sb.toString());
-            }
-            c.rollback();
-        }
-        return rows;
     }
 }

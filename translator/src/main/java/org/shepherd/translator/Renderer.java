@@ -1,14 +1,22 @@
 package org.shepherd.translator;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import net.sf.jsqlparser.expression.Alias;
 
 import net.sf.jsqlparser.expression.CaseExpression;
 import net.sf.jsqlparser.expression.CastExpression;
@@ -71,6 +79,7 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.UnionOp;
+import net.sf.jsqlparser.statement.select.WithItem;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
 import net.sf.jsqlparser.util.deparser.SelectDeParser;
@@ -130,7 +139,7 @@ final class Renderer {
     /** Subqueries in expressions being rendered (they may be correlated, so no derived table is put around them). */
     private int expressionSubqueries;
     /** Names of WITH queries seen so far (upper case): a FROM item of that name is not the catalog's table. */
-    private final java.util.Set<String> commonTableNames = new java.util.HashSet<>();
+    private final Set<String> commonTableNames = new HashSet<>();
     /** The tables visible to column references, innermost query first. */
     private final Deque<List<ScopeTable>> scopes = new ArrayDeque<>();
 
@@ -233,7 +242,7 @@ final class Renderer {
             return null;
         }
         PlainSelect plain = (PlainSelect) first;
-        Map<String, ColumnType> columns = new java.util.HashMap<>();
+        Map<String, ColumnType> columns = new HashMap<>();
         List<ScopeTable> scope = new ArrayList<>();
         addToScope(scope, plain.getFromItem());
         addToScope(scope, plain.getJoins());
@@ -307,7 +316,7 @@ final class Renderer {
 
     private void registerCommonTables(Select select) {
         if (select.getWithItemsList() != null) {
-            for (net.sf.jsqlparser.statement.select.WithItem<?> w : select.getWithItemsList()) {
+            for (WithItem<?> w : select.getWithItemsList()) {
                 if (w.getAliasName() != null) {
                     commonTableNames.add(SchemaCatalog.key(w.getAliasName()));
                 }
@@ -353,8 +362,7 @@ final class Renderer {
     }
 
     /** Literal text that Derby may read as a number, date, time, timestamp or boolean when compared with such a column. */
-    private static final java.util.regex.Pattern NOT_TEXT_LITERAL =
-            java.util.regex.Pattern.compile("\\s*([-+.:T ]*[0-9][-+0-9.:T ]*|(?i:true|false|unknown))\\s*");
+    private static final Pattern NOT_TEXT_LITERAL = Pattern.compile("\\s*([-+.:T ]*[0-9][-+0-9.:T ]*|(?i:true|false|unknown))\\s*");
 
     /** Characters of the CHAR a number is cast to for Derby's {@code ||}: a DECIMAL(31) with sign and point fits. */
     static final int DERBY_NUMBER_TEXT_LENGTH = 33;
@@ -577,7 +585,7 @@ final class Renderer {
                 }
                 places = ((LongValue) args.get(1)).getValue();
             }
-            String half = new java.math.BigDecimal(java.math.BigInteger.valueOf(5), (int) places + 1).toPlainString();
+            String half = new BigDecimal(BigInteger.valueOf(5), (int) places + 1).toPlainString();
             out().append("CAST(");
             emit(args.get(0));
             out().append(" + CASE WHEN ");
@@ -1292,7 +1300,7 @@ final class Renderer {
             boolean narrows = spec.isInteger() || spec.kind() == TypeKind.DECIMAL;
             if (narrows && target.castRoundsNumbers() && numeric(operand) != Numeric.INTEGER
                     && !(operand instanceof StringValue) && !(operand instanceof JdbcParameter)
-                    && !(operand instanceof net.sf.jsqlparser.expression.NullValue)) {
+                    && !(operand instanceof NullValue)) {
                 // Derby and Db2 truncate when a CAST drops digits; make the rounding engines truncate too. The inner
                 // DECIMAL cast lets TRUNC accept strings (HSQLDB) and doubles (PostgreSQL has no TRUNC(double, n)).
                 out().append(target.truncateFunction()).append("(CAST(");
@@ -1468,7 +1476,7 @@ final class Renderer {
             }
         }
         if (e instanceof Addition || e instanceof Subtraction || e instanceof Multiplication) {
-            net.sf.jsqlparser.expression.BinaryExpression b = (net.sf.jsqlparser.expression.BinaryExpression) e;
+            BinaryExpression b = (BinaryExpression) e;
             Numeric l = numeric(b.getLeftExpression());
             Numeric r = numeric(b.getRightExpression());
             if (l == Numeric.NON_INTEGER || r == Numeric.NON_INTEGER) {
@@ -1537,7 +1545,7 @@ final class Renderer {
                 Saved saved = new Saved(select.getOrderByElements(), select.getLimit(), select.getOffset(), select.getFetch());
                 try {
                     select.setOperations(operations.stream().map(op -> (SetOperation) new UnionOp().withAll(true))
-                            .collect(java.util.stream.Collectors.toList()));
+                            .collect(Collectors.toList()));
                     new Saved(null, null, null, null).restore(select);
                     return visit(deduplicated, context);
                 } finally {
@@ -1648,8 +1656,8 @@ final class Renderer {
         return AGGREGATE_CALL.matcher(e.toString()).find();
     }
 
-    private static final java.util.regex.Pattern AGGREGATE_CALL =
-            java.util.regex.Pattern.compile("(?i)\\b(COUNT|SUM|AVG|MIN|MAX|EVERY|ANY|SOME|STDDEV\\w*|VAR\\w*)\\s*\\(|\\bOVER\\b");
+    private static final Pattern AGGREGATE_CALL =
+            Pattern.compile("(?i)\\b(COUNT|SUM|AVG|MIN|MAX|EVERY|ANY|SOME|STDDEV\\w*|VAR\\w*)\\s*\\(|\\bOVER\\b");
 
     /**
      * A UNION (every operation without ALL) of VARCHAR columns deduplicates PAD SPACE on Derby. It is the DISTINCT of
@@ -1681,7 +1689,7 @@ final class Renderer {
         }
         // Derby names the columns of a set operation by position unless every branch names them alike: name them here.
         outer.setFromItem(new ParenthesedSelect().withSelect(select)
-                .withAlias(new net.sf.jsqlparser.expression.Alias(UNION_ALIAS).addAliasColumns(names.toArray(new String[0]))));
+                .withAlias(new Alias(UNION_ALIAS).addAliasColumns(names.toArray(new String[0]))));
         outer.setOrderByElements(select.getOrderByElements());
         outer.setLimit(select.getLimit());
         outer.setOffset(select.getOffset());
@@ -1758,7 +1766,7 @@ final class Renderer {
     private static boolean updatableCursor(PlainSelect select) {
         if (select.getJoins() != null && !select.getJoins().isEmpty() || select.getOrderByElements() != null
                 || select.getGroupBy() != null || select.getDistinct() != null || select.getHaving() != null
-                || !(select.getFromItem() instanceof net.sf.jsqlparser.schema.Table)) {
+                || !(select.getFromItem() instanceof Table)) {
             return false;
         }
         for (SelectItem<?> item : select.getSelectItems()) {

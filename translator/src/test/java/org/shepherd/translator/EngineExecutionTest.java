@@ -17,7 +17,9 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -89,7 +91,8 @@ class EngineExecutionTest {
             }
             List<Translation> drops = new ArrayList<>();
             // One translator per client dialect, so the statements are rendered with the schema's column types.
-            java.util.Map<String, Translator> translators = new java.util.HashMap<>();
+            Map<String, Translator> translators = new HashMap<>();
+            Map<Dialect, Translator> readBack = new HashMap<>();
             for (JsonNode c : cases) {
                 if (c.path("name").asText().startsWith("module") != module) {
                     continue;
@@ -104,15 +107,17 @@ class EngineExecutionTest {
                 if (c.has("client")) {
                     continue;
                 }
+                if (t.kind() == StatementKind.READ || t.kind() == StatementKind.WRITE) {
+                    for (Dialect d : Dialect.ALL) {
+                        assertReadsBackInItsDialect(t, d, readBack.computeIfAbsent(d, k -> new Translator(k, 256)));
+                    }
+                }
                 for (Engine e : engines()) {
                     if (t.kind() == StatementKind.DDL) {
                         try (Statement s = e.connection.createStatement()) {
                             s.execute(t.sqlFor(e.dialect));
                         }
                     } else if (t.kind() == StatementKind.READ || t.kind() == StatementKind.WRITE) {
-                        for (Dialect d : Dialect.ALL) {
-                            assertThat(t.sqlFor(d)).as("%s for %s with the schema known", t.clientSql(), d).isNotBlank();
-                        }
                         try (PreparedStatement ps = e.connection.prepareStatement(t.sqlFor(e.dialect))) {
                             // a marker may be rendered twice (Derby's NO PAD comparison with a parameter)
                             assertThat(ps.getParameterMetaData().getParameterCount()).isEqualTo(t.rendered(e.dialect).markers().length)
@@ -132,6 +137,23 @@ class EngineExecutionTest {
             assertThat(drops.isEmpty()).isEqualTo(!module);
         }
         assertThat(prepared).isGreaterThan(150);
+    }
+
+    /**
+     * Most dialects have no engine in this test: the rendering for {@code d}, read back by a translator whose clients
+     * speak {@code d}, must parse as the same kind of statement with one parameter per marker the coordinator binds.
+     */
+    private static void assertReadsBackInItsDialect(Translation t, Dialect d, Translator readBack) throws SQLException {
+        String rendering = t.sqlFor(d);
+        Translation back;
+        try {
+            back = readBack.translate(rendering);
+        } catch (SQLException e) {
+            throw new AssertionError(t.clientSql() + " rendered for " + d + " does not parse as " + d + ": " + rendering, e);
+        }
+        assertThat(back.kind()).as("kind of %s rendered for %s: %s", t.clientSql(), d, rendering).isEqualTo(t.kind());
+        assertThat(back.parameterCount()).as("parameters of %s rendered for %s: %s", t.clientSql(), d, rendering)
+                .isEqualTo(t.rendered(d).markers().length);
     }
 
     @Test

@@ -11,12 +11,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +27,8 @@ import org.shepherd.replica.jdbc.ConnectionPreparer;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.ReplicaSpec;
 import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.testing.BankWorkload;
+import org.shepherd.testing.SqlClient;
 
 /** Tier 3: CBS over three embedded Derby replicas (f=1, r1 is the primary). */
 class CbsDerbyTest {
@@ -39,6 +36,7 @@ class CbsDerbyTest {
     private static final AtomicInteger DB = new AtomicInteger();
     private static final int ACCOUNTS = 10;
     private static final long INITIAL = 1000;
+    private static final BankWorkload BANK = new BankWorkload(ACCOUNTS, INITIAL);
 
     private CbsCoordinator coordinator;
     private final List<ReplicaPool> pools = new ArrayList<>();
@@ -75,15 +73,8 @@ class CbsDerbyTest {
         return out;
     }
 
-    private static Param intParam(long v) {
-        return new Param(Types.INTEGER, v);
-    }
-
     private void createAccounts() throws SQLException {
-        try (Session s = coordinator.openSession("app", "db")) {
-            update(s, "CREATE TABLE acct (id INT PRIMARY KEY, bal BIGINT NOT NULL)");
-            for (int i = 0; i < ACCOUNTS; i++) update(s, "INSERT INTO acct VALUES (?, ?)", intParam(i), intParam(INITIAL));
-        }
+        BANK.create(SqlClient.sessions(coordinator));
     }
 
     private static List<String> table(ReplicaPool pool, String sql) throws SQLException {
@@ -113,76 +104,18 @@ class CbsDerbyTest {
         createAccounts();
         int clients = 6;
         int txnsPerClient = 30;
-        AtomicLong reads = new AtomicLong();
-        AtomicLong transfers = new AtomicLong();
-        AtomicLong retries = new AtomicLong();
-        List<String> lockTimeouts = Collections.synchronizedList(new ArrayList<>());
-        List<String> errors = Collections.synchronizedList(new ArrayList<>());
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            long seed = 1000 + c;
-            futures.add(pool.submit(() -> {
-                Random rnd = new Random(seed);
-                try (Session s = coordinator.openSession("app", "db")) {
-                    for (int i = 0; i < txnsPerClient; i++) {
-                        boolean read = rnd.nextInt(4) == 0;
-                        int a = rnd.nextInt(ACCOUNTS);
-                        int b = (a + 1 + rnd.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
-                        long amount = 1 + rnd.nextInt(50);
-                        for (int attempt = 0; ; attempt++) {
-                            try {
-                                if (read) {
-                                    s.setAutoCommit(true);
-                                    Object total = query(s, "SELECT SUM(bal) FROM acct").get(0)[0];
-                                    assertThat(((Number) total).longValue()).isEqualTo(ACCOUNTS * INITIAL);
-                                    reads.incrementAndGet();
-                                } else {
-                                    s.setAutoCommit(false);
-                                    int lo = Math.min(a, b);
-                                    int hi = Math.max(a, b);
-                                    long delta = lo == a ? -amount : amount;
-                                    update(s, "UPDATE acct SET bal = bal + ? WHERE id = ?", intParam(delta), intParam(lo));
-                                    update(s, "UPDATE acct SET bal = bal + ? WHERE id = ?", intParam(-delta), intParam(hi));
-                                    s.commit();
-                                    transfers.incrementAndGet();
-                                }
-                                break;
-                            } catch (SQLException e) {
-                                if (e.getSQLState() != null && e.getSQLState().startsWith("40XL")) lockTimeouts.add(e.getMessage());
-                                if (!"40001".equals(e.getSQLState()) && !"40XL1".equals(e.getSQLState())) throw e;
-                                s.rollback();
-                                retries.incrementAndGet();
-                                errors.add(e.getSQLState() + " " + e.getMessage());
-                                assertThat(attempt).as("retries of one transaction").isLessThan(50);
-                            }
-                        }
-                    }
-                }
-                return null;
-            }));
-        }
-        for (Future<?> f : futures) f.get();
-        pool.shutdown();
+        BankWorkload.Counts counts = BANK.run(SqlClient.sessions(coordinator), clients, txnsPerClient, 0, 1000);
         assertThat(coordinator.awaitIdle(30_000)).isTrue();
-        assertThat(transfers.get() + reads.get()).isEqualTo(clients * txnsPerClient);
-        List<String> r1 = table(pools.get(0), "SELECT id, bal FROM acct ORDER BY id");
-        assertThat(table(pools.get(1), "SELECT id, bal FROM acct ORDER BY id")).isEqualTo(r1);
-        assertThat(table(pools.get(2), "SELECT id, bal FROM acct ORDER BY id")).isEqualTo(r1);
-        assertThat(r1.stream().mapToLong(r -> Long.parseLong(r.split("=")[1])).sum()).isEqualTo(ACCOUNTS * INITIAL);
+        BANK.assertReplicasAgree(pools);
         List<String> log = table(pools.get(0), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid");
         assertThat(log).hasSizeGreaterThanOrEqualTo(clients * txnsPerClient);
-        assertThat(table(pools.get(1), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
-        assertThat(table(pools.get(2), "SELECT txid, barrier FROM shepherd_txlog ORDER BY txid")).isEqualTo(log);
         assertThat(coordinator.divergences().snapshot()).as("no correct replica is accused").isEmpty();
         long lastBarrier = coordinator.currentBarrier() - 1;
         assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::lastCommittedBarrier)
                 .containsOnly(lastBarrier);
         assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::primary).containsExactly(true, false, false);
-        assertThat(lockTimeouts).as("no client waited for a lock timeout").isEmpty();
-        System.out.printf("bank: %d transfers, %d reads, %d retries, %s%n", transfers.get(), reads.get(), retries.get(),
-                coordinator.stats());
-        errors.stream().limit(5).forEach(System.out::println);
+        assertThat(counts.retriedErrors()).as("no client waited for a lock timeout").noneMatch(e -> e.startsWith("40XL"));
+        System.out.printf("bank: %s, %s%n", counts, coordinator.stats());
     }
 
     @Test
