@@ -91,8 +91,18 @@ public final class Bench implements Callable<Integer> {
             description = "a shepherd config key for every shepherd run, e.g. replica.pool.size.max=8 (repeatable)")
     Map<String, String> shepherdSettings = new LinkedHashMap<>();
     @Option(names = "--scenario", defaultValue = "throughput",
-        description = "throughput (Figure 7) or crash (Figure 9: one replica crashes and catches up)")
+        description = "throughput (Figure 7) or crash (Figure 9: one secondary crashes and restarts; its catch-up needs replica"
+            + " recovery, so this scenario exits 1)")
     String scenario;
+    @Option(names = "--crash-at", defaultValue = "10",
+        description = "crash scenario: seconds into the measured window when the replica is killed (default: ${DEFAULT-VALUE})")
+    double crashAtS;
+    @Option(names = "--crash-for", defaultValue = "10",
+        description = "crash scenario: seconds until its server is started again (default: ${DEFAULT-VALUE})")
+    double crashForS;
+    @Option(names = "--crash-replica", paramLabel = "NAME",
+        description = "crash scenario: the replica to crash, r2 or r3 (default: r3; the primary r1 is refused)")
+    String crashReplica;
 
     PrintStream out = System.out;
     PrintStream err = System.err;
@@ -124,12 +134,11 @@ public final class Bench implements Callable<Integer> {
         if (repeats < 1) throw new IllegalArgumentException("--repeats must be at least 1");
         ShepherdProcess.checkSettings(shepherdSettings);
         Scale scale = new Scale(warehouses, small);
-        if ("crash".equals(scenario)) return crashScenario();
+        if ("crash".equals(scenario)) return crashScenario(scale);
         if (!"throughput".equals(scenario)) throw new IllegalArgumentException("--scenario must be throughput or crash");
         BenchDatabase.Engine db = Engines.forName(engine);
-        Path launcher = shepherdLauncher != null ? shepherdLauncher
-            : Path.of(System.getProperty("shepherd.root", ".")).resolve("bin/shepherd");
-        Path svgFile = svg != null ? svg : json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".svg");
+        Path launcher = launcher();
+        Path svgFile = svgFile();
 
         boolean ownWorkDir = workDir == null;
         Path work = ownWorkDir ? Files.createTempDirectory("shepherd-bench-") : Files.createDirectories(workDir);
@@ -146,7 +155,7 @@ public final class Bench implements Callable<Integer> {
                         err.printf(Locale.ROOT, "== repeat %d/%d, %d clients, %s%n", repeat + 1, repeats, t, config.label());
                         try {
                             Map<String, CpuMeter.Usage> cpu = new LinkedHashMap<>();
-                            RunResult r = runOnce(db, config, scale, t, golden, work.resolve("run"), launcher, cpu);
+                            RunResult r = runOnce(db, config, scale, t, golden, work.resolve("run"), launcher, cpu, null);
                             RunResult.TypeSummary newOrder = r.byType().get(0);
                             BenchResults.Run run = new BenchResults.Run(config.label(), t, repeat, r.tps(), r.tpmC(),
                                 r.transactions(), r.errors(), r.retries(), newOrder.p90Ms(), cpu);
@@ -165,6 +174,17 @@ public final class Bench implements Callable<Integer> {
         } finally {
             if (ownWorkDir) deleteRecursively(work);
         }
+        Report.writeJson(json, results.toJson(settings(clientCounts)));
+        writeSvg(svgFile, SvgChart.render(results, chartTitle("")));
+        out.print(results.markdown());
+        out.println();
+        out.println("JSON: " + json + "   chart: " + svgFile);
+        return results.failures().isEmpty() ? TpccCli.EXIT_OK : TpccCli.EXIT_FAILED;
+    }
+
+    private boolean quotaApplied;
+
+    private Map<String, Object> settings(List<Integer> clientCounts) {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("benchmark", "tpcc");
         settings.put("engine", engine);
@@ -179,18 +199,27 @@ public final class Bench implements Callable<Integer> {
         settings.put("cpu_percent_per_database", cpuPercent);
         settings.put("cpu_quota_applied", quotaApplied);
         settings.put("measured_at", Instant.now().toString());
-        Report.writeJson(json, results.toJson(settings));
-        Path svgParent = svgFile.toAbsolutePath().getParent();
-        if (svgParent != null) Files.createDirectories(svgParent);
-        Files.writeString(svgFile, SvgChart.render(results, String.format(Locale.ROOT, "TPC-C, %d%s warehouses, %s",
-            warehouses, small ? " small" : "", engine)));
-        out.print(results.markdown());
-        out.println();
-        out.println("JSON: " + json + "   chart: " + svgFile);
-        return results.failures().isEmpty() ? TpccCli.EXIT_OK : TpccCli.EXIT_FAILED;
+        return settings;
     }
 
-    private boolean quotaApplied;
+    private String chartTitle(String prefix) {
+        return String.format(Locale.ROOT, "%sTPC-C, %d%s warehouses, %s", prefix, warehouses, small ? " small" : "", engine);
+    }
+
+    private Path launcher() {
+        return shepherdLauncher != null ? shepherdLauncher
+            : Path.of(System.getProperty("shepherd.root", ".")).resolve("bin/shepherd");
+    }
+
+    private Path svgFile() {
+        return svg != null ? svg : json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".svg");
+    }
+
+    private static void writeSvg(Path svgFile, String svgText) throws IOException {
+        Path svgParent = svgFile.toAbsolutePath().getParent();
+        if (svgParent != null) Files.createDirectories(svgParent);
+        Files.writeString(svgFile, svgText);
+    }
 
     private static String cpuSummary(BenchResults.Run run) {
         StringBuilder sb = new StringBuilder();
@@ -201,8 +230,54 @@ public final class Bench implements Callable<Integer> {
         return sb.length() == 0 ? " not measured" : sb.toString();
     }
 
-    private int crashScenario() {
-        throw new UnsupportedOperationException(CRASH_SCENARIO_MISSING);
+    /**
+     * Figure 9's harness: one cbs run with the first --terminals value, one secondary crashed and restarted during the
+     * measured window, every replica's progress sampled once a second. Exits 1: without replica recovery the restarted
+     * replica never catches up, so the catch-up rate the figure is about cannot be measured.
+     */
+    private int crashScenario(Scale scale) throws Exception {
+        BenchConfig cbs = BenchConfig.CBS;
+        List<String> replicas = new ArrayList<>();
+        for (int i = 1; i <= cbs.databases(); i++) replicas.add(replicaName(cbs, i));
+        String primary = shepherdSettings.getOrDefault("primary", "");
+        CrashRun.Plan plan = CrashRun.Plan.of(crashReplica != null ? crashReplica : replicas.get(replicas.size() - 1),
+            crashAtS, crashForS, durationS, primary.isEmpty() ? replicas.get(0) : primary, replicas);
+        parseThink();
+        BenchDatabase.Engine db = Engines.forName(engine);
+        int clients = terminals.get(0);
+        boolean ownWorkDir = workDir == null;
+        Path work = ownWorkDir ? Files.createTempDirectory("shepherd-bench-") : Files.createDirectories(workDir);
+        CrashRun crash = new CrashRun(plan, err);
+        RunResult r;
+        try {
+            Path golden = loadGoldenCopy(db, scale, work);
+            err.printf(Locale.ROOT, "== crash scenario: cbs, %d clients, %s crashed at %.0fs for %.0fs of the %.0fs measured%n",
+                clients, plan.replica(), plan.crashAtS(), plan.crashForS(), durationS);
+            r = runOnce(db, cbs, scale, clients, golden, work.resolve("run"), launcher(), new LinkedHashMap<>(), crash);
+        } finally {
+            if (ownWorkDir) deleteRecursively(work);
+        }
+        Map<String, Object> settings = settings(List.of(clients));
+        settings.remove("repeats");
+        Report.writeJson(json, crash.toJson(settings, r, warmupS, CRASH_SCENARIO_MISSING));
+        Path svgFile = svgFile();
+        writeSvg(svgFile, SvgChart.renderTimeline(chartTitle("Crash of " + plan.replica() + ", cbs, "),
+            "Seconds into the measured window", "Last committed barrier", crash.barrierSeries(), crash.marks()));
+        out.print(crash.table(r, warmupS));
+        out.println();
+        out.printf(Locale.ROOT, "client: %.1f tx/s, %d transactions, %d errors, %d retries%n", r.tps(), r.transactions(),
+            r.errors(), r.retries());
+        out.println("crashed " + plan.replica() + (crash.crashedAtS() == null ? ": never (see the errors above)"
+            : String.format(Locale.ROOT, " at %.1fs", crash.crashedAtS())) + "; " + crash.restartNote());
+        out.println(crash.comeBackNote());
+        if (crash.failure() != null) out.println("harness problem: " + crash.failure());
+        out.println("JSON: " + json + "   chart: " + svgFile);
+        out.println("catch-up rate: not measured: " + CRASH_SCENARIO_MISSING);
+        return TpccCli.EXIT_FAILED;
+    }
+
+    private static String replicaName(BenchConfig config, int index) {
+        return config.databases() == 1 ? "db" : "r" + index;
     }
 
     /** Loads TPC-C once into a database server, stops it, and keeps its data directory as the copy to restore. */
@@ -220,14 +295,14 @@ public final class Bench implements Callable<Integer> {
     }
 
     private RunResult runOnce(BenchDatabase.Engine db, BenchConfig config, Scale scale, int clients, Path golden, Path dir,
-                              Path launcher, Map<String, CpuMeter.Usage> cpuOut) throws Exception {
+                              Path launcher, Map<String, CpuMeter.Usage> cpuOut, CrashRun crash) throws Exception {
         deleteRecursively(dir);
         List<BenchDatabase> servers = new ArrayList<>();
         List<CpuQuota> quotas = new ArrayList<>();
         ShepherdProcess shepherd = null;
         try {
             for (int i = 1; i <= config.databases(); i++) {
-                String name = config.databases() == 1 ? "db" : "r" + i;
+                String name = replicaName(config, i);
                 Path root = dir.resolve(name);
                 copyRecursively(golden, db.dataDir(root));
                 BenchDatabase server = db.start(name, root);
@@ -249,8 +324,9 @@ public final class Bench implements Callable<Integer> {
                 target = directBaseline(servers.get(0));
             }
             int[] think = parseThink();
+            double progressS = crash != null ? CrashRun.SAMPLE_INTERVAL_MS / 1000.0 : Math.max(5, durationS / 6);
             Runner.Options options = new Runner.Options(scale, clients, durationS, warmupS, seed, think[0], think[1], 10,
-                Math.max(5, durationS / 6), 0, Clock.systemUTC());
+                progressS, 0, Clock.systemUTC());
             Map<String, List<ProcessHandle>> roles = new LinkedHashMap<>();
             roles.put("client", List.of(ProcessHandle.current()));
             if (shepherd != null) roles.put("shepherd", List.of(shepherd.process()));
@@ -262,11 +338,13 @@ public final class Bench implements Callable<Integer> {
                 @Override
                 public void measureStarted() {
                     meter.start();
+                    if (crash != null) crash.start(servers, target);
                 }
 
                 @Override
                 public void measureEnded() {
                     meter.stop();
+                    if (crash != null) crash.stop();
                 }
             });
             cpuOut.putAll(meter.usage());

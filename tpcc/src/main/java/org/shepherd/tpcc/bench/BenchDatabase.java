@@ -23,6 +23,12 @@ interface BenchDatabase extends AutoCloseable {
     /** Stops the server cleanly so that its data directory can be copied. */
     void stop();
 
+    /** SIGKILL to the server and its children: a crash, no clean shutdown. */
+    void kill();
+
+    /** Starts the server again on the same data directory and port (after {@link #kill()} or {@link #stop()}). */
+    void restart() throws IOException;
+
     /** Stops the server if it runs; never throws. */
     @Override
     void close();

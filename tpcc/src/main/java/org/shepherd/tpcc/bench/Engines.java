@@ -98,6 +98,16 @@ final class Engines {
         }
 
         @Override
+        public void kill() {
+            server.kill();
+        }
+
+        @Override
+        public void restart() throws IOException {
+            server.restart();
+        }
+
+        @Override
         public void close() {
             server.close();
         }
