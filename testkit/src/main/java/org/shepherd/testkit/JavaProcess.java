@@ -11,7 +11,7 @@ import java.util.Set;
 /** Builds the command line of a server that runs in a JVM of its own, on jars found on this JVM's class path. */
 final class JavaProcess {
     private static final String HEAP_MAX = "-Xmx256m";
-    /** Extra JVM options for every server JVM, e.g. a profiler agent ({@code %p} in its file name: the pid). */
+    /** Extra JVM options for every server JVM, split at whitespace, e.g. a profiler agent ({@code %p} in a file name: the pid). */
     static final String EXTRA_OPTIONS_ENV = "SHEPHERD_SERVER_JAVA_OPTS";
 
     private JavaProcess() {
