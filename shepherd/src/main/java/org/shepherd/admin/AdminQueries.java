@@ -52,7 +52,7 @@ public final class AdminQueries {
         List<Object[]> rows = new ArrayList<>();
         for (AdminView.ReplicaRow r : replicas) {
             rows.add(new Object[] {r.replica(), r.role(), r.state(), r.lastCommittedBarrier(), r.lagBarriers(),
-                (long) r.poolSize(), r.divergences()});
+                (long) r.poolSize(), r.reruns(), r.divergences()});
         }
         return rows;
     }
@@ -73,7 +73,7 @@ public final class AdminQueries {
 
     static List<ColumnInfo> statusColumns() {
         return List.of(text("replica"), text("role"), text("state"), number("last_committed_barrier"),
-                number("lag_barriers"), number("pool_size"), number("divergences"));
+                number("lag_barriers"), number("pool_size"), number("reruns"), number("divergences"));
     }
 
     static List<ColumnInfo> divergenceColumns() {

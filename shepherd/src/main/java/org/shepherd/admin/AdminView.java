@@ -33,9 +33,11 @@ public interface AdminView {
      * @param lastCommittedBarrier the highest barrier this replica committed, -1 for none
      * @param lagBarriers committed barriers this replica has not committed yet
      * @param poolSize transactions in the replica's pool now
+     * @param reruns transactions this replica rolled back and ran again since start (it was a deadlock victim, or a
+     *     committed transaction's statement waited there too long and the transactions in its way were restarted)
      * @param divergences retained divergence reports naming this replica
      */
     record ReplicaRow(String replica, String role, String state, long lastCommittedBarrier, long lagBarriers, int poolSize,
-            long divergences) {
+            long reruns, long divergences) {
     }
 }

@@ -88,10 +88,12 @@ public enum ConfigKey {
             "On shutdown, how long running requests may take to finish before their sessions are closed.",
             v -> parseLong(v, 0, 3_600_000)),
     REPLICA_POOL_SIZE_MAX("replica.pool.size.max", "32",
-            "Connections the shepherd keeps open at most per replica (one per client transaction in progress).",
+            "Connections the shepherd keeps open at most per replica for transactions (one per transaction in progress"
+                + " there); metadata reads use up to 2 more.",
             v -> parseInt(v, 1, 10_000)),
     REPLICA_CONNECT_TIMEOUT_MS("replica.connect.timeout.ms", "10000",
-            "How long to wait for a replica connection before the statement fails with SQLState 08001.",
+            "How long a transaction waits for a connection of the primary while all are in use (then it fails with"
+                + " SQLState 40001), and how long opening a replica connection may take (then 08001).",
             v -> parseLong(v, 250, 3_600_000)),
     RESULT_SPILL_BYTES_MAX("result.spill.bytes.max", "4294967296",
             "Disk space, in bytes, that autocommit results waiting for the client may take under data.dir/spill, "

@@ -23,6 +23,15 @@ public interface ReplicaEndpoint<S> {
         return false;
     }
 
+    /**
+     * How many transactions may be open here at once (one connection each). The coordinator never opens more at a
+     * secondary: a committed transaction that needs a connection while all are taken gets one from a transaction
+     * ordered after it, which is rolled back here and run again later.
+     */
+    default int connectionsMax() {
+        return Integer.MAX_VALUE;
+    }
+
     /** Runs one statement of the transaction. {@code primary} says whether the client answer must be kept. */
     void execute(long txId, int attempt, S statement, boolean primary, Consumer<Outcome> done);
 

@@ -34,6 +34,7 @@ public final class ReplicaManager<S> {
     private boolean down;
     private String downReason = "";
     private long lastCommittedBarrier = -1;
+    private long reruns;
 
     public ReplicaManager(int index, ReplicaEndpoint<S> endpoint, Pool<S> pool, Scheduler scheduler, Listener<S> listener) {
         this.index = index;
@@ -49,6 +50,11 @@ public final class ReplicaManager<S> {
 
     public String name() {
         return endpoint.name();
+    }
+
+    /** Transactions this replica may have open at once (its connections). */
+    public int connectionsMax() {
+        return endpoint.connectionsMax();
     }
 
     public Pool<S> pool() {
@@ -72,6 +78,15 @@ public final class ReplicaManager<S> {
         return lastCommittedBarrier;
     }
 
+    /** Transactions this replica had to roll back and run again (deadlock victim, lock timeout, cleared way). */
+    public long reruns() {
+        return reruns;
+    }
+
+    public void countRerun() {
+        reruns++;
+    }
+
     public void committed(long barrier) {
         lastCommittedBarrier = Math.max(lastCommittedBarrier, barrier);
     }
@@ -83,7 +98,14 @@ public final class ReplicaManager<S> {
         pool.clear();
     }
 
-    /** Sends everything the rules allow now. */
+    /**
+     * Sends everything the rules allow now. A replica gets at most {@link ReplicaEndpoint#connectionsMax()}
+     * transactions at once, so that no JDBC call ever waits for a connection (a worker waiting for one could hold up
+     * the COMMIT that would free it). At the primary a new transaction waits until another one ends. At a secondary
+     * the committed transaction with the lowest barrier that waits for a connection is served first, taking one from
+     * a transaction ordered after it if need be (rolled back here, it runs again once that COMMIT was sent here):
+     * transactions that wait at a secondary for a committed one could otherwise hold every connection it needs.
+     */
     public void pump(Collection<Txn<S>> live) {
         if (down) return;
         for (PoolEntry<S> e : pool.entries()) {
@@ -91,6 +113,16 @@ public final class ReplicaManager<S> {
                 Txn<S> blocker = findLive(live, e.parkedBehindTx());
                 PoolEntry<S> be = blocker == null ? null : pool.entry(blocker);
                 if (be == null || be.commitSent() || be.finished() || blocker.state() == TxState.ABORTED) e.unpark();
+            }
+        }
+        int capacity = endpoint.connectionsMax();
+        int held = capacity == Integer.MAX_VALUE ? 0 : pool.connectionsHeld();
+        PoolEntry<S> first = capacity == Integer.MAX_VALUE || primary() ? null : pool.firstCommittedToStart(live);
+        if (first != null && held >= capacity && pool.connectionsBeingReleased() == 0) {
+            PoolEntry<S> victim = pool.connectionVictim(first.txn());
+            if (victim != null) {
+                countRerun();
+                victim.requestAbort(first.txn().id());
             }
         }
         for (PoolEntry<S> e : new ArrayList<>(pool.entries())) {
@@ -114,7 +146,13 @@ public final class ReplicaManager<S> {
                 continue;
             }
             int i = pool.nextStatement(e, live);
-            if (i >= 0) sendStatement(e, t.stmts().get(i));
+            if (i < 0) continue;
+            if (!e.started() && capacity != Integer.MAX_VALUE) {
+                int reserved = first != null && e != first && !first.started() ? 1 : 0;
+                if (held + reserved >= capacity) continue;
+                held++;
+            }
+            sendStatement(e, t.stmts().get(i));
         }
     }
 

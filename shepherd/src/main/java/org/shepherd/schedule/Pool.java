@@ -155,6 +155,67 @@ public final class Pool<S> {
         return true;
     }
 
+    /** Whether {@code e} holds a replica connection: it started here in this attempt and did not end here yet. */
+    private static boolean holdsConnection(PoolEntry<?> e) {
+        return e.started() && !e.finished();
+    }
+
+    /** Transactions holding a connection of this replica now. */
+    public int connectionsHeld() {
+        int n = 0;
+        for (PoolEntry<S> e : entries.values()) {
+            if (holdsConnection(e)) n++;
+        }
+        return n;
+    }
+
+    /** Transactions holding a connection that they are about to give back (being rolled back here). */
+    public int connectionsBeingReleased() {
+        int n = 0;
+        for (PoolEntry<S> e : entries.values()) {
+            if (holdsConnection(e) && (e.abortRequested() || e.rollbackSent() || e.txn().state() == TxState.ABORTED)) n++;
+        }
+        return n;
+    }
+
+    /**
+     * The committed transaction with the lowest barrier whose next statement may be sent here now but that has not
+     * started here (it needs a connection), or null.
+     */
+    public PoolEntry<S> firstCommittedToStart(Collection<Txn<S>> live) {
+        PoolEntry<S> first = null;
+        for (PoolEntry<S> e : entries.values()) {
+            Txn<S> t = e.txn();
+            if (!t.committed() || e.started() || (first != null && first.txn().barrier() <= t.barrier())) continue;
+            if (nextStatement(e, live) >= 0) first = e;
+        }
+        return first;
+    }
+
+    /**
+     * The transaction to roll back here so that committed transaction {@code t} gets its connection: one ordered
+     * after {@code t} (not committed, or committed with a higher barrier) that holds a connection and whose COMMIT was
+     * not sent; uncommitted ones first, then the latest; one without a statement in flight first. Null if none.
+     */
+    public PoolEntry<S> connectionVictim(Txn<S> t) {
+        PoolEntry<S> best = null;
+        for (PoolEntry<S> e : entries.values()) {
+            Txn<S> v = e.txn();
+            if (v == t || !holdsConnection(e) || e.commitSent() || e.abortRequested() || e.rollbackSent()
+                    || v.state() == TxState.ABORTED || (v.committed() && v.barrier() < t.barrier())) {
+                continue;
+            }
+            if (best == null || victimRank(e) > victimRank(best)) best = e;
+        }
+        return best;
+    }
+
+    private static long victimRank(PoolEntry<?> e) {
+        Txn<?> t = e.txn();
+        long order = t.committed() ? t.barrier() : Long.MAX_VALUE / 4 + t.id();
+        return order * 2 + (e.inFlight() ? 0 : 1);
+    }
+
     /** Committed transactions whose COMMIT has not been sent here yet, lowest barrier first. */
     public List<PoolEntry<S>> pendingCommits() {
         List<PoolEntry<S>> out = new ArrayList<>();

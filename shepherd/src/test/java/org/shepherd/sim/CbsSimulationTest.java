@@ -184,6 +184,31 @@ class CbsSimulationTest {
     }
 
     @Test
+    @DisplayName("replicas with as many connections as there are clients: never more transactions open there, none starved")
+    void replicasWithFewConnections() {
+        int n = 4;
+        Scenario few = Scenario.random(List.of(OK.withConnections(n), OK.slow(6).withConnections(n), OK.withConnections(n)))
+                .withWorkload(n, 8, 20);
+        List<Result> results = runAll(few, 200);
+        for (int r = 0; r < 3; r++) {
+            int replica = r;
+            assertThat(results.stream().mapToInt(x -> x.replicas().get(replica).maxOpenTransactions()).max().orElse(0))
+                    .as("r%d used all its connections", r + 1).isEqualTo(n);
+        }
+        assertThat(results.stream().mapToLong(r -> r.stats().replicaReruns()).sum())
+                .as("committed transactions took connections from later ones at a secondary").isPositive();
+        assertThat(results).allMatch(r -> r.replicas().get(1).data().equals(r.reference()));
+        assertThat(results.stream().mapToLong(r -> r.stats().commits()).sum()).isPositive();
+        for (int r = 0; r < 3; r++) {
+            List<Faults> faults = new ArrayList<>(List.of(OK, OK.slow(6), OK));
+            faults.set(r, faults.get(r).withConnections(-n));
+            assertThat(firstViolation(Scenario.random(faults).withWorkload(n, 8, 20), 200))
+                    .as("a coordinator that does not know r%d's limit opens too many transactions there", r + 1)
+                    .contains("connections are taken");
+        }
+    }
+
+    @Test
     @DisplayName("CBS runs transactions concurrently on secondaries; ss and serial run one at a time there")
     void modes() {
         Scenario s = Scenario.random(List.of(OK, OK, OK)).withWorkload(6, 6, 40);

@@ -40,41 +40,49 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
      *     are applied at commit
      * @param commitGateOff ask the coordinator for the paper's gate only, even for a read-committed replica (to show the
      *     commit gate is needed)
+     * @param connections not a fault: transactions the replica can have open at once (its connection pool), 0 for no
+     *     limit; the coordinator must never open more (an anomaly otherwise). Negative: the limit is -connections but the
+     *     replica does not tell the coordinator (to show that the coordinator needs to know it)
      */
     record Faults(int latencyFactor, long crashAtMs, double lieProbability, int lockGranularity, boolean ignoresLocks,
-            boolean readCommitted, boolean commitGateOff) {
-        static final Faults NONE = new Faults(1, -1, 0, 1, false, false, false);
+            boolean readCommitted, boolean commitGateOff, int connections) {
+        static final Faults NONE = new Faults(1, -1, 0, 1, false, false, false, 0);
 
         boolean byzantine() {
             return lieProbability > 0 || ignoresLocks;
         }
 
         Faults slow(int factor) {
-            return new Faults(factor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff);
+            return new Faults(factor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff, connections);
         }
 
         Faults crashAt(long ms) {
-            return new Faults(latencyFactor, ms, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff);
+            return new Faults(latencyFactor, ms, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff, connections);
         }
 
         Faults lying(double p) {
-            return new Faults(latencyFactor, crashAtMs, p, lockGranularity, ignoresLocks, readCommitted, commitGateOff);
+            return new Faults(latencyFactor, crashAtMs, p, lockGranularity, ignoresLocks, readCommitted, commitGateOff, connections);
         }
 
         Faults coarseLocks(int keysPerLock) {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, keysPerLock, ignoresLocks, readCommitted, commitGateOff);
+            return new Faults(latencyFactor, crashAtMs, lieProbability, keysPerLock, ignoresLocks, readCommitted, commitGateOff,
+                    connections);
         }
 
         Faults ignoringLocks() {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, true, readCommitted, commitGateOff);
+            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, true, readCommitted, commitGateOff, connections);
         }
 
         Faults readCommittedNoReadLocks() {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, true, commitGateOff);
+            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, true, commitGateOff, connections);
         }
 
         Faults withoutCommitGate() {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, true);
+            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, true, connections);
+        }
+
+        Faults withConnections(int n) {
+            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff, n);
         }
 
         boolean buffersWrites() {
@@ -161,6 +169,11 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     }
 
     @Override
+    public int connectionsMax() {
+        return faults.connections() > 0 ? faults.connections() : Integer.MAX_VALUE;
+    }
+
+    @Override
     public boolean commitGated() {
         return faults.readCommitted() && !faults.commitGateOff();
     }
@@ -209,7 +222,12 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
             }
-            DbTx tx = txs.computeIfAbsent(key(txId, attempt), k -> new DbTx(txId));
+            String txKey = key(txId, attempt);
+            int limit = Math.abs(faults.connections());
+            if (!txs.containsKey(txKey) && limit > 0 && txs.size() >= limit) {
+                anomalies.add("T" + txId + " opened while all " + limit + " connections are taken by " + txs.keySet());
+            }
+            DbTx tx = txs.computeIfAbsent(txKey, x -> new DbTx(txId));
             maxOpenTransactions = Math.max(maxOpenTransactions, txs.size());
             if (faults.ignoresLocks() || (faults.readCommitted() && op.kind() == SimOp.Kind.READ)) {
                 complete(tx, op, done);

@@ -104,7 +104,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
         // Column types: from the DDL translated here, else from the primary's metadata (tables made before we started).
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
-                new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquire())));
+                new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())));
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         this.core = new CbsCore<>(endpoints, primaryIndex, settings, scheduler, divergences);
@@ -131,7 +131,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 throw new SQLException("cannot use " + config.dataDir().resolve("spill") + " for held results: " + e.getMessage(),
                         "58030", e);
             }
-            return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode), config.replicaPoolSizeMax(),
+            return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
+                    .withConnectionWaitMs(config.replicaConnectTimeoutMs()), config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill);
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
@@ -205,7 +206,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             schema = bare.substring(0, dot);
             bare = bare.substring(dot + 1);
         }
-        try (Connection c = primary().pool().acquire()) {
+        try (Connection c = primary().pool().acquireForMetadata()) {
             // restrict the lookup to the connection's own database and schema: other databases may hold a namesake
             String catalog = c.getCatalog() == null || c.getCatalog().isEmpty() ? null : c.getCatalog();
             String inSchema = schema != null ? schema : c.getSchema();
@@ -296,7 +297,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             String state = r.down() ? "down: " + r.downReason() : "up";
             long lag = Math.max(0, barrier - 1 - r.lastCommittedBarrier());
             rows.add(new ReplicaRow(r.name(), r.primary() ? "primary" : "secondary", state, r.lastCommittedBarrier(), lag,
-                    r.transactionsInPool(), divergent.getOrDefault(r.name(), 0L)));
+                    r.transactionsInPool(), r.reruns(), divergent.getOrDefault(r.name(), 0L)));
         }
         return rows;
     }
@@ -364,7 +365,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     Answer metadata(MetadataRequest request) throws SQLException {
         ReplicaPool pool = primary().pool();
         JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
-        try (Connection c = pool.acquire()) {
+        try (Connection c = pool.acquireForMetadata()) {
             try (ResultSet rs = MetadataCalls.invoke(c.getMetaData(), request)) {
                 List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
                 List<Object[]> rows = new ArrayList<>();

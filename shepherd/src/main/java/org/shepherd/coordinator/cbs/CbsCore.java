@@ -59,15 +59,25 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * @param blockBoundMs a committed transaction's statement running longer than this at a secondary counts as
      *     blocked: the secondary aborts the local transactions in its way
      * @param blockCheckMs how often blocked secondaries are looked for
+     * @param connectionWaitMs how long a transaction may wait for a connection of the primary (all taken by other
+     *     transactions) before it is aborted with 40001
      */
     public record Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
-            long blockCheckMs) {
+            long blockCheckMs, long connectionWaitMs) {
+
+        /** The default of {@code connectionWaitMs}, as {@code replica.connect.timeout.ms}. */
+        public static final long CONNECTION_WAIT_MS_DEFAULT = 10_000;
 
         public Settings {
             if (f < 0) throw new IllegalArgumentException("f must be >= 0");
-            if (commitTimeoutMs <= 0 || blockBoundMs <= 0 || blockCheckMs <= 0) {
+            if (commitTimeoutMs <= 0 || blockBoundMs <= 0 || blockCheckMs <= 0 || connectionWaitMs <= 0) {
                 throw new IllegalArgumentException("timeouts must be > 0");
             }
+        }
+
+        public Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
+                long blockCheckMs) {
+            this(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, CONNECTION_WAIT_MS_DEFAULT);
         }
 
         public static Settings defaults(int f, ExecutionMode mode) {
@@ -75,7 +85,11 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
 
         public Settings withRules(OrderingRules r) {
-            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs);
+            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs);
+        }
+
+        public Settings withConnectionWaitMs(long ms) {
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, ms);
         }
     }
 
@@ -87,6 +101,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         StatementCallback statementCallback;
         CommitCallback commitCallback;
         Scheduler.Timer commitTimer;
+        Scheduler.Timer connectionTimer;
         String abortReason = "";
     }
 
@@ -105,7 +120,6 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private long commits;
     private long aborts;
     private long voteAborts;
-    private long reruns;
 
     public CbsCore(List<? extends ReplicaEndpoint<S>> endpoints, int primaryIndex, Settings settings, Scheduler scheduler,
             DivergenceLog divergences) {
@@ -158,6 +172,20 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         t.append(payload, text);
         c.statementCallback = callback;
         if (t.admitted()) primaryManager().pool().entryOrCreate(t);
+        afterEvent();
+        PoolEntry<S> waiting = primaryManager().pool().entry(t);
+        if (waiting != null && !waiting.started() && c.connectionTimer == null && t.state() == TxState.ACTIVE) {
+            c.connectionTimer = scheduler.schedule(settings.connectionWaitMs(), () -> connectionWaitTimedOut(t));
+        }
+    }
+
+    /** T's first statement still waits for a connection of the primary: every one is taken by other transactions. */
+    private void connectionWaitTimedOut(Txn<S> t) {
+        PoolEntry<S> e = primaryManager().pool().entry(t);
+        if (t.state() != TxState.ACTIVE || e == null || e.started()) return;
+        abort(t, "all " + primaryManager().connectionsMax() + " connections of the primary " + primaryManager().name()
+                + " are in use by other transactions for more than " + settings.connectionWaitMs()
+                + " ms (raise replica.pool.size.max or use fewer client connections); retry the transaction");
         afterEvent();
     }
 
@@ -302,7 +330,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     /** The replica rolled back T on its own (deadlock victim, lock timeout): re-run T there. */
     private void rolledBackAtSecondary(ReplicaManager<S> r, PoolEntry<S> e) {
-        reruns++;
+        r.countRerun();
         List<PoolEntry<S>> pending = r.pool().pendingCommits();
         PoolEntry<S> first = pending.isEmpty() ? null : pending.get(0);
         if (first == null) {
@@ -322,7 +350,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             if (vt == t || v.commitSent() || v.finished() || v.abortRequested() || !v.started()) continue;
             if (vt.state() == TxState.ABORTED) continue;
             if (vt.committed() && vt.barrier() < t.barrier()) continue;
-            reruns++;
+            r.countRerun();
             v.requestAbort(t.id());
         }
     }
@@ -487,6 +515,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         if (c != null) {
             c.abortReason = reason;
             if (c.commitTimer != null) c.commitTimer.cancel();
+            if (c.connectionTimer != null) c.connectionTimer.cancel();
             StatementCallback sc = c.statementCallback;
             c.statementCallback = null;
             if (sc != null) sc.failed(abortedError(t));
@@ -609,19 +638,21 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     /** One replica as status reports show it. */
     public record ReplicaStatus(String name, boolean primary, boolean down, String downReason, long lastCommittedBarrier,
-            int transactionsInPool) {
+            int transactionsInPool, long reruns) {
     }
 
     public List<ReplicaStatus> replicaStatus() {
         List<ReplicaStatus> out = new ArrayList<>();
         for (ReplicaManager<S> r : replicas) {
             out.add(new ReplicaStatus(r.name(), r.primary(), r.down(), r.downReason(), r.lastCommittedBarrier(),
-                    r.pool().entries().size()));
+                    r.pool().entries().size(), r.reruns()));
         }
         return out;
     }
 
     public Stats stats() {
+        long reruns = 0;
+        for (ReplicaManager<S> r : replicas) reruns += r.reruns();
         return new Stats(commits, aborts, voteAborts, reruns, live.size());
     }
 }

@@ -105,6 +105,12 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         return setup.statementGate() == StatementGate.PREDECESSORS_COMMITTED;
     }
 
+    /** A secondary's connections are used by its transactions only, so the coordinator may plan with all of them. */
+    @Override
+    public int connectionsMax() {
+        return pool.sizeMax();
+    }
+
     public Dialect dialect() {
         return dialect;
     }
@@ -188,18 +194,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         TxConnection tc = connections.get(txId);
         if (tc != null && tc.attempt() == attempt) return tc.connection();
         if (tc != null) release(txId, true);
-        Connection c;
-        try {
-            c = pool.acquire();
-        } catch (SQLException e) {
-            int total = pool.totalConnections();
-            if (total > 0 && pool.activeConnections() >= total) {
-                // overload, not a broken replica: the transaction is retried instead of the replica being marked down
-                throw new SQLException("replica " + name() + ": all " + total + " connections are in use by other"
-                        + " transactions (replica.pool.size.max); retry the transaction", "40001", e);
-            }
-            throw e;
-        }
+        // busy (every connection taken: 40001, retried) is told apart from unreachable (08xxx: down) by the pool
+        Connection c = pool.acquire();
         connections.put(txId, new TxConnection(attempt, c));
         return c;
     }

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.Properties;
 import java.util.logging.Logger;
@@ -26,11 +27,15 @@ public final class ReplicaPool implements AutoCloseable {
 
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(ReplicaPool.class);
     private static final int IDLE_CONNECTIONS_MIN = 1;
+    /** Connections for metadata reads ({@link #acquireForMetadata}), opened when needed, beside the transactions' pool. */
+    public static final int METADATA_CONNECTIONS_MAX = 2;
 
     private final ReplicaSpec spec;
     private final ConnectionPreparer preparer;
     private final HikariDataSource pool;
+    private final HikariDataSource metadataPool;
     private final DatabaseInfo databaseInfo;
+    private final int sizeMax;
 
     /**
      * Creates the pool and checks the replica is reachable (fails with the replica's SQLException if not).
@@ -42,6 +47,7 @@ public final class ReplicaPool implements AutoCloseable {
             throws SQLException {
         this.spec = spec;
         this.preparer = preparer;
+        this.sizeMax = poolSizeMax;
         try (Connection first = openPhysical()) {
             try {
                 preparer.prepareDatabase(first);
@@ -65,6 +71,12 @@ public final class ReplicaPool implements AutoCloseable {
         // HikariCP evicts a connection on SQLState 0A000, but a replica refusing a feature leaves it usable.
         hc.setExceptionOverride(new KeepOnFeatureNotSupported());
         this.pool = new HikariDataSource(hc);
+        HikariConfig mc = new HikariConfig();
+        hc.copyStateTo(mc);
+        mc.setPoolName("replica-" + spec.name() + "-metadata");
+        mc.setMaximumPoolSize(METADATA_CONNECTIONS_MAX);
+        mc.setMinimumIdle(0);
+        this.metadataPool = new HikariDataSource(mc);
     }
 
     public ReplicaSpec spec() {
@@ -76,14 +88,43 @@ public final class ReplicaPool implements AutoCloseable {
         return databaseInfo;
     }
 
-    /** A connection for one transaction: manual commit, SERIALIZABLE. Close it after commit/rollback. */
+    /**
+     * A connection for one transaction: manual commit, SERIALIZABLE. Close it after commit/rollback. When every
+     * connection stays in use for the connect timeout it fails with 40001 (busy, not broken: retry); when the replica
+     * cannot be reached, with the driver's SQLState or 08001.
+     */
     public Connection acquire() throws SQLException {
+        return acquire(pool, sizeMax);
+    }
+
+    private Connection acquire(HikariDataSource from, int connectionsMax) throws SQLException {
         try {
-            return pool.getConnection();
+            return from.getConnection();
         } catch (SQLException e) {
+            if (e instanceof SQLTransientConnectionException && e.getCause() == null) {
+                // HikariCP timed out without a failed connection attempt behind it: all connections are in use
+                throw new SQLTransientConnectionException("replica " + spec.name() + ": all " + connectionsMax
+                        + " connections are in use by other transactions (replica.pool.size.max); retry the transaction",
+                        "40001", e);
+            }
             if (e.getSQLState() != null) throw e;
             throw new SQLException("replica " + spec.name() + " is not reachable: " + e.getMessage(), "08001", e);
         }
+    }
+
+    /**
+     * A connection for reading metadata (column types for the translator, a client's DatabaseMetaData call, identity
+     * columns), from a small pool of its own: a session that holds a transaction's connection may need one, and taking
+     * it from the transactions' pool could wait for connections held by sessions that need one too. Close it (after a
+     * rollback) when done.
+     */
+    public Connection acquireForMetadata() throws SQLException {
+        return acquire(metadataPool, METADATA_CONNECTIONS_MAX);
+    }
+
+    /** Connections the pool opens at most ({@code replica.pool.size.max}). */
+    public int sizeMax() {
+        return sizeMax;
     }
 
     /** Connections handed out and not yet returned. */
@@ -99,6 +140,7 @@ public final class ReplicaPool implements AutoCloseable {
     /** Closes every connection; an embedded Derby database is also shut down so its files are consistent. */
     @Override
     public void close() {
+        metadataPool.close();
         pool.close();
         if (spec.isEmbeddedDerby()) shutdownEmbeddedDerby();
     }

@@ -51,7 +51,8 @@ class CbsDerbyTest {
             ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:cbs" + n + "r" + i + ";create=true", "", "");
             pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), connections, connectTimeoutMs));
         }
-        coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, mode), 16, 100, 60_000, new DivergenceLog());
+        coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, mode).withConnectionWaitMs(connectTimeoutMs), 16,
+                100, 60_000, new DivergenceLog());
         return coordinator;
     }
 
@@ -73,8 +74,10 @@ class CbsDerbyTest {
         return out;
     }
 
-    private void createAccounts() throws SQLException {
+    /** Creates the bank and waits until every replica committed it (tests then change a replica behind our back). */
+    private void createAccounts() throws SQLException, InterruptedException {
         BANK.create(SqlClient.sessions(coordinator));
+        assertThat(coordinator.awaitIdle(10_000)).as("every replica committed the accounts").isTrue();
     }
 
     private static List<String> table(ReplicaPool pool, String sql) throws SQLException {
@@ -263,7 +266,7 @@ class CbsDerbyTest {
             update(a, "UPDATE acct SET bal = bal + 1 WHERE id = 1");
             update(b, "UPDATE acct SET bal = bal + 1 WHERE id = 2");
             assertThatThrownBy(() -> update(c, "UPDATE acct SET bal = bal + 1 WHERE id = 3"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("connections are in use")
+                    .isInstanceOf(SQLException.class).hasMessageContaining("connections of the primary r1 are in use")
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
             c.rollback();
             a.commit();

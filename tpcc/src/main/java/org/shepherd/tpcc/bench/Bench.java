@@ -47,8 +47,14 @@ public final class Bench implements Callable<Integer> {
             + " transactions after a replica restarts), which the shepherd does not have yet";
 
     @Option(names = "--configs", split = ",", defaultValue = "direct,passthrough,cbs,ss,serial",
-        description = "configurations to compare (default: ${DEFAULT-VALUE})")
+        description = "configurations to compare (default: ${DEFAULT-VALUE}); MODE@NAME is a variant of a shepherd mode"
+            + " (see --variant)")
     List<String> configs;
+    @Option(names = "--variant", paramLabel = "NAME:KEY=VALUE",
+        description = "defines variant NAME for an A/B of shepherd settings run side by side, e.g. --variant"
+            + " pool8:replica.pool.size.max=8 with --configs cbs,cbs@pool8; the key java-opts sets the shepherd's JAVA_OPTS"
+            + " (repeatable)")
+    List<String> variants = new ArrayList<>();
     @Option(names = "--warehouses", defaultValue = "4", description = "warehouses (default: ${DEFAULT-VALUE})")
     int warehouses;
     @Option(names = "--small", negatable = true, defaultValue = "true", fallbackValue = "true",
@@ -127,7 +133,7 @@ public final class Bench implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<BenchConfig> chosen = configs.stream().map(BenchConfig::parse).distinct().toList();
+        List<Setup> chosen = Setup.parse(configs, variants);
         if (terminals.isEmpty() || terminals.stream().anyMatch(t -> t < 1)) {
             throw new IllegalArgumentException("--terminals must list client counts of at least 1");
         }
@@ -142,7 +148,7 @@ public final class Bench implements Callable<Integer> {
 
         boolean ownWorkDir = workDir == null;
         Path work = ownWorkDir ? Files.createTempDirectory("shepherd-bench-") : Files.createDirectories(workDir);
-        List<String> labels = chosen.stream().map(BenchConfig::label).toList();
+        List<String> labels = chosen.stream().map(Setup::label).toList();
         List<Integer> clientCounts = terminals.stream().distinct().sorted().toList();
         BenchResults results = new BenchResults(labels, clientCounts);
         try {
@@ -150,7 +156,7 @@ public final class Bench implements Callable<Integer> {
             for (int repeat = 0; repeat < repeats; repeat++) {
                 for (int t : clientCounts) {
                     for (int i = 0; i < chosen.size(); i++) {
-                        BenchConfig config = chosen.get((i + repeat) % chosen.size());
+                        Setup config = chosen.get((i + repeat) % chosen.size());
                         if (results.failed(config.label())) continue;
                         err.printf(Locale.ROOT, "== repeat %d/%d, %d clients, %s%n", repeat + 1, repeats, t, config.label());
                         try {
@@ -227,6 +233,12 @@ public final class Bench implements Callable<Integer> {
             run.cpuMsPerTransaction(role).ifPresent(ms -> sb.append(String.format(Locale.ROOT, " %s %.2f (%.2f cores)",
                 role, ms, run.cpu().get(role).cores())));
         }
+        StringBuilder each = new StringBuilder();
+        run.cpu().keySet().stream().filter(role -> role.startsWith(BenchResults.DATABASE_ROLE_PREFIX)).sorted()
+            .forEach(role -> run.cpuMsPerTransaction(role).ifPresent(ms -> each.append(each.length() == 0 ? "" : ", ")
+                .append(role.substring(BenchResults.DATABASE_ROLE_PREFIX.length()))
+                .append(String.format(Locale.ROOT, " %.2f", ms))));
+        if (each.length() > 0) sb.append(" [").append(each).append(']');
         return sb.length() == 0 ? " not measured" : sb.toString();
     }
 
@@ -236,9 +248,9 @@ public final class Bench implements Callable<Integer> {
      * replica never catches up, so the catch-up rate the figure is about cannot be measured.
      */
     private int crashScenario(Scale scale) throws Exception {
-        BenchConfig cbs = BenchConfig.CBS;
+        Setup cbs = new Setup(BenchConfig.CBS, null, Map.of(), null);
         List<String> replicas = new ArrayList<>();
-        for (int i = 1; i <= cbs.databases(); i++) replicas.add(replicaName(cbs, i));
+        for (int i = 1; i <= cbs.kind().databases(); i++) replicas.add(replicaName(cbs.kind(), i));
         String primary = shepherdSettings.getOrDefault("primary", "");
         CrashRun.Plan plan = CrashRun.Plan.of(crashReplica != null ? crashReplica : replicas.get(replicas.size() - 1),
             crashAtS, crashForS, durationS, primary.isEmpty() ? replicas.get(0) : primary, replicas);
@@ -294,9 +306,10 @@ public final class Bench implements Callable<Integer> {
         return db.dataDir(root);
     }
 
-    private RunResult runOnce(BenchDatabase.Engine db, BenchConfig config, Scale scale, int clients, Path golden, Path dir,
+    private RunResult runOnce(BenchDatabase.Engine db, Setup setup, Scale scale, int clients, Path golden, Path dir,
                               Path launcher, Map<String, CpuMeter.Usage> cpuOut, CrashRun crash) throws Exception {
         deleteRecursively(dir);
+        BenchConfig config = setup.kind();
         List<BenchDatabase> servers = new ArrayList<>();
         List<CpuQuota> quotas = new ArrayList<>();
         ShepherdProcess shepherd = null;
@@ -317,8 +330,10 @@ public final class Bench implements Callable<Integer> {
             }
             Jdbc target;
             if (config.viaShepherd()) {
-                shepherd = ShepherdProcess.start(launcher.toAbsolutePath(), dir.resolve("shepherd"), config, servers,
-                    shepherdJavaOpts, shepherdSettings);
+                Map<String, String> settings = new LinkedHashMap<>(shepherdSettings);
+                settings.putAll(setup.settings());
+                shepherd = ShepherdProcess.start(launcher.toAbsolutePath(), dir.resolve("shepherd"), setup.label(), config,
+                    servers, setup.javaOpts() != null ? setup.javaOpts() : shepherdJavaOpts, settings);
                 target = new Jdbc(shepherd.jdbcUrl(), shepherd.user(), shepherd.password());
             } else {
                 target = directBaseline(servers.get(0));
@@ -333,6 +348,12 @@ public final class Bench implements Callable<Integer> {
             List<ProcessHandle> databases = new ArrayList<>();
             for (BenchDatabase s : servers) ProcessHandle.of(s.pid()).ifPresent(databases::add);
             roles.put("databases", databases);
+            if (servers.size() > 1) {
+                for (int i = 0; i < servers.size(); i++) {
+                    String role = BenchResults.DATABASE_ROLE_PREFIX + replicaName(config, i + 1);
+                    ProcessHandle.of(servers.get(i).pid()).ifPresent(h -> roles.put(role, List.of(h)));
+                }
+            }
             CpuMeter meter = new CpuMeter(roles);
             RunResult result = new Runner(target, options, err).run(new Runner.WindowListener() {
                 @Override
@@ -348,6 +369,7 @@ public final class Bench implements Callable<Integer> {
                 }
             });
             cpuOut.putAll(meter.usage());
+            if (shepherd != null) err.println("   shepherd: " + shepherd.counters());
             if (result.errors() > 0 && shepherd != null) {
                 err.println("   the shepherd's log ends with:\n" + shepherd.logTail());
             }

@@ -36,6 +36,8 @@ final class BenchResults {
 
     /** The roles whose CPU {@code bench} measures, in table order. */
     static final List<String> CPU_ROLES = List.of("client", "shepherd", "databases");
+    /** Prefix of the role of one database process of a replicated configuration ("database r1" is the first replica). */
+    static final String DATABASE_ROLE_PREFIX = "database ";
 
     /** The pairs the paper's Figure 7 discussion compares. */
     static final List<String[]> PAIRS = List.of(

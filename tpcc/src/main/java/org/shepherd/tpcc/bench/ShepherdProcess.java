@@ -8,11 +8,16 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.shepherd.jdbc.ShepherdConnection;
 
 /**
  * A shepherd started as its own process with {@code bin/shepherd serve --config FILE}, listening on a free loopback
@@ -55,7 +60,7 @@ final class ShepherdProcess implements AutoCloseable {
     }
 
     /** Writes the config file into {@code dir}, starts the shepherd and waits until it accepts connections. */
-    static ShepherdProcess start(Path launcher, Path dir, BenchConfig config, List<BenchDatabase> replicas,
+    static ShepherdProcess start(Path launcher, Path dir, String label, BenchConfig config, List<BenchDatabase> replicas,
                                  String javaOpts, Map<String, String> settings) throws IOException, InterruptedException {
         if (!Files.isExecutable(launcher)) {
             throw new IOException("cannot run the shepherd: " + launcher + " is missing or not executable;"
@@ -79,7 +84,7 @@ final class ShepherdProcess implements AutoCloseable {
         Files.createDirectories(dir);
         Path configFile = dir.resolve("shepherd.properties");
         try (var out = Files.newBufferedWriter(configFile, StandardCharsets.UTF_8)) {
-            p.store(out, "written by bin/bench for configuration " + config.label());
+            p.store(out, "written by bin/bench for configuration " + label);
         }
         Path log = dir.resolve("shepherd.log");
         List<String> command = new ArrayList<>(List.of(launcher.toString(), "serve", "--config", configFile.toString()));
@@ -106,6 +111,33 @@ final class ShepherdProcess implements AutoCloseable {
 
     String password() {
         return password;
+    }
+
+    /**
+     * One line from the shepherd's own counters ({@code shepherd.view} and {@code shepherd.status}): commits, aborts
+     * and, per replica, the transactions it rolled back and ran again; or why they could not be read.
+     */
+    String counters() {
+        try (Connection c = DriverManager.getConnection(jdbcUrl(), USER, password)) {
+            ShepherdConnection sc = c.unwrap(ShepherdConnection.class);
+            StringBuilder sb = new StringBuilder();
+            try (ResultSet view = sc.adminView()) {
+                if (view.next()) {
+                    sb.append(view.getLong("commits")).append(" commits, ").append(view.getLong("aborts")).append(" aborts (")
+                        .append(view.getLong("vote_aborts")).append(" by vote)");
+                }
+            }
+            StringBuilder reruns = new StringBuilder();
+            try (ResultSet status = sc.adminStatus()) {
+                while (status.next()) {
+                    reruns.append(reruns.length() == 0 ? "" : ", ").append(status.getString("replica")).append(' ')
+                        .append(status.getLong("reruns"));
+                }
+            }
+            return sb.append("; re-runs per replica: ").append(reruns).toString();
+        } catch (SQLException e) {
+            return "counters not read: " + e.getMessage();
+        }
     }
 
     long pid() {
