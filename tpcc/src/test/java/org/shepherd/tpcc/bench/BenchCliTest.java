@@ -117,6 +117,28 @@ class BenchCliTest {
     }
 
     @Test
+    void variantsAreShepherdSettingsOfANamedCopyOfAConfiguration() {
+        List<Setup> setups = Setup.parse(List.of("direct", "cbs", "cbs@pool8", "ss@pool8"),
+            List.of("pool8:replica.pool.size.max=8", "pool8:java-opts=-Xmx1g -Dx=y"));
+        assertThat(setups).extracting(Setup::label).containsExactly("direct", "cbs", "cbs@pool8", "ss@pool8");
+        assertThat(setups.get(2).kind()).isEqualTo(BenchConfig.CBS);
+        assertThat(setups.get(2).settings()).containsExactly(Map.entry("replica.pool.size.max", "8"));
+        assertThat(setups.get(2).javaOpts()).isEqualTo("-Xmx1g -Dx=y");
+        assertThat(setups.get(1).settings()).isEmpty();
+        assertThat(setups.get(1).javaOpts()).isNull();
+
+        assertThat(bench("--configs", "cbs@nope")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no --variant nope");
+        assertThat(bench("--configs", "direct@a", "--variant", "a:fetch.size.default=16")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("only shepherd configurations have variants");
+        assertThat(bench("--configs", "cbs@a", "--variant", "a:mode=serial")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(bench("--configs", "cbs", "--variant", "unused:fetch.size.default=16")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no configuration uses it");
+        assertThat(bench("--configs", "cbs@a", "--variant", "a=b")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("NAME:KEY=VALUE");
+    }
+
+    @Test
     void cpuQuotaWritesPeriodQuotaAndPidsAndRemovesItsGroup() throws Exception {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         Optional<CpuQuota> quota = CpuQuota.create(dir, "g1", 50, quiet);
