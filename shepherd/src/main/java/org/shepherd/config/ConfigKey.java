@@ -95,6 +95,19 @@ public enum ConfigKey {
             "How long a transaction waits for a connection of the primary while all are in use (then it fails with"
                 + " SQLState 40001), and how long opening a replica connection may take (then 08001).",
             v -> parseLong(v, 250, 3_600_000)),
+    REPLICA_PROBE_MS("replica.probe.ms", "1000",
+            "After a replica goes down, how long until the shepherd tries to reach it again; the wait doubles after"
+                + " each failed try, up to replica.probe.max.ms. Once reached, it replays the committed transactions"
+                + " it missed and serves again.",
+            v -> parseLong(v, 10, 3_600_000)),
+    REPLICA_PROBE_MAX_MS("replica.probe.max.ms", "30000",
+            "The longest wait between two tries to reach a replica that is down (at least replica.probe.ms).",
+            v -> parseLong(v, 10, 3_600_000)),
+    REPLICA_RECOVERY_LOG_MAX("replica.recovery.log.max", "100000",
+            "Committed transactions the shepherd keeps in memory, while a replica is down, to replay on it when it is"
+                + " back. A replica that falls further behind is lost: restore it from a copy of an up-to-date replica"
+                + " and restart the shepherd.",
+            v -> parseInt(v, 1, 100_000_000)),
     RESULT_SPILL_BYTES_MAX("result.spill.bytes.max", "4294967296",
             "Disk space, in bytes, that autocommit results waiting for the client may take under data.dir/spill, "
                     + "all sessions together (an autocommit result is answered after its vote, so the primary's rows "

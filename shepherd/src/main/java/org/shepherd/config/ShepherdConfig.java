@@ -187,6 +187,18 @@ public final class ShepherdConfig {
         return (Long) values.get(ConfigKey.REPLICA_CONNECT_TIMEOUT_MS);
     }
 
+    public long replicaProbeMs() {
+        return (Long) values.get(ConfigKey.REPLICA_PROBE_MS);
+    }
+
+    public long replicaProbeMaxMs() {
+        return (Long) values.get(ConfigKey.REPLICA_PROBE_MAX_MS);
+    }
+
+    public int replicaRecoveryLogMax() {
+        return (Integer) values.get(ConfigKey.REPLICA_RECOVERY_LOG_MAX);
+    }
+
     /** Bytes of disk that held autocommit results may take, all sessions together. */
     public long resultSpillBytesMax() {
         return (Long) values.get(ConfigKey.RESULT_SPILL_BYTES_MAX);
@@ -255,6 +267,10 @@ public final class ShepherdConfig {
             throw new ConfigException("listen=" + listen + " accepts connections from other machines but no client users "
                     + "are configured: add user.<name>.password=<secret> (clients then authenticate), "
                     + "or listen on 127.0.0.1");
+        }
+        if (replicaProbeMaxMs() < replicaProbeMs()) {
+            throw new ConfigException(ConfigKey.REPLICA_PROBE_MAX_MS.key() + "=" + replicaProbeMaxMs() + " is below "
+                    + ConfigKey.REPLICA_PROBE_MS.key() + "=" + replicaProbeMs() + ": raise it or lower replica.probe.ms");
         }
         if (tlsEnabled()) {
             checkReadable(ConfigKey.TLS_CERT, tlsCert());

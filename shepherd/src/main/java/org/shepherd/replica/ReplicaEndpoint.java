@@ -1,5 +1,6 @@
 package org.shepherd.replica;
 
+import java.sql.SQLException;
 import java.util.function.Consumer;
 
 /**
@@ -40,4 +41,28 @@ public interface ReplicaEndpoint<S> {
 
     /** Rolls the transaction back (a no-op when the replica has nothing open for it). */
     void rollback(long txId, int attempt, Consumer<Outcome> done);
+
+    /**
+     * Asks a replica that went down whether it answers again: {@code reached} gets the barriers above
+     * {@code above} in its transaction log ({@code shepherd_txlog}), ascending; {@code unreachable} why not. Either
+     * is called once, later, from any thread.
+     */
+    default void probe(long above, Consumer<long[]> reached, Consumer<SQLException> unreachable) {
+        unreachable.accept(new SQLException("replica " + name() + " cannot be probed", "0A000"));
+    }
+
+    /**
+     * Whether the statement only reads (a query that takes no write locks): a replica catching up on committed
+     * transactions skips it, since it changes nothing.
+     */
+    default boolean readOnly(S statement) {
+        return false;
+    }
+
+    /**
+     * The coordinator marked this replica down: whatever it holds for transactions there (connections, statements) is
+     * given up; outcomes of requests still running are ignored.
+     */
+    default void wentDown() {
+    }
 }

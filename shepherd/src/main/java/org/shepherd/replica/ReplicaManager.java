@@ -31,10 +31,27 @@ public final class ReplicaManager<S> {
     private final Pool<S> pool;
     private final Scheduler scheduler;
     private final Listener<S> listener;
-    private boolean down;
+    /** Where a replica is in its life: serving, unreachable, replaying what it missed, or beyond replay. */
+    public enum Phase {
+        UP, DOWN, RECOVERING, LOST
+    }
+
+    private Phase phase = Phase.UP;
     private String downReason = "";
     private long lastCommittedBarrier = -1;
     private long reruns;
+    /** Incremented whenever the replica goes down: outcomes of requests sent before are ignored. */
+    private int epoch;
+    private int probeFailures;
+    private long replayed;
+    private int replayAttempt = REPLAY_ATTEMPT_FIRST;
+    /** While down or recovering: every committed transaction with a barrier up to here is applied at the replica. */
+    private long replayCursor = -1;
+    /** Barriers above the cursor its transaction log already held when it was reached again. */
+    private java.util.Set<Long> alreadyApplied = java.util.Set.of();
+
+    /** Attempt numbers of replayed transactions start here, far from the attempts of normal runs. */
+    static final int REPLAY_ATTEMPT_FIRST = 1 << 30;
 
     public ReplicaManager(int index, ReplicaEndpoint<S> endpoint, Pool<S> pool, Scheduler scheduler, Listener<S> listener) {
         this.index = index;
@@ -65,8 +82,86 @@ public final class ReplicaManager<S> {
         return pool.primary();
     }
 
+    /** Not serving: down, recovering or lost. The core leaves such a replica out of pools, votes and pumps. */
     public boolean down() {
-        return down;
+        return phase != Phase.UP;
+    }
+
+    public Phase phase() {
+        return phase;
+    }
+
+    /** Outcomes of requests sent in an earlier epoch (before the replica last went down) are stale. */
+    public int epoch() {
+        return epoch;
+    }
+
+    public ReplicaEndpoint<S> endpoint() {
+        return endpoint;
+    }
+
+    /** Failed reconnection attempts since the replica went down (for the back-off). */
+    public int probeFailures() {
+        return probeFailures;
+    }
+
+    public void probeFailed() {
+        probeFailures++;
+    }
+
+    /** Every committed transaction up to this barrier is applied here; the missed ones come after it. */
+    public long replayCursor() {
+        return replayCursor;
+    }
+
+    public void setReplayCursor(long barrier) {
+        replayCursor = barrier;
+    }
+
+    /** Whether the replica's log already held this barrier when it was reached again. */
+    public boolean alreadyApplied(long barrier) {
+        return alreadyApplied.contains(barrier);
+    }
+
+    /** Reached again, its log holding {@code present} (barriers above the cursor): replays the others. */
+    public void startRecovery(long[] present) {
+        phase = Phase.RECOVERING;
+        probeFailures = 0;
+        java.util.Set<Long> have = new java.util.HashSet<>();
+        for (long b : present) {
+            have.add(b);
+            committed(b);
+        }
+        alreadyApplied = have;
+    }
+
+    /** The attempt number for the next replayed transaction. */
+    public int nextReplayAttempt() {
+        return replayAttempt++;
+    }
+
+    /** One missed transaction committed here by replay. */
+    public void replayedOne(long barrier) {
+        replayed++;
+        committed(barrier);
+    }
+
+    /** Transactions replayed here since start. */
+    public long replayed() {
+        return replayed;
+    }
+
+    /** Caught up: serves again. */
+    public void rejoin() {
+        phase = Phase.UP;
+        downReason = "";
+        alreadyApplied = java.util.Set.of();
+    }
+
+    /** It can no longer catch up by replay. */
+    public void markLost(String reason) {
+        phase = Phase.LOST;
+        downReason = reason;
     }
 
     public String downReason() {
@@ -91,11 +186,13 @@ public final class ReplicaManager<S> {
         lastCommittedBarrier = Math.max(lastCommittedBarrier, barrier);
     }
 
-    /** The replica stays down: recovery of a crashed replica is a later issue. */
+    /** Unreachable: forgets its pool (the database rolled back what was open) until it is recovered. */
     public void markDown(String reason) {
-        down = true;
+        phase = Phase.DOWN;
         downReason = reason;
+        epoch++;
         pool.clear();
+        endpoint.wentDown();
     }
 
     /**
@@ -107,7 +204,7 @@ public final class ReplicaManager<S> {
      * transactions that wait at a secondary for a committed one could otherwise hold every connection it needs.
      */
     public void pump(Collection<Txn<S>> live) {
-        if (down) return;
+        if (down()) return;
         for (PoolEntry<S> e : pool.entries()) {
             if (e.parkedBehindTx() >= 0) {
                 Txn<S> blocker = findLive(live, e.parkedBehindTx());
@@ -126,7 +223,7 @@ public final class ReplicaManager<S> {
             }
         }
         for (PoolEntry<S> e : new ArrayList<>(pool.entries())) {
-            if (down) return;
+            if (down()) return;
             if (e.finished() || e.inFlight()) continue;
             Txn<S> t = e.txn();
             if (t.state() == TxState.ABORTED || e.abortRequested()) {
@@ -167,29 +264,32 @@ public final class ReplicaManager<S> {
         int attempt = e.attempt();
         int i = q.index();
         e.markSent(i, scheduler.clock().nowMillis());
+        int sentIn = epoch;
         endpoint.execute(e.txn().id(), attempt, q.payload(), primary(), o -> scheduler.execute(() -> {
-            if (!down && e.attempt() == attempt) listener.statementDone(this, e, i, o);
+            if (epoch == sentIn && !down() && e.attempt() == attempt) listener.statementDone(this, e, i, o);
         }));
     }
 
     private void sendCommit(PoolEntry<S> e) {
         int attempt = e.attempt();
         e.markCommitSent(scheduler.clock().nowMillis());
+        int sentIn = epoch;
         endpoint.commit(e.txn().id(), attempt, e.txn().barrier(), o -> scheduler.execute(() -> {
-            if (!down) listener.commitDone(this, e, o);
+            if (epoch == sentIn && !down()) listener.commitDone(this, e, o);
         }));
     }
 
     private void sendRollback(PoolEntry<S> e) {
         int attempt = e.attempt();
         e.markRollbackSent(scheduler.clock().nowMillis());
+        int sentIn = epoch;
         endpoint.rollback(e.txn().id(), attempt, o -> scheduler.execute(() -> {
-            if (!down && e.attempt() == attempt) listener.rollbackDone(this, e, o);
+            if (epoch == sentIn && !down() && e.attempt() == attempt) listener.rollbackDone(this, e, o);
         }));
     }
 
     @Override
     public String toString() {
-        return name() + (primary() ? " (primary)" : "") + (down ? " DOWN" : "");
+        return name() + (primary() ? " (primary)" : "") + (down() ? " " + phase : "");
     }
 }

@@ -32,6 +32,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
      *
      * @param latencyFactor multiplies every latency (slow replica)
      * @param crashAtMs crash at this simulated time (-1: never)
+     * @param restartAtMs come back at this simulated time after the crash (-1: never), with what it had committed
      * @param lieProbability probability that an answer is wrong (the data stays right)
      * @param lockGranularity keys per lock (1: row locks; more: coarser locks, blocks where others do not)
      * @param ignoresLocks reads see committed data only, writes are buffered and applied at commit, no locks
@@ -44,45 +45,57 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
      *     limit; the coordinator must never open more (an anomaly otherwise). Negative: the limit is -connections but the
      *     replica does not tell the coordinator (to show that the coordinator needs to know it)
      */
-    record Faults(int latencyFactor, long crashAtMs, double lieProbability, int lockGranularity, boolean ignoresLocks,
-            boolean readCommitted, boolean commitGateOff, int connections) {
-        static final Faults NONE = new Faults(1, -1, 0, 1, false, false, false, 0);
+    record Faults(int latencyFactor, long crashAtMs, long restartAtMs, double lieProbability, int lockGranularity,
+            boolean ignoresLocks, boolean readCommitted, boolean commitGateOff, int connections) {
+        static final Faults NONE = new Faults(1, -1, -1, 0, 1, false, false, false, 0);
 
         boolean byzantine() {
             return lieProbability > 0 || ignoresLocks;
         }
 
         Faults slow(int factor) {
-            return new Faults(factor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff, connections);
+            return new Faults(factor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
+                    ignoresLocks, readCommitted, commitGateOff, connections);
         }
 
         Faults crashAt(long ms) {
-            return new Faults(latencyFactor, ms, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff, connections);
+            return new Faults(latencyFactor, ms, restartAtMs, lieProbability, lockGranularity,
+                    ignoresLocks, readCommitted, commitGateOff, connections);
         }
 
         Faults lying(double p) {
-            return new Faults(latencyFactor, crashAtMs, p, lockGranularity, ignoresLocks, readCommitted, commitGateOff, connections);
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, p, lockGranularity,
+                    ignoresLocks, readCommitted, commitGateOff, connections);
         }
 
         Faults coarseLocks(int keysPerLock) {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, keysPerLock, ignoresLocks, readCommitted, commitGateOff,
-                    connections);
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, keysPerLock,
+                    ignoresLocks, readCommitted, commitGateOff, connections);
         }
 
         Faults ignoringLocks() {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, true, readCommitted, commitGateOff, connections);
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
+                    true, readCommitted, commitGateOff, connections);
         }
 
         Faults readCommittedNoReadLocks() {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, true, commitGateOff, connections);
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
+                    ignoresLocks, true, commitGateOff, connections);
         }
 
         Faults withoutCommitGate() {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, true, connections);
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
+                    ignoresLocks, readCommitted, true, connections);
+        }
+
+        Faults restartAt(long ms) {
+            return new Faults(latencyFactor, crashAtMs, ms, lieProbability, lockGranularity,
+                    ignoresLocks, readCommitted, commitGateOff, connections);
         }
 
         Faults withConnections(int n) {
-            return new Faults(latencyFactor, crashAtMs, lieProbability, lockGranularity, ignoresLocks, readCommitted, commitGateOff, n);
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
+                    ignoresLocks, readCommitted, commitGateOff, n);
         }
 
         boolean buffersWrites() {
@@ -95,8 +108,8 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
         long ms(long txId, Random rnd);
     }
 
-    /** What this replica committed: the transaction, its barrier and the answers of its final attempt. */
-    record CommitRecord(long txId, long barrier, List<String> answers) {
+    /** What this replica committed: the transaction, its barrier, and the operations and answers of its final attempt. */
+    record CommitRecord(long txId, long barrier, List<SimOp> ops, List<String> answers) {
     }
 
     static final long LOCK_WAIT_TIMEOUT_MS = 400;
@@ -106,6 +119,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
         final Map<Integer, Long> undo = new LinkedHashMap<>();
         final Map<Integer, Long> buffer = new HashMap<>();
         final List<String> answers = new ArrayList<>();
+        final List<SimOp> ops = new ArrayList<>();
         final Set<Integer> held = new HashSet<>();
         Waiter waiting;
 
@@ -150,6 +164,8 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     private final List<String> anomalies = new ArrayList<>();
     private final Consumer<SimReplica> onCommit;
     private boolean crashed;
+    /** Transactions open when the replica crashed: their connections are broken, every later request for them fails. */
+    private final Set<String> severed = new HashSet<>();
     private long rollbacksByDatabase;
     private int maxOpenTransactions;
 
@@ -161,11 +177,30 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
         this.latency = latency != null ? latency : (tx, r) -> 1 + r.nextInt(4);
         this.onCommit = onCommit;
         if (faults.crashAtMs() >= 0) scheduler.schedule(faults.crashAtMs(), this::crash);
+        if (faults.crashAtMs() >= 0 && faults.restartAtMs() > faults.crashAtMs()) {
+            scheduler.schedule(faults.restartAtMs(), () -> crashed = false);
+        }
     }
 
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public void probe(long above, Consumer<long[]> reached, Consumer<SQLException> unreachable) {
+        scheduler.schedule(delay(0), () -> {
+            if (crashed) {
+                unreachable.accept(new SQLException(name + " crashed", "08006"));
+            } else {
+                reached.accept(txlog.values().stream().mapToLong(Long::longValue).filter(b -> b > above).sorted().toArray());
+            }
+        });
+    }
+
+    @Override
+    public boolean readOnly(SimOp op) {
+        return op.kind() == SimOp.Kind.READ;
     }
 
     @Override
@@ -218,7 +253,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     @Override
     public void execute(long txId, int attempt, SimOp op, boolean primary, Consumer<Outcome> done) {
         scheduler.schedule(delay(txId), () -> {
-            if (crashed) {
+            if (crashed || severed.contains(key(txId, attempt))) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
             }
@@ -275,6 +310,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     private void complete(DbTx tx, SimOp op, Consumer<Outcome> done) {
         String answer = apply(tx, op);
         tx.answers.add(answer);
+        tx.ops.add(op);
         String told = answer;
         if (faults.lieProbability() > 0 && rnd.nextDouble() < faults.lieProbability()) {
             told = op.kind() == SimOp.Kind.WRITE ? "count=0" : "v=" + (1000 + rnd.nextInt(1000));
@@ -391,7 +427,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     @Override
     public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
         scheduler.schedule(delay(txId), () -> {
-            if (crashed) {
+            if (crashed || severed.contains(key(txId, attempt))) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
             }
@@ -400,7 +436,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             if (tx.waiting != null) anomalies.add("COMMIT of T" + txId + " while a statement waits");
             if (faults.buffersWrites()) data.putAll(tx.buffer);
             if (txlog.put(txId, barrier) != null) anomalies.add("T" + txId + " committed twice");
-            history.add(new CommitRecord(txId, barrier, List.copyOf(tx.answers)));
+            history.add(new CommitRecord(txId, barrier, List.copyOf(tx.ops), List.copyOf(tx.answers)));
             tx.undo.clear();
             release(tx);
             done.accept(Outcome.done());
@@ -426,6 +462,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
     private void crash() {
         crashed = true;
+        severed.addAll(txs.keySet());
         for (DbTx tx : new ArrayList<>(txs.values())) {
             tx.held.clear();
             undoAndRelease(tx);

@@ -108,6 +108,31 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         this.core = new CbsCore<>(endpoints, primaryIndex, settings, scheduler, divergences);
+        resumeFromTxlogs(primaryIndex);
+    }
+
+    /**
+     * Continues transaction ids and barriers where the replicas' transaction logs end (an earlier run of the shepherd
+     * committed there). A replica whose log ends before another's missed transactions that only a crashed shepherd
+     * knew (there is no shepherd WAL yet to replay them): it is left out, or, if it is the primary, the shepherd
+     * refuses to start.
+     */
+    private void resumeFromTxlogs(int primaryIndex) throws SQLException {
+        long[] lastBarriers = new long[endpoints.size()];
+        long lastTxId = -1;
+        for (int i = 0; i < endpoints.size(); i++) {
+            long[] hw = endpoints.get(i).txlogHighWater();
+            lastTxId = Math.max(lastTxId, hw[0]);
+            lastBarriers[i] = hw[1];
+        }
+        long ahead = java.util.Arrays.stream(lastBarriers).max().orElse(-1);
+        if (lastBarriers[primaryIndex] < ahead) {
+            throw new SQLException("the primary " + endpoints.get(primaryIndex).name() + " has committed transactions up to barrier "
+                    + lastBarriers[primaryIndex] + " but other replicas up to " + ahead + " (the shepherd stopped without"
+                    + " finishing them there); choose an up-to-date replica as primary= or restore this one from a copy of one",
+                    "55000");
+        }
+        core.resume(lastTxId, lastBarriers);
     }
 
     /** The coordinator the configuration asks for ({@code mode} = cbs, ss or serial). */
@@ -132,7 +157,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                         "58030", e);
             }
             return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
-                    .withConnectionWaitMs(config.replicaConnectTimeoutMs()), config.replicaPoolSizeMax(),
+                    .withConnectionWaitMs(config.replicaConnectTimeoutMs())
+                    .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
+                            config.replicaRecoveryLogMax())), config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill);
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
@@ -294,7 +321,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         long barrier = currentBarrier();
         List<ReplicaRow> rows = new ArrayList<>();
         for (CbsCore.ReplicaStatus r : replicaStatus()) {
-            String state = r.down() ? "down: " + r.downReason() : "up";
+            String state = r.state();
             long lag = Math.max(0, barrier - 1 - r.lastCommittedBarrier());
             rows.add(new ReplicaRow(r.name(), r.primary() ? "primary" : "secondary", state, r.lastCommittedBarrier(), lag,
                     r.transactionsInPool(), r.reruns(), divergent.getOrDefault(r.name(), 0L)));

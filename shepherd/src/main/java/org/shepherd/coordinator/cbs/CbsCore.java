@@ -35,6 +35,8 @@ import org.shepherd.vote.Ballot;
  */
 public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CbsCore.class);
+
     /** Receives the primary's (tentative) answer to one statement. */
     public interface StatementCallback {
         void answered(Object clientAnswer);
@@ -61,9 +63,10 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * @param blockCheckMs how often blocked secondaries are looked for
      * @param connectionWaitMs how long a transaction may wait for a connection of the primary (all taken by other
      *     transactions) before it is aborted with 40001
+     * @param recovery how replicas that went down are brought back
      */
     public record Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
-            long blockCheckMs, long connectionWaitMs) {
+            long blockCheckMs, long connectionWaitMs, Recovery recovery) {
 
         /** The default of {@code connectionWaitMs}, as {@code replica.connect.timeout.ms}. */
         public static final long CONNECTION_WAIT_MS_DEFAULT = 10_000;
@@ -73,11 +76,12 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             if (commitTimeoutMs <= 0 || blockBoundMs <= 0 || blockCheckMs <= 0 || connectionWaitMs <= 0) {
                 throw new IllegalArgumentException("timeouts must be > 0");
             }
+            java.util.Objects.requireNonNull(recovery, "recovery");
         }
 
         public Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
                 long blockCheckMs) {
-            this(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, CONNECTION_WAIT_MS_DEFAULT);
+            this(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, CONNECTION_WAIT_MS_DEFAULT, Recovery.DEFAULTS);
         }
 
         public static Settings defaults(int f, ExecutionMode mode) {
@@ -85,11 +89,31 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
 
         public Settings withRules(OrderingRules r) {
-            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs);
+            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery);
         }
 
         public Settings withConnectionWaitMs(long ms) {
-            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, ms);
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, ms, recovery);
+        }
+
+        public Settings withRecovery(Recovery r) {
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, r);
+        }
+    }
+
+    /**
+     * Bringing back a replica that went down (seed 3.4.1): it is probed again after {@code probeMinMs}, doubling up
+     * to {@code probeMaxMs}; once it answers, the committed transactions it missed are replayed on it in barrier
+     * order, their reads skipped, and it rejoins when it has them all. The shepherd keeps at most
+     * {@code logTransactionsMax} committed transactions for this; a replica that needs older ones is lost.
+     */
+    public record Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax) {
+
+        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000);
+
+        public Recovery {
+            if (probeMinMs <= 0 || probeMaxMs < probeMinMs) throw new IllegalArgumentException("need 0 < probeMinMs <= probeMaxMs");
+            if (logTransactionsMax < 1) throw new IllegalArgumentException("logTransactionsMax must be >= 1");
         }
     }
 
@@ -113,6 +137,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private final TreeMap<Long, Txn<S>> live = new TreeMap<>();
     private final Map<Long, Ctx> ctx = new HashMap<>();
     private final ArrayDeque<Txn<S>> gateQueue = new ArrayDeque<>();
+    /** Committed transactions by barrier, kept while some replica is down or recovering and may need them replayed. */
+    private final TreeMap<Long, Txn<S>> committedLog = new TreeMap<>();
     private Txn<S> gateHolder;
     private long nextTxId = 1;
     private long barrier;
@@ -137,6 +163,29 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         for (int i = 0; i < endpoints.size(); i++) {
             Pool<S> pool = new Pool<>(i == primaryIndex, settings.rules(), endpoints.get(i).commitGated());
             replicas.add(new ReplicaManager<>(i, endpoints.get(i), pool, scheduler, this));
+        }
+    }
+
+    /**
+     * Continues after an earlier run: transaction ids after {@code lastTxId}, barriers after the highest of
+     * {@code lastBarriers} (each replica's last committed barrier, -1 for none). A replica behind the others missed
+     * transactions the shepherd no longer has, so it is left out (lost). Call before anything else.
+     */
+    public void resume(long lastTxId, long[] lastBarriers) {
+        if (!live.isEmpty() || barrier != 0) throw new IllegalStateException("resume only a fresh core");
+        long ahead = -1;
+        for (long b : lastBarriers) ahead = Math.max(ahead, b);
+        nextTxId = Math.max(nextTxId, lastTxId + 1);
+        barrier = ahead + 1;
+        for (ReplicaManager<S> r : replicas) {
+            long last = lastBarriers[r.index()];
+            r.committed(last);
+            if (last < ahead) {
+                r.markLost("its transaction log ends at barrier " + last + ", before the other replicas' (" + ahead
+                        + "): it missed transactions of an earlier run of the shepherd, which cannot be replayed; restore it"
+                        + " from a copy of an up-to-date replica");
+                LOG.warn("replica {} is left out: {}", r.name(), r.downReason());
+            }
         }
     }
 
@@ -432,6 +481,10 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private void commitNow(Txn<S> t) {
         t.commitAt(barrier++);
         commits++;
+        if (replayMayNeed()) {
+            committedLog.put(t.barrier(), t);
+            boundLog();
+        }
         Ctx c = ctx.get(t.id());
         c.commitTimer.cancel();
         CommitCallback cb = c.commitCallback;
@@ -533,19 +586,188 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     }
 
     private SQLException primaryDownError() {
-        return new SQLException("the primary replica " + primaryManager().name() + " is down ("
-                + primaryManager().downReason() + "); choosing a new primary (view change) is not implemented yet", "08006");
+        ReplicaManager<S> p = primaryManager();
+        return new SQLException("the primary replica " + p.name() + " is " + p.phase().name().toLowerCase(java.util.Locale.ROOT)
+                + " (" + p.downReason() + "); it serves again once it is reachable and has caught up; choosing another"
+                + " primary (view change) is not implemented yet", "08006");
     }
 
     private void replicaDown(ReplicaManager<S> r, SQLException cause) {
         if (r.down()) return;
+        // what it may lack: every committed transaction it has not finished (the log keeps them from now on)
+        long cursor = barrier - 1;
+        for (Txn<S> t : live.values()) {
+            if (!t.committed()) continue;
+            PoolEntry<S> e = r.pool().entry(t);
+            if (e != null ? e.finished() : t.stmts().isEmpty()) continue;
+            committedLog.put(t.barrier(), t);
+            cursor = Math.min(cursor, t.barrier() - 1);
+        }
         r.markDown(cause == null ? "unknown" : cause.getMessage());
-        org.slf4j.LoggerFactory.getLogger(CbsCore.class).warn("replica {} is down: {}", r.name(), r.downReason());
+        r.setReplayCursor(cursor);
+        LOG.warn("replica {} is down: {}", r.name(), r.downReason());
         if (r.primary()) {
             for (Txn<S> t : new ArrayList<>(live.values())) {
                 if (!t.committed()) abort(t, "the primary replica is down");
             }
         }
+        trimLog();
+        scheduleProbe(r);
+    }
+
+    // ---------------------------------------------------------------- recovery of a replica that went down (seed 3.4.1)
+
+    /** Whether a replica that is down or recovering may need committed transactions replayed. */
+    private boolean replayMayNeed() {
+        for (ReplicaManager<S> r : replicas) {
+            if (r.phase() == ReplicaManager.Phase.DOWN || r.phase() == ReplicaManager.Phase.RECOVERING) return true;
+        }
+        return false;
+    }
+
+    /** Forgets committed transactions that no replica needs replayed any more. */
+    private void trimLog() {
+        long floor = Long.MAX_VALUE;
+        for (ReplicaManager<S> r : replicas) {
+            if (r.phase() == ReplicaManager.Phase.DOWN || r.phase() == ReplicaManager.Phase.RECOVERING) {
+                floor = Math.min(floor, r.replayCursor());
+            }
+        }
+        if (floor == Long.MAX_VALUE) {
+            committedLog.clear();
+        } else {
+            committedLog.headMap(floor, true).clear();
+        }
+    }
+
+    /** Keeps the log within its bound: a replica that would need a dropped transaction can no longer catch up. */
+    private void boundLog() {
+        int max = settings.recovery().logTransactionsMax();
+        while (committedLog.size() > max) {
+            long dropped = committedLog.pollFirstEntry().getKey();
+            for (ReplicaManager<S> r : replicas) {
+                boolean waiting = r.phase() == ReplicaManager.Phase.DOWN || r.phase() == ReplicaManager.Phase.RECOVERING;
+                if (waiting && r.replayCursor() < dropped) {
+                    r.markLost("it fell more than " + max + " committed transactions behind (replica.recovery.log.max);"
+                            + " restore it from a copy of an up-to-date replica");
+                    LOG.error("replica {} is lost: {}", r.name(), r.downReason());
+                }
+            }
+        }
+        trimLog();
+    }
+
+    private void scheduleProbe(ReplicaManager<S> r) {
+        Recovery rec = settings.recovery();
+        long delay = Math.min(rec.probeMaxMs(), rec.probeMinMs() << Math.min(r.probeFailures(), 20));
+        int epoch = r.epoch();
+        scheduler.schedule(delay, () -> {
+            if (r.phase() != ReplicaManager.Phase.DOWN || r.epoch() != epoch) return;
+            r.endpoint().probe(r.replayCursor(), present -> scheduler.execute(() -> reached(r, epoch, present)),
+                    e -> scheduler.execute(() -> {
+                        if (r.phase() != ReplicaManager.Phase.DOWN || r.epoch() != epoch) return;
+                        r.probeFailed();
+                        scheduleProbe(r);
+                    }));
+        });
+    }
+
+    private void reached(ReplicaManager<S> r, int epoch, long[] present) {
+        if (r.phase() != ReplicaManager.Phase.DOWN || r.epoch() != epoch) return;
+        r.startRecovery(present);
+        LOG.info("replica {} answers again; replaying the committed transactions it missed after barrier {} ({} in the log)",
+                r.name(), r.replayCursor(), committedLog.tailMap(r.replayCursor(), false).size());
+        replayNext(r);
+        afterEvent();
+    }
+
+    /** Replays the next committed transaction the recovering replica lacks, or lets it rejoin when there is none. */
+    private void replayNext(ReplicaManager<S> r) {
+        Map.Entry<Long, Txn<S>> next = committedLog.higherEntry(r.replayCursor());
+        while (next != null && r.alreadyApplied(next.getKey())) {
+            r.setReplayCursor(next.getKey());
+            next = committedLog.higherEntry(next.getKey());
+        }
+        trimLog();
+        if (next == null) {
+            rejoin(r);
+            return;
+        }
+        replayStatement(r, r.epoch(), next.getValue(), r.nextReplayAttempt(), 0);
+    }
+
+    private void replayStatement(ReplicaManager<S> r, int epoch, Txn<S> t, int attempt, int from) {
+        int i = from;
+        while (i < t.stmts().size() && r.endpoint().readOnly(t.stmts().get(i).payload())) i++;
+        if (i == t.stmts().size()) {
+            r.endpoint().commit(t.id(), attempt, t.barrier(), o -> scheduler.execute(() -> replayCommitted(r, epoch, t, o)));
+            return;
+        }
+        int index = i;
+        r.endpoint().execute(t.id(), attempt, t.stmts().get(index).payload(), false,
+                o -> scheduler.execute(() -> replayed(r, epoch, t, attempt, index, o)));
+    }
+
+    private void replayed(ReplicaManager<S> r, int epoch, Txn<S> t, int attempt, int index, Outcome o) {
+        if (r.phase() != ReplicaManager.Phase.RECOVERING || r.epoch() != epoch) return;
+        switch (o.kind()) {
+            case DOWN -> replayFailed(r, o.error());
+            case RETRYABLE -> r.endpoint().rollback(t.id(), attempt, x -> scheduler.execute(() -> {
+                if (r.phase() == ReplicaManager.Phase.RECOVERING && r.epoch() == epoch) {
+                    replayNext(r);
+                    afterEvent();
+                }
+            }));
+            default -> {
+                Stmt<S> q = t.stmts().get(index);
+                Ballot accepted = q.vote(primary);
+                if (accepted != null && o.ballot() != null && !o.ballot().agreesWith(accepted)) {
+                    divergences.report(new Divergence(scheduler.clock().nowMillis(), t.id(), index, shorten(q.text()), r.name(),
+                            accepted.summary(), o.ballot().summary() + " (replayed during recovery)", true));
+                }
+                replayStatement(r, epoch, t, attempt, index + 1);
+            }
+        }
+        afterEvent();
+    }
+
+    private void replayCommitted(ReplicaManager<S> r, int epoch, Txn<S> t, Outcome o) {
+        if (r.phase() != ReplicaManager.Phase.RECOVERING || r.epoch() != epoch) return;
+        if (o.kind() != Outcome.Kind.ANSWER) {
+            replayFailed(r, o.error());
+        } else {
+            r.replayedOne(t.barrier());
+            r.setReplayCursor(t.barrier());
+            replayNext(r);
+        }
+        afterEvent();
+    }
+
+    private void replayFailed(ReplicaManager<S> r, SQLException cause) {
+        long cursor = r.replayCursor();
+        r.markDown(cause == null ? "unknown" : cause.getMessage());
+        r.setReplayCursor(cursor);
+        LOG.warn("replica {} went down again while catching up: {}", r.name(), r.downReason());
+        scheduleProbe(r);
+    }
+
+    /**
+     * The replica has every committed transaction: it serves again. Committed transactions still in flight elsewhere
+     * are finished here; the others start here from their first statement, as the rules allow.
+     */
+    private void rejoin(ReplicaManager<S> r) {
+        r.rejoin();
+        for (Txn<S> t : live.values()) {
+            if (t.state() == TxState.ABORTED || !t.admitted()) continue;
+            if (t.committed()) {
+                r.pool().entryOrCreate(t).markFinished();
+            } else if (!r.primary() && !t.stmts().isEmpty() && (settings.mode() != ExecutionMode.SS || t == gateHolder)) {
+                r.pool().entryOrCreate(t);
+            }
+        }
+        trimLog();
+        LOG.info("replica {} caught up at barrier {} ({} transactions replayed since start) and serves again", r.name(),
+                r.replayCursor(), r.replayed());
     }
 
     private void enterSecondaryPools(Txn<S> t) {
@@ -637,15 +859,27 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     }
 
     /** One replica as status reports show it. */
+    /**
+     * @param state "up"; "down: " and why; "recovering: " and how far; "lost: " and why
+     * @param replayed transactions replayed on this replica while it caught up, since start
+     */
     public record ReplicaStatus(String name, boolean primary, boolean down, String downReason, long lastCommittedBarrier,
-            int transactionsInPool, long reruns) {
+            int transactionsInPool, long reruns, String state, long replayed) {
     }
 
     public List<ReplicaStatus> replicaStatus() {
         List<ReplicaStatus> out = new ArrayList<>();
         for (ReplicaManager<S> r : replicas) {
+            String state = switch (r.phase()) {
+                case UP -> "up";
+                case DOWN -> "down: " + r.downReason() + " (probed again"
+                        + (r.probeFailures() > 0 ? ", " + r.probeFailures() + " failed tries" : "") + ")";
+                case RECOVERING -> "recovering: replaying committed transactions, at barrier " + r.replayCursor() + " of "
+                        + (barrier - 1);
+                case LOST -> "lost: " + r.downReason();
+            };
             out.add(new ReplicaStatus(r.name(), r.primary(), r.down(), r.downReason(), r.lastCommittedBarrier(),
-                    r.pool().entries().size(), r.reruns()));
+                    r.pool().entries().size(), r.reruns(), state, r.replayed()));
         }
         return out;
     }

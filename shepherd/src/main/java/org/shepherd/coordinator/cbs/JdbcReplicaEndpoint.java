@@ -28,6 +28,7 @@ import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.StatementCache;
 import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.replica.setup.StatementGate;
+import org.shepherd.translator.StatementKind;
 import org.shepherd.translator.Translation;
 import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.vote.AnswerDigest;
@@ -124,9 +125,28 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         this.trace = trace;
     }
 
+    /**
+     * The highest transaction id and the highest barrier in this replica's transaction log ({@code -1} each when it
+     * is empty): what earlier runs of the shepherd committed here.
+     */
+    public long[] txlogHighWater() throws SQLException {
+        try (Connection c = pool.acquireForMetadata(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT MAX(txid), MAX(barrier) FROM " + TXLOG_TABLE)) {
+            long[] out = {-1, -1};
+            if (rs.next()) {
+                long txid = rs.getLong(1);
+                if (!rs.wasNull()) out[0] = txid;
+                long barrier = rs.getLong(2);
+                if (!rs.wasNull()) out[1] = barrier;
+            }
+            c.rollback();
+            return out;
+        }
+    }
+
     /** Creates the replica transaction log table unless it exists. */
     public void createTxlogIfMissing() throws SQLException {
-        try (Connection c = pool.acquire()) {
+        try (Connection c = pool.acquireForMetadata()) {
             // metadata with a null catalog/schema would also find the table in another database of the same server
             boolean exists;
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT txid FROM " + TXLOG_TABLE + " WHERE 1 = 0")) {
@@ -384,6 +404,44 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             release(txId, true);
             done.accept(Outcome.done());
         });
+    }
+
+    @Override
+    public void probe(long above, Consumer<long[]> reached, Consumer<SQLException> unreachable) {
+        Runnable job = () -> {
+            long[] present;
+            try (Connection c = pool.acquire(); PreparedStatement ps = c.prepareStatement("SELECT barrier FROM " + TXLOG_TABLE
+                    + " WHERE barrier > ? ORDER BY barrier")) {
+                ps.setLong(1, above);
+                List<Long> found = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) found.add(rs.getLong(1));
+                }
+                c.rollback();
+                present = found.stream().mapToLong(Long::longValue).toArray();
+            } catch (SQLException | RuntimeException e) {
+                unreachable.accept(JdbcExecution.toSqlException(e));
+                return;
+            }
+            reached.accept(present);
+        };
+        try {
+            workers.execute(job);
+        } catch (RejectedExecutionException e) {
+            unreachable.accept(new SQLException("replica " + name() + ": no worker to probe it", "08004", e));
+        }
+    }
+
+    /** Reads change nothing: a replica catching up skips them (translated statements only; others are run). */
+    @Override
+    public boolean readOnly(JdbcStatement statement) {
+        Translation t = statement.translation();
+        return t != null && t.kind() == StatementKind.READ;
+    }
+
+    @Override
+    public void wentDown() {
+        for (Long tx : List.copyOf(connections.keySet())) release(tx, true);
     }
 
     @Override

@@ -25,7 +25,10 @@ import org.shepherd.tpcc.RunResult;
  */
 final class CrashRun {
 
+    /** The clients' progress interval during a crash run. */
     static final long SAMPLE_INTERVAL_MS = 1_000;
+    /** How often the shepherd's status is sampled: a replica may catch up within a second. */
+    static final long STATUS_INTERVAL_MS = 200;
     private static final long STOP_TIMEOUT_MS = 30_000;
     private static final double CLIENT_SAMPLE_MATCH_S = 0.75;
 
@@ -52,7 +55,7 @@ final class CrashRun {
         }
     }
 
-    /** {@code state} is "up" or "down"; the shepherd's reason for a down replica is kept apart. */
+    /** {@code state} is "up", "down", "recovering" or "lost"; what the shepherd says after the colon is kept apart. */
     record ReplicaState(String state, String downReason, long lastCommittedBarrier, long lagBarriers) {
 
         /** From the shepherd's state column: "up", or "down: " and the reason. */
@@ -105,7 +108,7 @@ final class CrashRun {
             failure = "cannot connect to the shepherd for shepherd.status: " + e.getMessage();
             log.println("bench: " + failure);
         }
-        scheduler.scheduleAtFixedRate(this::sample, 0, SAMPLE_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        scheduler.scheduleAtFixedRate(this::sample, 0, STATUS_INTERVAL_MS, TimeUnit.MILLISECONDS);
         scheduler.schedule(() -> crash(victim), millis(plan.crashAtS()), TimeUnit.MILLISECONDS);
         scheduler.schedule(() -> restart(victim), millis(plan.crashAtS() + plan.crashForS()), TimeUnit.MILLISECONDS);
     }
@@ -229,8 +232,12 @@ final class CrashRun {
         if (last == null) return "the shepherd never reported " + plan.replica() + "'s state";
         if ("up".equals(last.state())) return plan.replica() + " is up in the shepherd at the end of the run";
         return plan.replica() + " is still " + last.state() + " in the shepherd at the end of the run"
-            + (restartedAtS != null ? " although its server runs again: the shepherd does not take a failed replica back" : "")
-            + (last.downReason() != null ? " (the shepherd's reason: " + last.downReason() + ")" : "");
+            + (last.downReason() != null ? " (" + last.downReason() + ")" : "");
+    }
+
+    /** The catch-up rate against the normal rate, from the samples. */
+    CatchUp catchUp() {
+        return CatchUp.of(samples(), plan.replica(), crashedAtS, restartedAtS);
     }
 
     /** The client's committed transactions per second in the interval that ended nearest {@code atS}, if one did. */
@@ -246,8 +253,8 @@ final class CrashRun {
         return best == null ? null : best.intervalTps();
     }
 
-    /** The JSON document: settings, the plan and what happened, the timeline, the client's totals, no catch-up rate. */
-    Map<String, Object> toJson(Map<String, Object> settings, RunResult result, double warmupS, String catchUpUnavailable) {
+    /** The JSON document: settings, the plan and what happened, the timeline, the client's totals, the catch-up rate. */
+    Map<String, Object> toJson(Map<String, Object> settings, RunResult result, double warmupS) {
         Map<String, Object> root = new LinkedHashMap<>(settings);
         root.put("scenario", "crash");
         root.put("config", BenchConfig.CBS.label());
@@ -286,8 +293,13 @@ final class CrashRun {
             timeline.add(row);
         }
         root.put("timeline", timeline);
-        root.put("catch_up_rate", null);
-        root.put("catch_up_unavailable", catchUpUnavailable);
+        CatchUp c = catchUp();
+        root.put("normal_tps", c.normalTps());
+        root.put("catch_up_tps", c.catchUpTps());
+        root.put("catch_up_rate", c.ratio());
+        root.put("catch_up_rate_is_lower_bound", c.lowerBound());
+        root.put("caught_up_at_s", c.caughtUpAtS());
+        root.put("catch_up", c.note());
         return root;
     }
 

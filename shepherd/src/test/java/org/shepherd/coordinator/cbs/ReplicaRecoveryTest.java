@@ -1,0 +1,173 @@
+package org.shepherd.coordinator.cbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.replica.jdbc.ConnectionPreparer;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.testing.BankWorkload;
+import org.shepherd.testing.SqlClient;
+import org.shepherd.testkit.DerbyNetworkServer;
+
+/**
+ * Tier 3: a secondary's database server is killed with SIGKILL while clients run, started again on the same data,
+ * and the shepherd brings it back: it is probed, the committed transactions it missed are replayed on it, and it
+ * serves again; afterwards every replica holds the same accounts and commit log.
+ */
+class ReplicaRecoveryTest {
+
+    private static final BankWorkload BANK = new BankWorkload(20, 1_000);
+    private static final long WAIT_MS = 60_000;
+
+    @TempDir
+    Path dir;
+
+    private final List<ReplicaPool> pools = new ArrayList<>();
+    private DerbyNetworkServer server;
+    private CbsCoordinator coordinator;
+
+    @AfterEach
+    void stop() {
+        if (coordinator != null) coordinator.close();
+        if (server != null) server.close();
+    }
+
+    private CbsCoordinator start(String test) throws Exception {
+        server = new DerbyNetworkServer("r3", dir.resolve("r3"), "shepherd");
+        server.start();
+        for (int i = 1; i <= 2; i++) {
+            ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:" + test + "r" + i + ";create=true", "", "");
+            pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 16, 2_000));
+        }
+        pools.add(new ReplicaPool(new ReplicaSpec("r3", server.jdbcUrl(), server.user(), server.password(), "derby"),
+                ConnectionPreparer.defaults("derby"), 16, 2_000));
+        CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS)
+                .withRecovery(new CbsCore.Recovery(100, 1_000, 100_000));
+        coordinator = new CbsCoordinator(pools, 0, settings, 16, 100, 60_000, new DivergenceLog());
+        return coordinator;
+    }
+
+    private CbsCore.ReplicaStatus r3() throws SQLException {
+        return coordinator.replicaStatus().get(2);
+    }
+
+    private void awaitR3(String statePrefix) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!r3().state().startsWith(statePrefix) && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(r3().state()).as("r3 within %d ms", WAIT_MS).startsWith(statePrefix);
+    }
+
+    @Test
+    void aSecondaryKilledAndStartedAgainCatchesUpAndServes() throws Exception {
+        start("recover");
+        BANK.create(SqlClient.sessions(coordinator));
+        BANK.run(SqlClient.sessions(coordinator), 3, 15, 0, 8_100);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+
+        server.kill();
+        BANK.run(SqlClient.sessions(coordinator), 3, 20, 0, 8_200);
+        assertThat(r3().state()).as("the shepherd noticed").startsWith("down:");
+        long missedUpTo = coordinator.currentBarrier() - 1;
+        assertThat(r3().lastCommittedBarrier()).isLessThan(missedUpTo);
+
+        server.restart();
+        awaitR3("up");
+        assertThat(r3().replayed()).as("transactions replayed on r3").isPositive();
+        assertThat(r3().lastCommittedBarrier()).isGreaterThanOrEqualTo(missedUpTo);
+
+        BANK.run(SqlClient.sessions(coordinator), 3, 15, 0, 8_300);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        assertThat(r3().state()).isEqualTo("up");
+        BANK.assertReplicasAgree(pools);
+        assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
+    }
+
+    /** A coordinator over three in-memory Derby databases named after the test (they outlive a coordinator). */
+    private void openEmbedded(String test, int primary) throws SQLException {
+        pools.clear();
+        for (int i = 1; i <= 3; i++) {
+            ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:" + test + "r" + i + ";create=true", "", "");
+            pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 16, 2_000));
+        }
+        try {
+            coordinator = new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 16, 100, 60_000,
+                    new DivergenceLog());
+        } catch (SQLException | RuntimeException e) {
+            coordinator = null;
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+    }
+
+    /** Stops the shepherd (the databases stay) and starts a new one over the same databases. */
+    private void restartShepherd(String test, int primary) throws SQLException {
+        coordinator.close();
+        coordinator = null;
+        openEmbedded(test, primary);
+    }
+
+    @Test
+    void aRestartedShepherdContinuesTransactionIdsAndBarriersWhereTheReplicasLogsEnd() throws Exception {
+        openEmbedded("restart", 0);
+        BANK.create(SqlClient.sessions(coordinator));
+        BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 8_500);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        long before = coordinator.currentBarrier();
+
+        restartShepherd("restart", 0);
+        assertThat(coordinator.currentBarrier()).as("barriers go on").isEqualTo(before);
+        BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 8_600);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::state).containsOnly("up");
+        BANK.assertReplicasAgree(pools);
+    }
+
+    @Test
+    void aReplicaBehindTheOthersAtStartIsLeftOutAndAPrimaryBehindIsRefused() throws Exception {
+        openEmbedded("behind", 0);
+        BANK.create(SqlClient.sessions(coordinator));
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        long last = coordinator.currentBarrier() - 1;
+        for (ReplicaPool p : List.of(pools.get(0), pools.get(2))) {
+            try (var c = p.acquire(); var st = c.createStatement()) {
+                st.executeUpdate("DELETE FROM shepherd_txlog WHERE barrier = " + last); // as if its last commit never came
+                c.commit();
+            }
+        }
+        restartShepherd("behind", 1);
+        assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::state)
+                .satisfies(s -> assertThat(s.get(0)).startsWith("lost:").contains("restore it from a copy"))
+                .satisfies(s -> assertThat(s.get(1)).isEqualTo("up"))
+                .satisfies(s -> assertThat(s.get(2)).startsWith("lost:"));
+        coordinator.close();
+        coordinator = null;
+        assertThatThrownBy(() -> openEmbedded("behind", 0))
+                .isInstanceOf(SQLException.class).hasMessageContaining("the primary r1 has committed transactions up to barrier")
+                .hasMessageContaining("choose an up-to-date replica as primary=");
+    }
+
+    @Test
+    void aSecondaryThatStaysDownIsProbedWithoutHoldingTheOthersBack() throws Exception {
+        start("staydown");
+        BANK.create(SqlClient.sessions(coordinator));
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        server.kill();
+        BANK.run(SqlClient.sessions(coordinator), 2, 20, 0, 8_400);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!r3().state().contains("2 failed tries") && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(r3().state()).as("probes fail while its server is gone").startsWith("down:").contains("2 failed tries");
+        BANK.assertReplicasAgree(pools.subList(0, 2));
+    }
+}
