@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.Session;
 import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.replica.jdbc.ConnectionPreparer;
 import org.shepherd.replica.jdbc.ReplicaPool;
@@ -44,14 +46,19 @@ class ReplicaRecoveryTest {
     }
 
     private CbsCoordinator start(String test) throws Exception {
-        server = new DerbyNetworkServer("r3", dir.resolve("r3"), "shepherd");
+        return start(test, 3);
+    }
+
+    /** Replica {@code onServer} (1-based) is a Derby network server that the test can kill; the others are embedded. */
+    private CbsCoordinator start(String test, int onServer) throws Exception {
+        server = new DerbyNetworkServer("r" + onServer, dir.resolve("r" + onServer), "shepherd");
         server.start();
-        for (int i = 1; i <= 2; i++) {
-            ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:" + test + "r" + i + ";create=true", "", "");
+        for (int i = 1; i <= 3; i++) {
+            ReplicaSpec spec = i == onServer
+                    ? new ReplicaSpec("r" + i, server.jdbcUrl(), server.user(), server.password(), "derby")
+                    : ReplicaSpec.of("r" + i, "jdbc:derby:memory:" + test + "r" + i + ";create=true", "", "");
             pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 16, 2_000));
         }
-        pools.add(new ReplicaPool(new ReplicaSpec("r3", server.jdbcUrl(), server.user(), server.password(), "derby"),
-                ConnectionPreparer.defaults("derby"), 16, 2_000));
         CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS)
                 .withRecovery(new CbsCore.Recovery(100, 1_000, 100_000));
         coordinator = new CbsCoordinator(pools, 0, settings, 16, 100, 60_000, new DivergenceLog());
@@ -91,6 +98,30 @@ class ReplicaRecoveryTest {
         assertThat(r3().state()).isEqualTo("up");
         BANK.assertReplicasAgree(pools);
         assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
+    }
+
+    @Test
+    void aPrimaryKilledAndStartedAgainServesAgainAfterItCaughtUp() throws Exception {
+        start("primary", 1);
+        BANK.create(SqlClient.sessions(coordinator));
+        BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 8_700);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+
+        server.kill();
+        try (Session s = coordinator.openSession("app", "db")) {
+            assertThatThrownBy(() -> s.execute("SELECT SUM(bal) FROM acct", List.of(), ExecOptions.DEFAULT))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("08"));
+        }
+        assertThat(coordinator.replicaStatus().get(0).state()).startsWith("down:");
+
+        server.restart();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (!coordinator.replicaStatus().get(0).state().equals("up") && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(coordinator.replicaStatus().get(0).state()).as("the primary within %d ms", WAIT_MS).isEqualTo("up");
+        BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 8_800);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        BANK.assertReplicasAgree(pools);
     }
 
     /** A coordinator over three in-memory Derby databases named after the test (they outlive a coordinator). */
