@@ -91,6 +91,11 @@ public final class ReplicaManager<S> {
         return phase;
     }
 
+    /** Down or recovering: it may still need committed transactions replayed. */
+    public boolean awaitingReplay() {
+        return phase == Phase.DOWN || phase == Phase.RECOVERING;
+    }
+
     /** Outcomes of requests sent in an earlier epoch (before the replica last went down) are stale. */
     public int epoch() {
         return epoch;
@@ -186,7 +191,10 @@ public final class ReplicaManager<S> {
         lastCommittedBarrier = Math.max(lastCommittedBarrier, barrier);
     }
 
-    /** Unreachable: forgets its pool (the database rolled back what was open) until it is recovered. */
+    /**
+     * Unreachable: forgets its pool (the database rolled back what was open) until it is recovered; the replay
+     * cursor is kept.
+     */
     public void markDown(String reason) {
         phase = Phase.DOWN;
         downReason = reason;

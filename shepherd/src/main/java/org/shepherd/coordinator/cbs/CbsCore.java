@@ -620,7 +620,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /** Whether a replica that is down or recovering may need committed transactions replayed. */
     private boolean replayMayNeed() {
         for (ReplicaManager<S> r : replicas) {
-            if (r.phase() == ReplicaManager.Phase.DOWN || r.phase() == ReplicaManager.Phase.RECOVERING) return true;
+            if (r.awaitingReplay()) return true;
         }
         return false;
     }
@@ -629,9 +629,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private void trimLog() {
         long floor = Long.MAX_VALUE;
         for (ReplicaManager<S> r : replicas) {
-            if (r.phase() == ReplicaManager.Phase.DOWN || r.phase() == ReplicaManager.Phase.RECOVERING) {
-                floor = Math.min(floor, r.replayCursor());
-            }
+            if (r.awaitingReplay()) floor = Math.min(floor, r.replayCursor());
         }
         if (floor == Long.MAX_VALUE) {
             committedLog.clear();
@@ -646,8 +644,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         while (committedLog.size() > max) {
             long dropped = committedLog.pollFirstEntry().getKey();
             for (ReplicaManager<S> r : replicas) {
-                boolean waiting = r.phase() == ReplicaManager.Phase.DOWN || r.phase() == ReplicaManager.Phase.RECOVERING;
-                if (waiting && r.replayCursor() < dropped) {
+                if (r.awaitingReplay() && r.replayCursor() < dropped) {
                     r.markLost("it fell more than " + max + " committed transactions behind (replica.recovery.log.max);"
                             + " restore it from a copy of an up-to-date replica");
                     LOG.error("replica {} is lost: {}", r.name(), r.downReason());
@@ -743,10 +740,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         afterEvent();
     }
 
+    /** Down again while catching up: probed again; the replay goes on from its cursor. */
     private void replayFailed(ReplicaManager<S> r, SQLException cause) {
-        long cursor = r.replayCursor();
         r.markDown(cause == null ? "unknown" : cause.getMessage());
-        r.setReplayCursor(cursor);
         LOG.warn("replica {} went down again while catching up: {}", r.name(), r.downReason());
         scheduleProbe(r);
     }
@@ -858,13 +854,14 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         return barrier;
     }
 
-    /** One replica as status reports show it. */
     /**
+     * One replica as status reports show it.
+     *
      * @param state "up"; "down: " and why; "recovering: " and how far; "lost: " and why
      * @param replayed transactions replayed on this replica while it caught up, since start
      */
-    public record ReplicaStatus(String name, boolean primary, boolean down, String downReason, long lastCommittedBarrier,
-            int transactionsInPool, long reruns, String state, long replayed) {
+    public record ReplicaStatus(String name, boolean primary, boolean down, long lastCommittedBarrier, int transactionsInPool,
+            long reruns, String state, long replayed) {
     }
 
     public List<ReplicaStatus> replicaStatus() {
@@ -878,8 +875,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
                         + (barrier - 1);
                 case LOST -> "lost: " + r.downReason();
             };
-            out.add(new ReplicaStatus(r.name(), r.primary(), r.down(), r.downReason(), r.lastCommittedBarrier(),
-                    r.pool().entries().size(), r.reruns(), state, r.replayed()));
+            out.add(new ReplicaStatus(r.name(), r.primary(), r.down(), r.lastCommittedBarrier(), r.pool().entries().size(),
+                    r.reruns(), state, r.replayed()));
         }
         return out;
     }

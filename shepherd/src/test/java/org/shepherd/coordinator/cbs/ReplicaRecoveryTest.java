@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,10 +70,15 @@ class ReplicaRecoveryTest {
         return coordinator.replicaStatus().get(2);
     }
 
-    private void awaitR3(String statePrefix) throws Exception {
+    /** Waits (at most {@link #WAIT_MS}) until replica {@code index}'s status state matches, and returns that state. */
+    private String awaitState(int index, Predicate<String> wanted) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-        while (!r3().state().startsWith(statePrefix) && System.nanoTime() < deadline) Thread.sleep(20);
-        assertThat(r3().state()).as("r3 within %d ms", WAIT_MS).startsWith(statePrefix);
+        String state = coordinator.replicaStatus().get(index).state();
+        while (!wanted.test(state) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            state = coordinator.replicaStatus().get(index).state();
+        }
+        return state;
     }
 
     @Test
@@ -89,7 +95,7 @@ class ReplicaRecoveryTest {
         assertThat(r3().lastCommittedBarrier()).isLessThan(missedUpTo);
 
         server.restart();
-        awaitR3("up");
+        assertThat(awaitState(2, "up"::equals)).as("r3 within %d ms", WAIT_MS).isEqualTo("up");
         assertThat(r3().replayed()).as("transactions replayed on r3").isPositive();
         assertThat(r3().lastCommittedBarrier()).isGreaterThanOrEqualTo(missedUpTo);
 
@@ -116,9 +122,7 @@ class ReplicaRecoveryTest {
         assertThat(coordinator.replicaStatus().get(0).state()).startsWith("down:");
 
         server.restart();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-        while (!coordinator.replicaStatus().get(0).state().equals("up") && System.nanoTime() < deadline) Thread.sleep(20);
-        assertThat(coordinator.replicaStatus().get(0).state()).as("the primary within %d ms", WAIT_MS).isEqualTo("up");
+        assertThat(awaitState(0, "up"::equals)).as("the primary within %d ms", WAIT_MS).isEqualTo("up");
         BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 8_800);
         assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
         BANK.assertReplicasAgree(pools);
@@ -196,9 +200,8 @@ class ReplicaRecoveryTest {
         server.kill();
         BANK.run(SqlClient.sessions(coordinator), 2, 20, 0, 8_400);
         assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
-        while (!r3().state().contains("2 failed tries") && System.nanoTime() < deadline) Thread.sleep(20);
-        assertThat(r3().state()).as("probes fail while its server is gone").startsWith("down:").contains("2 failed tries");
+        assertThat(awaitState(2, s -> s.contains("2 failed tries"))).as("probes fail while its server is gone")
+                .startsWith("down:").contains("2 failed tries");
         BANK.assertReplicasAgree(pools.subList(0, 2));
     }
 }
