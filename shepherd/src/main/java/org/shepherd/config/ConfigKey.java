@@ -87,9 +87,10 @@ public enum ConfigKey {
     SHUTDOWN_TIMEOUT_MS("shutdown.timeout.ms", "10000",
             "On shutdown, how long running requests may take to finish before their sessions are closed.",
             v -> parseLong(v, 0, 3_600_000)),
-    REPLICA_POOL_SIZE_MAX("replica.pool.size.max", "32",
+    REPLICA_POOL_SIZE_MAX("replica.pool.size.max", "10",
             "Connections the shepherd keeps open at most per replica for transactions (one per transaction in progress"
-                + " there); metadata reads use up to 2 more.",
+                + " there; more clients than this queue at the primary); metadata reads use up to 2 more. Fewer"
+                + " transactions at once cost a CPU-bound replica less CPU per transaction (docs/cbs.md).",
             v -> parseInt(v, 1, 10_000)),
     REPLICA_CONNECT_TIMEOUT_MS("replica.connect.timeout.ms", "10000",
             "How long a transaction waits for a connection of the primary while all are in use (then it fails with"
