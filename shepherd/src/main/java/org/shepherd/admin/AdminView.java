@@ -22,9 +22,10 @@ public interface AdminView {
     /**
      * @param barrier the next commit barrier (transactions committed since start)
      * @param divergencesTotal reports since start, including those no longer retained
+     * @param view view changes since start: 0 while the configured primary serves
      */
     record ViewStatus(String mode, int f, long barrier, String primary, int replicas, long commits, long aborts,
-            long voteAborts, long divergencesTotal) {
+            long voteAborts, long divergencesTotal, long view) {
     }
 
     /**

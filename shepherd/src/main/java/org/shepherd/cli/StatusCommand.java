@@ -56,8 +56,8 @@ final class StatusCommand implements Callable<Integer> {
             document.put("replica_status", replicas.rows());
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(document));
         } else {
-            out.println("view: mode " + viewRow.get("mode") + ", f=" + viewRow.get("f") + ", barrier " + viewRow.get("barrier")
-                    + ", primary " + viewRow.get("primary") + " (" + viewRow.get("replicas") + " replicas)");
+            out.println("view " + viewRow.get("view") + ": mode " + viewRow.get("mode") + ", f=" + viewRow.get("f") + ", barrier "
+                    + viewRow.get("barrier") + ", primary " + viewRow.get("primary") + " (" + viewRow.get("replicas") + " replicas)");
             out.println("transactions: " + viewRow.get("commits") + " committed, " + viewRow.get("aborts") + " aborted ("
                     + viewRow.get("vote_aborts") + " by a failed vote); divergences since start: "
                     + viewRow.get("divergences_total"));

@@ -104,6 +104,11 @@ public enum ConfigKey {
     REPLICA_PROBE_MAX_MS("replica.probe.max.ms", "30000",
             "The longest wait between two tries to reach a replica that is down (at least replica.probe.ms).",
             v -> parseLong(v, 10, 3_600_000)),
+    VIEW_CHANGE("view.change", "true",
+            "When the primary goes down, an up secondary that may be primary takes over once it has committed every"
+                + " committed transaction (its uncommitted transactions are aborted with 40001: retry). false: statements"
+                + " fail with 08006 until the primary is back.",
+            ConfigKey::parseBoolean),
     REPLICA_RECOVERY_LOG_MAX("replica.recovery.log.max", "100000",
             "Committed transactions the shepherd keeps in memory, while a replica is down, to replay on it when it is"
                 + " back. A replica that falls further behind is lost: restore it from a copy of an up-to-date replica"

@@ -199,6 +199,10 @@ public final class ShepherdConfig {
         return (Integer) values.get(ConfigKey.REPLICA_RECOVERY_LOG_MAX);
     }
 
+    public boolean viewChange() {
+        return (Boolean) values.get(ConfigKey.VIEW_CHANGE);
+    }
+
     /** Bytes of disk that held autocommit results may take, all sessions together. */
     public long resultSpillBytesMax() {
         return (Long) values.get(ConfigKey.RESULT_SPILL_BYTES_MAX);

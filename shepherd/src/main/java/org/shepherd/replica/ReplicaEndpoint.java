@@ -24,6 +24,11 @@ public interface ReplicaEndpoint<S> {
         return false;
     }
 
+    /** Whether this replica may be made primary by a view change (some engines may only be secondaries). */
+    default boolean canBePrimary() {
+        return true;
+    }
+
     /**
      * How many transactions may be open here at once (one connection each). The coordinator never opens more at a
      * secondary: a committed transaction that needs a connection while all are taken gets one from a transaction
@@ -57,6 +62,15 @@ public interface ReplicaEndpoint<S> {
      */
     default boolean readOnly(S statement) {
         return false;
+    }
+
+    /**
+     * A view change makes this replica the primary; it has no transaction open. {@code done} gets
+     * {@link Outcome#done()} once it may generate keys and answer clients (e.g. its identity generators were moved past
+     * the keys it got from the old primary), or a failure (then it counts as down).
+     */
+    default void becomePrimary(Consumer<Outcome> done) {
+        done.accept(Outcome.done());
     }
 
     /**

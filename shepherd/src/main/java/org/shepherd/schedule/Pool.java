@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public final class Pool<S> {
 
-    private final boolean primary;
+    private boolean primary;
     private final OrderingRules rules;
     private final boolean commitGated;
     private final Map<Long, PoolEntry<S>> entries = new LinkedHashMap<>();
@@ -39,6 +39,14 @@ public final class Pool<S> {
 
     public boolean primary() {
         return primary;
+    }
+
+    /** The replica takes the other role (a view change); its pool holds nothing unfinished then. */
+    public void setPrimary(boolean primary) {
+        for (PoolEntry<S> e : entries.values()) {
+            if (!e.finished()) throw new IllegalStateException("role change with unfinished " + e.txn() + " in the pool");
+        }
+        this.primary = primary;
     }
 
     public PoolEntry<S> entry(Txn<S> t) {

@@ -18,6 +18,7 @@ public final class Txn<S> {
     private TxState state = TxState.ACTIVE;
     private long barrier = -1;
     private boolean admitted;
+    private int primary = -1;
 
     public Txn(long id, int replicaCount) {
         this.id = id;
@@ -59,6 +60,15 @@ public final class Txn<S> {
 
     public boolean committed() {
         return state == TxState.COMMITTED;
+    }
+
+    /** The replica that was primary when T began: its answers are the ones the client got, -1 if not set. */
+    public int primary() {
+        return primary;
+    }
+
+    public void setPrimary(int replica) {
+        primary = replica;
     }
 
     /** Whether the mode's admission gate let the transaction run (always true in CBS). */

@@ -75,7 +75,7 @@ class AdminEndToEndTest {
 
             CliRun table = CliRun.of("status", "--data-dir", dataDir.toString());
             assertThat(table.exitCode()).as(table.err()).isZero();
-            assertThat(table.out()).startsWith("view: mode cbs, f=1, barrier ").contains("primary r1 (3 replicas)")
+            assertThat(table.out()).startsWith("view 0: mode cbs, f=1, barrier ").contains("primary r1 (3 replicas)")
                     .contains("divergences since start: 1");
             assertThat(table.out().lines().filter(line -> line.startsWith("| r3 ")).findFirst().orElseThrow())
                     .as("divergences column of r3").matches(".*\\|\\s+1 \\|$");

@@ -43,6 +43,11 @@ class CbsSimulationTest {
             new Profile("primary crashes and comes back", Scenario.random(List.of(OK.crashAt(30).restartAt(45), OK, OK))
                     .withWorkload(4, 12, 5)),
             new Profile("mode ss, lying secondary", Scenario.random(List.of(OK, OK.lying(0.3), OK)).withMode(ExecutionMode.SS)),
+            new Profile("mode ss, primary crashes", Scenario.random(List.of(OK.crashAt(30), OK, OK)).withMode(ExecutionMode.SS)
+                    .withWorkload(4, 12, 5)),
+            new Profile("mode serial, primary crashes and comes back",
+                    Scenario.random(List.of(OK.crashAt(30).restartAt(60), OK, OK)).withMode(ExecutionMode.SERIAL)
+                            .withWorkload(4, 12, 5)),
             new Profile("mode serial, insufficiently blocking secondary",
                     Scenario.random(List.of(OK, OK.coarseLocks(3), OK)).withMode(ExecutionMode.SERIAL)));
 
@@ -164,9 +169,11 @@ class CbsSimulationTest {
     }
 
     @Test
-    @DisplayName("a primary that crashes and comes back: statements fail while it is down, then it catches up and serves")
+    @DisplayName("without view changes, a primary that crashes and comes back: statements fail while it is down, then it catches up"
+            + " and serves")
     void primaryComesBack() {
-        List<Result> results = runAll(Scenario.random(List.of(OK.crashAt(30).restartAt(45), OK, OK)).withWorkload(4, 30, 5), 100);
+        List<Result> results = runAll(Scenario.random(List.of(OK.crashAt(30).restartAt(45), OK, OK)).withWorkload(4, 30, 5)
+                .withRecovery(Simulation.Scenario.RECOVERY.withViewChange(false)), 100);
         for (Result r : results) {
             assertThat(r.core().replicas().get(0).phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.UP);
             assertThat(r.replicas().get(0).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
@@ -175,6 +182,39 @@ class CbsSimulationTest {
                 .anyMatch(o -> o.error().startsWith("08006"))).as("some statement met the primary down").isTrue();
         assertThat(results.stream().flatMap(r -> r.outcomes().stream())
                 .filter(o -> o.committed() && o.txId() > 60)).as("commits after the primary came back").isNotEmpty();
+    }
+
+    @Test
+    @DisplayName("view change: a crashed primary is replaced by a secondary that first commits everything committed; clients"
+            + " retry (40001) and go on")
+    void primaryFailsOver() {
+        List<Result> results = runAll(Scenario.random(List.of(OK.crashAt(30), OK, OK)).withWorkload(4, 30, 5), 200);
+        for (Result r : results) {
+            assertThat(r.core().view()).as("seed %d", r.seed()).isEqualTo(1);
+            assertThat(r.core().primaryIndex()).as("seed %d", r.seed()).isIn(1, 2);
+            assertThat(r.replicas().get(1).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+            assertThat(r.replicas().get(2).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+        }
+        List<Simulation.ClientOutcome> all = results.stream().flatMap(r -> r.outcomes().stream()).toList();
+        assertThat(all).filteredOn(o -> o.error() != null && o.error().startsWith("40001") && o.error().contains("view change"))
+                .as("transactions met the view change").isNotEmpty();
+        assertThat(all).filteredOn(o -> o.error() != null && o.error().startsWith("08006")).as("service never stopped").isEmpty();
+        assertThat(all).filteredOn(o -> o.committed() && o.txId() > 60).as("commits under the new primary").isNotEmpty();
+    }
+
+    @Test
+    @DisplayName("view change, then the old primary comes back: it replays what it missed and serves as a secondary")
+    void oldPrimaryRejoinsAsSecondary() {
+        List<Result> results = runAll(Scenario.random(List.of(OK.crashAt(30).restartAt(45), OK, OK)).withWorkload(4, 30, 5), 100);
+        for (Result r : results) {
+            ReplicaManager<?> old = r.core().replicas().get(0);
+            assertThat(old.phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.UP);
+            // it may be back before a successor drained: then it simply serves on as the primary
+            assertThat(old.primary()).as("seed %d", r.seed()).isEqualTo(r.core().view() == 0);
+            assertThat(r.core().view()).as("seed %d", r.seed()).isLessThanOrEqualTo(1);
+            assertThat(r.replicas().get(0).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+        }
+        assertThat(results).filteredOn(r -> r.core().view() == 1).as("seeds with a view change").isNotEmpty();
     }
 
     @Test

@@ -247,7 +247,7 @@ final class Simulation {
                     + " (barrier " + t.barrier() + ") gives " + expected);
         }
         for (Stmt<SimOp> q : t.stmts()) {
-            Ballot given = q.vote(core.primaryIndex());
+            Ballot given = q.vote(t.primary());
             int backers = 0;
             for (int r = 0; r < replicas.size(); r++) {
                 if (core.readyToCommit(r, t) && given.agreesWith(q.vote(r))) backers++;

@@ -52,6 +52,8 @@ import org.shepherd.time.ExecutorScheduler;
  */
 public final class CbsCoordinator implements Coordinator, AdminView {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CbsCoordinator.class);
+
     /** Heap one held autocommit result may take (the primary's rows, until the client reads them); then it spills. */
     public static final long RESULT_MEMORY_BYTES_MAX = 8L << 20;
     /** Distinct statement texts whose translation is cached. */
@@ -107,32 +109,49 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())));
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
-        this.core = new CbsCore<>(endpoints, primaryIndex, settings, scheduler, divergences);
-        resumeFromTxlogs(primaryIndex);
+        long[] lastBarriers = new long[endpoints.size()];
+        long lastTxId = readTxlogs(lastBarriers);
+        int first = primaryAtStart(primaryIndex, lastBarriers, settings.recovery().viewChange());
+        this.core = new CbsCore<>(endpoints, first, settings, scheduler, divergences);
+        core.resume(lastTxId, lastBarriers);
     }
 
     /**
-     * Continues transaction ids and barriers where the replicas' transaction logs end (an earlier run of the shepherd
-     * committed there). A replica whose log ends before another's missed transactions that only a crashed shepherd
-     * knew (there is no shepherd WAL yet to replay them): it is left out, or, if it is the primary, the shepherd
-     * refuses to start.
+     * Where the replicas' transaction logs end (an earlier run of the shepherd committed there): fills each one's last
+     * barrier (-1 for none) and returns the highest transaction id. Transaction ids and barriers continue from there.
      */
-    private void resumeFromTxlogs(int primaryIndex) throws SQLException {
-        long[] lastBarriers = new long[endpoints.size()];
+    private long readTxlogs(long[] lastBarriers) throws SQLException {
         long lastTxId = -1;
         for (int i = 0; i < endpoints.size(); i++) {
             long[] hw = endpoints.get(i).txlogHighWater();
             lastTxId = Math.max(lastTxId, hw[0]);
             lastBarriers[i] = hw[1];
         }
+        return lastTxId;
+    }
+
+    /**
+     * The primary to start with: the configured one, unless its log ends before another replica's (it missed
+     * transactions that only a crashed shepherd knew, or it was down when another replica took over). Then, with view
+     * changes on, the up-to-date replica that may be primary, first in configuration order; without, the shepherd
+     * refuses to start. A replica left behind is left out ({@link CbsCore#resume}).
+     */
+    private int primaryAtStart(int configured, long[] lastBarriers, boolean viewChange) throws SQLException {
         long ahead = java.util.Arrays.stream(lastBarriers).max().orElse(-1);
-        if (lastBarriers[primaryIndex] < ahead) {
-            throw new SQLException("the primary " + endpoints.get(primaryIndex).name() + " has committed transactions up to barrier "
-                    + lastBarriers[primaryIndex] + " but other replicas up to " + ahead + " (the shepherd stopped without"
-                    + " finishing them there); choose an up-to-date replica as primary= or restore this one from a copy of one",
-                    "55000");
+        if (lastBarriers[configured] >= ahead) return configured;
+        String behind = "the primary " + endpoints.get(configured).name() + " has committed transactions up to barrier "
+                + lastBarriers[configured] + " but other replicas up to " + ahead;
+        if (viewChange) {
+            for (int i = 0; i < endpoints.size(); i++) {
+                if (lastBarriers[i] == ahead && endpoints.get(i).canBePrimary()) {
+                    LOG.warn("{}: {} is the primary (view change at start)", behind, endpoints.get(i).name());
+                    return i;
+                }
+            }
         }
-        core.resume(lastTxId, lastBarriers);
+        throw new SQLException(behind + " (the shepherd stopped without finishing them there, or another replica took over"
+                + " while it was down); choose an up-to-date replica as primary= or restore this one from a copy of one",
+                "55000");
     }
 
     /** The coordinator the configuration asks for ({@code mode} = cbs, ss or serial). */
@@ -159,7 +178,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
-                            config.replicaRecoveryLogMax())), config.replicaPoolSizeMax(),
+                            config.replicaRecoveryLogMax(), config.viewChange())), config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill);
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
@@ -311,7 +330,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     public ViewStatus viewStatus() throws SQLException {
         CbsCore.Stats stats = stats();
         return new ViewStatus(settings.mode().name().toLowerCase(Locale.ROOT), settings.f(), currentBarrier(),
-                primary().name(), endpoints.size(), stats.commits(), stats.aborts(), stats.voteAborts(), divergences.total());
+                primary().name(), endpoints.size(), stats.commits(), stats.aborts(), stats.voteAborts(), divergences.total(),
+                core.view());
     }
 
     @Override

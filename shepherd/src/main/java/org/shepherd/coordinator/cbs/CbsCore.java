@@ -106,14 +106,25 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * to {@code probeMaxMs}; once it answers, the committed transactions it missed are replayed on it in barrier
      * order, their reads skipped, and it rejoins when it has them all. The shepherd keeps at most
      * {@code logTransactionsMax} committed transactions for this; a replica that needs older ones is lost.
+     * {@code viewChange}: when the primary goes down, a secondary that is up takes its role once it has committed
+     * every committed transaction (seed 3.5); false: the service waits for the primary to come back.
      */
-    public record Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax) {
+    public record Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange) {
 
-        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000);
+        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000, true);
 
         public Recovery {
             if (probeMinMs <= 0 || probeMaxMs < probeMinMs) throw new IllegalArgumentException("need 0 < probeMinMs <= probeMaxMs");
             if (logTransactionsMax < 1) throw new IllegalArgumentException("logTransactionsMax must be >= 1");
+        }
+
+        /** With view changes. */
+        public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax) {
+            this(probeMinMs, probeMaxMs, logTransactionsMax, true);
+        }
+
+        public Recovery withViewChange(boolean on) {
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, on);
         }
     }
 
@@ -130,7 +141,14 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     }
 
     private final List<ReplicaManager<S>> replicas = new ArrayList<>();
-    private final int primary;
+    /** The primary's index; changes only in a view change. Read by other threads for status and metadata. */
+    private volatile int primary;
+    /** Views since start: each view change makes another replica the primary. */
+    private volatile long view;
+    /** While the primary is down: the replica that takes over once it has committed everything committed, or -1. */
+    private int successor = -1;
+    /** The successor is preparing to serve ({@link ReplicaEndpoint#becomePrimary}); its epoch then, or -1. */
+    private int preparingEpoch = -1;
     private final Settings settings;
     private final Scheduler scheduler;
     private final DivergenceLog divergences;
@@ -194,6 +212,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /** Starts a transaction. */
     public Txn<S> begin() {
         Txn<S> t = new Txn<>(nextTxId++, replicas.size());
+        t.setPrimary(primary);
         live.put(t.id(), t);
         ctx.put(t.id(), new Ctx());
         if (settings.mode() == ExecutionMode.SERIAL) {
@@ -216,6 +235,13 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         if (primaryManager().down()) {
             abort(t, "the primary replica is down");
             callback.failed(primaryDownError());
+            return;
+        }
+        if (t.stmts().isEmpty()) {
+            t.setPrimary(primary); // begun before a view change
+        } else if (t.primary() != primary) {
+            abort(t, "the primary changed during the transaction (view change)");
+            callback.failed(abortedError(t));
             return;
         }
         t.append(payload, text);
@@ -454,7 +480,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
         boolean waiting = false;
         for (Stmt<S> q : t.stmts()) {
-            Ballot accepted = q.vote(primary);
+            Ballot accepted = q.vote(t.primary());
             int matches = 0;
             int readyMismatches = 0;
             for (ReplicaManager<S> r : replicas) {
@@ -495,7 +521,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private void abortForVote(Txn<S> t, Stmt<S> q, boolean[] ready) {
         voteAborts++;
         List<String> disagreeing = new ArrayList<>();
-        Ballot primaryBallot = q.vote(primary);
+        Ballot primaryBallot = q.vote(t.primary());
         Map<Ballot, Integer> counts = new LinkedHashMap<>();
         counts.merge(primaryBallot, 1, Integer::sum);
         for (ReplicaManager<S> r : replicas) {
@@ -520,7 +546,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
                         v.summary(), false));
             }
         }
-        if (accepted == null) disagreeing.add(0, replicas.get(primary).name());
+        if (accepted == null) disagreeing.add(0, replicas.get(t.primary()).name());
         String msg = "Shepherd aborted the transaction: replicas " + String.join(", ", disagreeing)
                 + " disagreed on statement " + (q.index() + 1) + " (" + shorten(q.text()) + "): " + answers
                 + ". Retry the transaction.";
@@ -533,7 +559,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     private void reportLateDivergences(ReplicaManager<S> r, Txn<S> t) {
         for (Stmt<S> q : t.stmts()) {
-            Ballot accepted = q.vote(primary);
+            Ballot accepted = q.vote(t.primary());
             Ballot v = q.vote(r.index());
             if (accepted != null && v != null && !v.agreesWith(accepted)) {
                 divergences.report(new Divergence(scheduler.clock().nowMillis(), t.id(), q.index(), shorten(q.text()), r.name(),
@@ -585,11 +611,22 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         return new SQLException("transaction aborted: " + reason, "40001");
     }
 
+    /**
+     * While a view change is under way: 40001, retry (the next primary serves soon). Without one: 08006, the service
+     * is unavailable until the primary, or a replica that may take over, is back.
+     */
     private SQLException primaryDownError() {
         ReplicaManager<S> p = primaryManager();
-        return new SQLException("the primary replica " + p.name() + " is " + p.phase().name().toLowerCase(java.util.Locale.ROOT)
-                + " (" + p.downReason() + "); it serves again once it is reachable and has caught up; choosing another"
-                + " primary (view change) is not implemented yet", "08006");
+        String is = "the primary replica " + p.name() + " is " + p.phase().name().toLowerCase(java.util.Locale.ROOT) + " ("
+                + p.downReason() + ")";
+        if (successor >= 0) {
+            return new SQLException(is + "; " + replicas.get(successor).name() + " becomes the primary once it has committed"
+                    + " every committed transaction (view change); retry the transaction", "40001");
+        }
+        String why = settings.recovery().viewChange()
+                ? "no other replica that may be primary is up to take over"
+                : "view changes are off (view.change=false)";
+        return new SQLException(is + "; it serves again once it is reachable and has caught up; " + why, "08006");
     }
 
     private void replicaDown(ReplicaManager<S> r, SQLException cause) {
@@ -607,12 +644,80 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         r.setReplayCursor(cursor);
         LOG.warn("replica {} is down: {}", r.name(), r.downReason());
         if (r.primary()) {
+            if (settings.recovery().viewChange()) chooseSuccessor();
             for (Txn<S> t : new ArrayList<>(live.values())) {
                 if (!t.committed()) abort(t, "the primary replica is down");
             }
         }
         trimLog();
         scheduleProbe(r);
+    }
+
+    // ---------------------------------------------------------------- view change: another primary (seed 3.5)
+
+    /**
+     * The primary is down: picks the replica that takes over, an up one that may be primary, the one that committed
+     * most first (it has least left to do). Uncommitted transactions are aborted (their answers came from the old
+     * primary); committed ones go on at the secondaries.
+     */
+    private void chooseSuccessor() {
+        if (successor >= 0 && !replicas.get(successor).down()) return;
+        successor = -1;
+        preparingEpoch = -1;
+        for (ReplicaManager<S> r : replicas) {
+            if (r.down() || r.primary() || !r.endpoint().canBePrimary()) continue;
+            if (successor < 0 || r.lastCommittedBarrier() > replicas.get(successor).lastCommittedBarrier()) successor = r.index();
+        }
+        if (successor >= 0) {
+            LOG.warn("the primary {} is down: {} becomes the primary once it has committed every committed transaction"
+                    + " (view change)", primaryManager().name(), replicas.get(successor).name());
+        }
+    }
+
+    /**
+     * Makes the successor the primary once it has finished every transaction in its pool and committed every committed
+     * one (from then on it answers at once, and what it answers must include every commit acknowledged before) and
+     * its endpoint prepared it ({@link ReplicaEndpoint#becomePrimary}).
+     */
+    private void advanceViewChange() {
+        if (!primaryManager().down()) {
+            successor = -1; // the primary came back first
+            preparingEpoch = -1;
+            return;
+        }
+        chooseSuccessor();
+        if (successor < 0 || preparingEpoch >= 0) return;
+        ReplicaManager<S> next = replicas.get(successor);
+        // every committed transaction has an entry in every up secondary's pool: it entered them when the primary
+        // answered (ss, serial: when its turn came, before it could be ready to commit) or when the replica rejoined
+        for (PoolEntry<S> e : next.pool().entries()) {
+            if (!e.finished()) return;
+        }
+        int epoch = next.epoch();
+        preparingEpoch = epoch;
+        next.endpoint().becomePrimary(o -> scheduler.execute(() -> prepared(next, epoch, o)));
+    }
+
+    /** The successor's endpoint is ready to serve as primary (or failed to get ready: then it is down). */
+    private void prepared(ReplicaManager<S> next, int epoch, Outcome o) {
+        if (successor != next.index() || preparingEpoch != epoch || next.epoch() != epoch || next.down()) return;
+        preparingEpoch = -1;
+        if (o.kind() != Outcome.Kind.ANSWER) {
+            replicaDown(next, o.error());
+            successor = -1;
+            afterEvent();
+            return;
+        }
+        ReplicaManager<S> old = primaryManager();
+        old.pool().clear();
+        old.pool().setPrimary(false);
+        next.pool().setPrimary(true);
+        primary = next.index();
+        successor = -1;
+        view++;
+        LOG.warn("view {}: {} is the primary ({} is {}; it rejoins as a secondary once it has caught up)", view, next.name(),
+                old.name(), old.phase().name().toLowerCase(java.util.Locale.ROOT));
+        afterEvent();
     }
 
     // ---------------------------------------------------------------- recovery of a replica that went down (seed 3.4.1)
@@ -717,7 +822,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             }));
             default -> {
                 Stmt<S> q = t.stmts().get(index);
-                Ballot accepted = q.vote(primary);
+                Ballot accepted = q.vote(t.primary());
                 if (accepted != null && o.ballot() != null && !o.ballot().agreesWith(accepted)) {
                     divergences.report(new Divergence(scheduler.clock().nowMillis(), t.id(), index, shorten(q.text()), r.name(),
                             accepted.summary(), o.ballot().summary() + " (replayed during recovery)", true));
@@ -810,6 +915,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         evaluateCommits();
         for (ReplicaManager<S> r : replicas) r.pump(live.values());
         reap();
+        if (settings.recovery().viewChange() && (successor >= 0 || primaryManager().down())) advanceViewChange();
         for (ReplicaManager<S> r : replicas) r.pump(live.values());
         armBlockTimer();
     }
@@ -834,6 +940,11 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     public int primaryIndex() {
         return primary;
+    }
+
+    /** View changes since start (0: the configured primary still serves). */
+    public long view() {
+        return view;
     }
 
     public Collection<Txn<S>> liveTransactions() {

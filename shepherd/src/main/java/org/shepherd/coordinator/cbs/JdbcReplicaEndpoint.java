@@ -106,6 +106,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         return setup.statementGate() == StatementGate.PREDECESSORS_COMMITTED;
     }
 
+    @Override
+    public boolean canBePrimary() {
+        return setup.canBePrimary();
+    }
+
     /** A secondary's connections are used by its transactions only, so the coordinator may plan with all of them. */
     @Override
     public int connectionsMax() {
@@ -430,6 +435,59 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         } catch (RejectedExecutionException e) {
             unreachable.accept(new SQLException("replica " + name() + ": no worker to probe it", "08004", e));
         }
+    }
+
+    @Override
+    public void becomePrimary(Consumer<Outcome> done) {
+        try {
+            workers.execute(() -> {
+                try {
+                    if (!setup.identityFollowsExplicitValues()) restartIdentities();
+                    done.accept(Outcome.done());
+                } catch (SQLException | RuntimeException e) {
+                    LOG.error("replica {} cannot take over as primary", name(), e);
+                    done.accept(Outcome.down(JdbcExecution.toSqlException(e)));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            done.accept(Outcome.down(new SQLException("replica " + name() + ": no worker to prepare it as primary", "08004", e)));
+        }
+    }
+
+    /**
+     * Moves every identity column of the replica's schema past its largest value: as a secondary it got the primary's
+     * keys as explicit values, which did not move its generators, and as primary it generates keys itself.
+     */
+    private void restartIdentities() throws SQLException {
+        String q = pool.databaseInfo().identifierQuote();
+        try (Connection c = pool.acquireForMetadata()) {
+            List<String[]> identities = new ArrayList<>();
+            try (ResultSet rs = c.getMetaData().getColumns(null, c.getSchema(), "%", "%")) {
+                while (rs.next()) {
+                    if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) {
+                        identities.add(new String[] {rs.getString("TABLE_NAME"), rs.getString("COLUMN_NAME")});
+                    }
+                }
+            }
+            c.rollback();
+            for (String[] tc : identities) {
+                String table = quoted(q, tc[0]);
+                String column = quoted(q, tc[1]);
+                long max;
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT MAX(" + column + ") FROM " + table)) {
+                    max = rs.next() ? rs.getLong(1) : 0;
+                }
+                try (Statement s = c.createStatement()) {
+                    s.execute(setup.restartIdentity(table, column, max + 1));
+                }
+                c.commit();
+                LOG.info("replica {}: identity {}.{} restarted at {} before it serves as primary", name(), tc[0], tc[1], max + 1);
+            }
+        }
+    }
+
+    private static String quoted(String quote, String identifier) {
+        return quote.isEmpty() ? identifier : quote + identifier.replace(quote, quote + quote) + quote;
     }
 
     /** Reads change nothing: a replica catching up skips them (translated statements only; others are run). */

@@ -44,4 +44,10 @@ final class Db2Setup implements ReplicaSetup {
     public boolean isRetryable(SQLException e) {
         return SqlErrors.anyInChain(e, s -> RETRY_STATES.contains(s.getSQLState()) || RETRY_CODES.contains(s.getErrorCode()));
     }
+
+    /** Explicit values do not move an identity generator here. */
+    @Override
+    public boolean identityFollowsExplicitValues() {
+        return false;
+    }
 }

@@ -65,4 +65,10 @@ final class DerbySetup implements ReplicaSetup {
     private static void setDatabaseProperty(Connection c, String key, String value) throws SQLException {
         Sql.execute(c, "CALL SYSCS_UTIL.SYSCS_SET_DATABASE_PROPERTY('" + key + "', '" + value + "')");
     }
+
+    /** Explicit values do not move an identity generator here. */
+    @Override
+    public boolean identityFollowsExplicitValues() {
+        return false;
+    }
 }

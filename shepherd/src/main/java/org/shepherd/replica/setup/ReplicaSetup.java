@@ -68,6 +68,20 @@ public interface ReplicaSetup {
     default void verifyPrimary() throws ReplicaRefusedException {
     }
 
+    /**
+     * Whether an explicit value written into an identity column moves its generator past that value. A secondary gets
+     * the primary's generated keys as explicit values; where they do not move the generator (Derby, Db2), a secondary
+     * made primary by a view change first has its identity columns restarted above their largest value.
+     */
+    default boolean identityFollowsExplicitValues() {
+        return true;
+    }
+
+    /** The statement that makes identity column {@code column} of {@code table} (both quoted) generate {@code next} on. */
+    default String restartIdentity(String table, String column, long next) {
+        return "ALTER TABLE " + table + " ALTER COLUMN " + column + " RESTART WITH " + next;
+    }
+
     /** When a statement may be sent to this replica as a secondary; see {@link StatementGate}. */
     default StatementGate statementGate() {
         return StatementGate.PREDECESSORS_EXECUTED;
