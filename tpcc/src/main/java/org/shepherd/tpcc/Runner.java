@@ -22,6 +22,8 @@ public final class Runner {
 
     private static final int STREAM_THINK = 2;
     private static final boolean DEBUG_RETRIES = Boolean.getBoolean("tpcc.debugRetries");
+    /** The longest pause before re-running a transaction after a serialization failure. */
+    static final long RETRY_PAUSE_MAX_MS = 200;
     private static final int MAX_ERRORS_KEPT = 10;
     private static final int HISTOGRAM_SIGNIFICANT_DIGITS = 3;
     private static final double MICROS_PER_MS = 1000.0;
@@ -273,6 +275,7 @@ public final class Runner {
                         retriesHere++;
                         retries.increment();
                         if (DEBUG_RETRIES) log.println("retry " + input.type().label() + ": " + e.getMessage());
+                        if (!backOff(attempts)) failure = e;
                     } else {
                         failure = e;
                     }
@@ -292,6 +295,22 @@ public final class Runner {
             if (outcome == Transactions.Outcome.ROLLED_BACK) s.rollbacks++;
             s.latencyMicros.recordValue(Math.max(0, (end - start) / 1000));
             completed.get(input.type()).increment();
+        }
+
+        /**
+         * Waits before re-run number {@code attempt}: nothing before the first, then 1, 2, 4 ... ms, at most
+         * {@link #RETRY_PAUSE_MAX_MS}, so that a cause that lasts a moment (a lock holder, a shepherd changing its
+         * primary) is over before the retries are. False when interrupted.
+         */
+        private boolean backOff(int attempt) {
+            if (attempt <= 1) return true;
+            try {
+                Thread.sleep(Math.min(RETRY_PAUSE_MAX_MS, 1L << Math.min(attempt - 2, 16)));
+                return true;
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
 
         private void noteError(TxInput input, SQLException e) {

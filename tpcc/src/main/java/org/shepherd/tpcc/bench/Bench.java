@@ -92,8 +92,8 @@ public final class Bench implements Callable<Integer> {
             description = "a shepherd config key for every shepherd run, e.g. replica.pool.size.max=8 (repeatable)")
     Map<String, String> shepherdSettings = new LinkedHashMap<>();
     @Option(names = "--scenario", defaultValue = "throughput",
-        description = "throughput (Figure 7) or crash (Figure 9: one secondary crashes and restarts; its catch-up needs replica"
-            + " recovery, so this scenario exits 1)")
+        description = "throughput (Figure 7) or crash (Figure 9: one replica crashes and restarts, its catch-up rate is"
+            + " measured; a crashed primary is replaced by a view change)")
     String scenario;
     @Option(names = "--crash-at", defaultValue = "10",
         description = "crash scenario: seconds into the measured window when the replica is killed (default: ${DEFAULT-VALUE})")
@@ -102,7 +102,8 @@ public final class Bench implements Callable<Integer> {
         description = "crash scenario: seconds until its server is started again (default: ${DEFAULT-VALUE})")
     double crashForS;
     @Option(names = "--crash-replica", paramLabel = "NAME",
-        description = "crash scenario: the replica to crash, r2 or r3 (default: r3; the primary r1 is refused)")
+        description = "crash scenario: the replica to crash, r1 (the primary: the shepherd changes the view), r2 or r3"
+            + " (default: r3)")
     String crashReplica;
 
     PrintStream out = System.out;
@@ -246,9 +247,8 @@ public final class Bench implements Callable<Integer> {
         Setup cbs = new Setup(BenchConfig.CBS, null, Map.of(), null);
         List<String> replicas = new ArrayList<>();
         for (int i = 1; i <= cbs.kind().databases(); i++) replicas.add(replicaName(cbs.kind(), i));
-        String primary = shepherdSettings.getOrDefault("primary", "");
         CrashRun.Plan plan = CrashRun.Plan.of(crashReplica != null ? crashReplica : replicas.get(replicas.size() - 1),
-            crashAtS, crashForS, durationS, primary.isEmpty() ? replicas.get(0) : primary, replicas);
+            crashAtS, crashForS, durationS, replicas);
         parseThink();
         BenchDatabase.Engine db = Engines.forName(engine);
         int clients = terminals.get(0);
@@ -277,6 +277,11 @@ public final class Bench implements Callable<Integer> {
         out.println("crashed " + plan.replica() + (crash.crashedAtS() == null ? ": never (see the errors above)"
             : String.format(Locale.ROOT, " at %.1fs", crash.crashedAtS())) + "; " + crash.restartNote());
         out.println(crash.comeBackNote());
+        CrashRun.ViewChange vc = crash.viewChange();
+        if (vc != null) {
+            out.printf(Locale.ROOT, "view change: %s is the primary instead of %s, seen %.1fs after the crash%n", vc.after(),
+                vc.before(), vc.atS() - crash.crashedAtS());
+        }
         if (crash.failure() != null) out.println("harness problem: " + crash.failure());
         out.println("JSON: " + json + "   chart: " + svgFile);
         CatchUp c = crash.catchUp();

@@ -20,8 +20,9 @@ import org.shepherd.tpcc.RunResult;
 
 /**
  * The crash scenario's side of one cbs run (the paper's Figure 9): during the measured window it SIGKILLs one
- * replica's database server, starts it again later on the same data and port, and once a second reads every
- * replica's state and last committed barrier from the shepherd ({@code shepherd.status}).
+ * replica's database server, starts it again later on the same data and port, and five times a second reads every
+ * replica's role, state and last committed barrier from the shepherd ({@code shepherd.status}). When the crashed
+ * replica is the primary, the shepherd's view change shows as another replica's role becoming primary.
  */
 final class CrashRun {
 
@@ -36,8 +37,7 @@ final class CrashRun {
     record Plan(String replica, double crashAtS, double crashForS) {
 
         /** Usage errors (IllegalArgumentException) for what the shepherd or the run cannot do. */
-        static Plan of(String replica, double crashAtS, double crashForS, double durationS, String primary,
-                       List<String> replicas) {
+        static Plan of(String replica, double crashAtS, double crashForS, double durationS, List<String> replicas) {
             if (crashAtS < 0) throw new IllegalArgumentException("--crash-at must not be negative");
             if (crashForS < 0) throw new IllegalArgumentException("--crash-for must not be negative");
             if (crashAtS >= durationS) {
@@ -47,28 +47,58 @@ final class CrashRun {
             if (!replicas.contains(replica)) {
                 throw new IllegalArgumentException("--crash-replica must be one of " + replicas + ", was '" + replica + "'");
             }
-            if (replica.equals(primary)) {
-                throw new IllegalArgumentException("--crash-replica " + replica + " is the primary; the scenario crashes a"
-                    + " secondary (the shepherd has no primary fail-over)");
-            }
             return new Plan(replica, crashAtS, crashForS);
         }
     }
 
-    /** {@code state} is "up", "down", "recovering" or "lost"; what the shepherd says after the colon is kept apart. */
-    record ReplicaState(String state, String downReason, long lastCommittedBarrier, long lagBarriers) {
+    /**
+     * {@code state} is "up", "down", "recovering" or "lost"; what the shepherd says after the colon is kept apart.
+     * {@code primary}: the shepherd named it the primary.
+     */
+    record ReplicaState(String state, String downReason, long lastCommittedBarrier, long lagBarriers, boolean primary) {
 
         /** From the shepherd's state column: "up", or "down: " and the reason. */
-        static ReplicaState parse(String stateColumn, long lastCommittedBarrier, long lagBarriers) {
+        static ReplicaState parse(String stateColumn, long lastCommittedBarrier, long lagBarriers, boolean primary) {
             int colon = stateColumn.indexOf(':');
             String state = colon < 0 ? stateColumn.trim() : stateColumn.substring(0, colon).trim();
             String reason = colon < 0 ? null : stateColumn.substring(colon + 1).trim();
-            return new ReplicaState(state, reason, lastCommittedBarrier, lagBarriers);
+            return new ReplicaState(state, reason, lastCommittedBarrier, lagBarriers, primary);
         }
     }
 
     /** The shepherd's answer at {@code atS} seconds into the measured window, or why it gave none. */
     record Sample(double atS, Map<String, ReplicaState> replicas, String error) {
+
+        /** The replica the shepherd named primary, or null. */
+        String primary() {
+            for (var e : replicas.entrySet()) {
+                if (e.getValue().primary()) return e.getKey();
+            }
+            return null;
+        }
+    }
+
+    /**
+     * A view change seen in the samples: the primary before the crash, the first sample after it that names another
+     * primary, and that sample's time.
+     */
+    record ViewChange(String before, String after, double atS) {
+
+        /** The first change of primary after a crash at {@code crashedAtS}, or null (no crash, or the primary stayed). */
+        static ViewChange of(List<Sample> samples, Double crashedAtS) {
+            if (crashedAtS == null) return null;
+            String before = null;
+            for (Sample s : samples) {
+                String p = s.primary();
+                if (p == null) continue;
+                if (s.atS() < crashedAtS) {
+                    before = p;
+                } else if (before != null && !p.equals(before)) {
+                    return new ViewChange(before, p, s.atS());
+                }
+            }
+            return null;
+        }
     }
 
     private final Plan plan;
@@ -180,7 +210,7 @@ final class CrashRun {
             Map<String, ReplicaState> replicas = new TreeMap<>();
             while (rs.next()) {
                 replicas.put(rs.getString("replica"), ReplicaState.parse(rs.getString("state"),
-                    rs.getLong("last_committed_barrier"), rs.getLong("lag_barriers")));
+                    rs.getLong("last_committed_barrier"), rs.getLong("lag_barriers"), "primary".equals(rs.getString("role"))));
             }
             samples.add(new Sample(at, replicas, null));
         } catch (SQLException e) {
@@ -235,6 +265,11 @@ final class CrashRun {
             + (last.downReason() != null ? " (" + last.downReason() + ")" : "");
     }
 
+    /** The first change of primary after the crash, or null when the primary stayed (or no crash happened). */
+    ViewChange viewChange() {
+        return ViewChange.of(samples(), crashedAtS);
+    }
+
     /** The catch-up rate against the normal rate, from the samples. */
     CatchUp catchUp() {
         return CatchUp.of(samples(), plan.replica(), crashedAtS, restartedAtS);
@@ -267,6 +302,15 @@ final class CrashRun {
         ReplicaState last = finalStateOfCrashed();
         root.put("crashed_replica_final_state", last == null ? null : last.state());
         root.put("crashed_replica_back", last != null && "up".equals(last.state()));
+        ViewChange vc = viewChange();
+        if (vc != null) {
+            Map<String, Object> view = new LinkedHashMap<>();
+            view.put("primary_before", vc.before());
+            view.put("primary_after", vc.after());
+            view.put("seen_at_s", round2(vc.atS()));
+            view.put("seconds_after_crash", round2(vc.atS() - crashedAtS));
+            root.put("view_change", view);
+        }
         if (failure != null) root.put("failure", failure);
         Map<String, Object> client = new LinkedHashMap<>();
         client.put("throughput_tps", result.tps());
@@ -283,6 +327,7 @@ final class CrashRun {
             s.replicas().forEach((name, r) -> {
                 Map<String, Object> one = new LinkedHashMap<>();
                 one.put("state", r.state());
+                one.put("role", r.primary() ? "primary" : "secondary");
                 if (r.downReason() != null) one.put("down_reason", r.downReason());
                 one.put("last_committed_barrier", r.lastCommittedBarrier());
                 one.put("lag_barriers", r.lagBarriers());
@@ -303,7 +348,10 @@ final class CrashRun {
         return root;
     }
 
-    /** The timeline as a plain-text table: seconds, client tx/s, then each replica's last committed barrier and state. */
+    /**
+     * The timeline as a plain-text table: seconds, client tx/s, then each replica's last committed barrier and state,
+     * the primary's marked with a star.
+     */
     String table(RunResult result, double warmupS) {
         List<String> names = replicaNames();
         StringBuilder sb = new StringBuilder();
@@ -315,7 +363,8 @@ final class CrashRun {
             sb.append(String.format(Locale.ROOT, "%7.1f %11s", s.atS(), tps == null ? "-" : String.format(Locale.ROOT, "%.1f", tps)));
             for (String n : names) {
                 ReplicaState r = s.replicas().get(n);
-                sb.append(String.format(Locale.ROOT, " %16s", r == null ? "-" : r.lastCommittedBarrier() + " " + r.state()));
+                sb.append(String.format(Locale.ROOT, " %16s", r == null ? "-"
+                    : r.lastCommittedBarrier() + " " + r.state() + (r.primary() ? "*" : "")));
             }
             if (s.error() != null) sb.append("  ").append(s.error());
             sb.append('\n');
@@ -338,6 +387,8 @@ final class CrashRun {
         Map<String, Double> marks = new LinkedHashMap<>();
         if (crashedAtS != null) marks.put("crash " + plan.replica(), crashedAtS);
         if (restartedAtS != null) marks.put("restart " + plan.replica(), restartedAtS);
+        ViewChange vc = viewChange();
+        if (vc != null) marks.put(vc.after() + " primary", vc.atS());
         return marks;
     }
 

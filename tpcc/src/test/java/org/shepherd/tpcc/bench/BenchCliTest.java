@@ -31,13 +31,9 @@ class BenchCliTest {
     }
 
     @Test
-    void crashScenarioRefusesThePrimaryUnknownReplicasAndBadTimesBeforeStartingAnything() {
-        assertThat(bench("--scenario", "crash", "--crash-replica", "r1", "--work-dir", dir.resolve("w").toString()))
+    void crashScenarioRefusesUnknownReplicasAndBadTimesBeforeStartingAnything() {
+        assertThat(bench("--scenario", "crash", "--crash-replica", "r9", "--work-dir", dir.resolve("w").toString()))
             .isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("r1 is the primary");
-        assertThat(bench("--scenario", "crash", "--crash-replica", "r2", "--shepherd-set", "primary=r2"))
-            .isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(bench("--scenario", "crash", "--crash-replica", "r9")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--scenario", "crash", "--crash-at", "-1")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--scenario", "crash", "--crash-for", "-0.5")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--scenario", "crash", "--crash-at", "30", "--duration", "30")).isEqualTo(TpccCli.EXIT_USAGE);
@@ -47,24 +43,31 @@ class BenchCliTest {
     }
 
     /**
-     * A real cbs shepherd process over three Derby servers; r3 is killed 2 s into the run and restarted 2 s later; the
-     * shepherd probes it every second, replays what it missed, and it serves again before the run ends.
+     * A real cbs shepherd process over three Derby servers; {@code replica} is killed 2 s into the run and restarted
+     * 2 s later; the shepherd probes it every second, replays what it missed, and it serves again before the run ends.
+     * Returns the JSON document; the run must have exited 0 (the replica caught up).
      */
-    @Test
-    void crashScenarioKillsASecondaryThatCatchesUpAfterItsRestart() throws Exception {
+    private JsonNode crashRun(String replica) throws Exception {
         Path launcher = dir.resolve("shepherd-launcher");
         Files.writeString(launcher, "#!/usr/bin/env bash\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
             + "' -cp '" + System.getProperty("java.class.path") + "' org.shepherd.cli.ShepherdCli \"$@\"\n");
         assertThat(launcher.toFile().setExecutable(true)).isTrue();
         Path json = dir.resolve("crash.json");
-        int exit = bench("--scenario", "crash", "--warehouses", "1", "--terminals", "1", "--warmup", "1", "--duration", "8",
-            "--crash-at", "2", "--crash-for", "2", "--cpu-percent", "0", "--work-dir", dir.resolve("work").toString(),
-            "--json", json.toString(), "--shepherd", launcher.toString(), "--shepherd-set", "replica.probe.max.ms=1000");
+        int exit = bench("--scenario", "crash", "--crash-replica", replica, "--warehouses", "1", "--terminals", "1", "--warmup",
+            "1", "--duration", "8", "--crash-at", "2", "--crash-for", "2", "--cpu-percent", "0", "--work-dir",
+            dir.resolve("work").toString(), "--json", json.toString(), "--shepherd", launcher.toString(), "--shepherd-set",
+            "replica.probe.max.ms=1000");
 
         String stdout = out.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(stdout + err.toString(StandardCharsets.UTF_8)).isEqualTo(TpccCli.EXIT_OK);
-        assertThat(stdout).contains("catch-up: r3 caught up at", "r3 is up in the shepherd at the end of the run");
-        JsonNode doc = new ObjectMapper().readTree(json.toFile());
+        assertThat(stdout).contains("catch-up: " + replica + " caught up at", replica + " is up in the shepherd at the end of the run");
+        return new ObjectMapper().readTree(json.toFile());
+    }
+
+    @Test
+    void crashScenarioKillsASecondaryThatCatchesUpAfterItsRestart() throws Exception {
+        JsonNode doc = crashRun("r3");
+        assertThat(doc.get("view_change")).as("the primary stayed").isNull();
         assertThat(doc.get("catch_up_rate").asDouble()).isPositive();
         assertThat(doc.get("normal_tps").asDouble()).isPositive();
         assertThat(doc.get("crashed_replica_back").asBoolean()).isTrue();
@@ -87,6 +90,24 @@ class BenchCliTest {
         assertThat(Files.readString(dir.resolve("crash.svg"))).contains("<polyline", "r1", "r2", "r3", "crash r3", "restart r3");
     }
 
+    /** The primary's server is killed: the shepherd makes r2 or r3 the primary, the clients retry, r1 returns as a secondary. */
+    @Test
+    void crashScenarioKillsThePrimaryAndTheShepherdChangesTheView() throws Exception {
+        JsonNode doc = crashRun("r1");
+        String stdout = out.toString(StandardCharsets.UTF_8);
+        assertThat(stdout).contains("view change: ");
+        assertThat(doc.at("/view_change/primary_before").asText()).isEqualTo("r1");
+        assertThat(doc.at("/view_change/primary_after").asText()).isIn("r2", "r3");
+        assertThat(doc.at("/view_change/seconds_after_crash").asDouble()).isNotNegative();
+        List<JsonNode> timeline = new ArrayList<>();
+        doc.get("timeline").forEach(timeline::add);
+        JsonNode last = timeline.get(timeline.size() - 1);
+        assertThat(last.at("/replicas/r1/state").asText()).isEqualTo("up");
+        assertThat(last.at("/replicas/r1/role").asText()).as("r1 came back as a secondary").isEqualTo("secondary");
+        assertThat(doc.at("/client/transactions").asLong()).isPositive();
+        assertThat(Files.readString(dir.resolve("crash.svg"))).contains("crash r1", "restart r1", " primary");
+    }
+
     @Test
     void catchUpRateIsTheRecoveringSlopeOverTheNormalSlope() {
         // 10 tx/s before the crash at 2 s; r3 stuck at 20 while down, recovering from 5 s, up at 6 s with barrier 60
@@ -95,8 +116,8 @@ class BenchCliTest {
         String[] r3States = {"up", "up", "down", "down", "down", "recovering", "up", "up"};
         for (int i = 0; i < rows.length; i++) {
             samples.add(new CrashRun.Sample(rows[i][0], Map.of(
-                "r1", new CrashRun.ReplicaState("up", null, (long) rows[i][1], 0),
-                "r3", new CrashRun.ReplicaState(r3States[i], null, (long) rows[i][2], 0)), null));
+                "r1", new CrashRun.ReplicaState("up", null, (long) rows[i][1], 0, true),
+                "r3", new CrashRun.ReplicaState(r3States[i], null, (long) rows[i][2], 0, false)), null));
         }
         CatchUp c = CatchUp.of(samples, "r3", 2.0, 4.5);
         assertThat(c.normalTps()).isEqualTo(10.0);
@@ -105,8 +126,8 @@ class BenchCliTest {
         assertThat(c.lowerBound()).isFalse();
         assertThat(c.caughtUpAtS()).isEqualTo(6.0);
         r3States[5] = "down"; // caught up between two samples: measured from the last down sample, a lower bound
-        samples.set(5, new CrashRun.Sample(5, Map.of("r1", new CrashRun.ReplicaState("up", null, 50, 0),
-            "r3", new CrashRun.ReplicaState("down", null, 20, 0)), null));
+        samples.set(5, new CrashRun.Sample(5, Map.of("r1", new CrashRun.ReplicaState("up", null, 50, 0, true),
+            "r3", new CrashRun.ReplicaState("down", null, 20, 0, false)), null));
         CatchUp bound = CatchUp.of(samples, "r3", 2.0, 4.5);
         assertThat(bound.lowerBound()).isTrue();
         assertThat(bound.catchUpTps()).isEqualTo(40.0);
@@ -117,9 +138,25 @@ class BenchCliTest {
 
     @Test
     void replicaStateSplitsTheShepherdsReasonFromUpOrDown() {
-        assertThat(CrashRun.ReplicaState.parse("up", 5, 0)).isEqualTo(new CrashRun.ReplicaState("up", null, 5, 0));
-        assertThat(CrashRun.ReplicaState.parse("down: connection reset: by peer", 7, 3))
-            .isEqualTo(new CrashRun.ReplicaState("down", "connection reset: by peer", 7, 3));
+        assertThat(CrashRun.ReplicaState.parse("up", 5, 0, true)).isEqualTo(new CrashRun.ReplicaState("up", null, 5, 0, true));
+        assertThat(CrashRun.ReplicaState.parse("down: connection reset: by peer", 7, 3, false))
+            .isEqualTo(new CrashRun.ReplicaState("down", "connection reset: by peer", 7, 3, false));
+    }
+
+    @Test
+    void aViewChangeIsTheFirstSampleAfterTheCrashThatNamesAnotherPrimary() {
+        List<CrashRun.Sample> samples = new ArrayList<>();
+        String[] primaries = {"r1", "r1", "r1", null, "r2", "r2"};
+        for (int i = 0; i < primaries.length; i++) {
+            Map<String, CrashRun.ReplicaState> replicas = new java.util.TreeMap<>();
+            for (String r : List.of("r1", "r2", "r3")) {
+                replicas.put(r, new CrashRun.ReplicaState(i >= 2 && r.equals("r1") ? "down" : "up", null, i, 0, r.equals(primaries[i])));
+            }
+            samples.add(new CrashRun.Sample(i, replicas, null));
+        }
+        assertThat(CrashRun.ViewChange.of(samples, 1.5)).isEqualTo(new CrashRun.ViewChange("r1", "r2", 4.0));
+        assertThat(CrashRun.ViewChange.of(samples.subList(0, 4), 1.5)).as("no other primary yet").isNull();
+        assertThat(CrashRun.ViewChange.of(samples, null)).as("no crash").isNull();
     }
 
     @Test
