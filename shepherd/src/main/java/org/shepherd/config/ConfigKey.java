@@ -109,6 +109,11 @@ public enum ConfigKey {
                 + " committed transaction (its uncommitted transactions are aborted with 40001: retry). false: statements"
                 + " fail with 08006 until the primary is back.",
             ConfigKey::parseBoolean),
+    VIEW_CHANGE_OUTVOTED("view.change.outvoted", "1",
+            "With view.change: a primary that is up is replaced as if it went down once this many of its answers were"
+                + " outvoted (f+1 replicas agreed on another answer, so with at most f faulty replicas the primary's was"
+                + " wrong) since the last view change; it serves on as a secondary. 0: never.",
+            v -> parseInt(v, 0, 1_000_000)),
     REPLICA_RECOVERY_LOG_MAX("replica.recovery.log.max", "100000",
             "Committed transactions the shepherd keeps in memory, while a replica is down, to replay on it when it is"
                 + " back. A replica that falls further behind is lost: restore it from a copy of an up-to-date replica"

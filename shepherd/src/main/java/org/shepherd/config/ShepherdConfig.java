@@ -203,6 +203,10 @@ public final class ShepherdConfig {
         return (Boolean) values.get(ConfigKey.VIEW_CHANGE);
     }
 
+    public int viewChangeOutvoted() {
+        return (Integer) values.get(ConfigKey.VIEW_CHANGE_OUTVOTED);
+    }
+
     /** Bytes of disk that held autocommit results may take, all sessions together. */
     public long resultSpillBytesMax() {
         return (Long) values.get(ConfigKey.RESULT_SPILL_BYTES_MAX);

@@ -164,6 +164,8 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     private final List<String> anomalies = new ArrayList<>();
     private final Consumer<SimReplica> onCommit;
     private boolean crashed;
+    /** Incremented when the coordinator gives the replica up ({@link #wentDown}): requests sent before then fail. */
+    private int generation;
     /** Transactions open when the replica crashed: their connections are broken, every later request for them fails. */
     private final Set<String> severed = new HashSet<>();
     private long rollbacksByDatabase;
@@ -252,8 +254,9 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
     @Override
     public void execute(long txId, int attempt, SimOp op, boolean primary, Consumer<Outcome> done) {
+        int gen = generation;
         scheduler.schedule(delay(txId), () -> {
-            if (crashed || severed.contains(key(txId, attempt))) {
+            if (crashed || severed.contains(key(txId, attempt)) || gen != generation) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
             }
@@ -426,8 +429,9 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
     @Override
     public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
+        int gen = generation;
         scheduler.schedule(delay(txId), () -> {
-            if (crashed || severed.contains(key(txId, attempt))) {
+            if (crashed || severed.contains(key(txId, attempt)) || gen != generation) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
             }
@@ -446,8 +450,9 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
     @Override
     public void rollback(long txId, int attempt, Consumer<Outcome> done) {
+        int gen = generation;
         scheduler.schedule(delay(txId), () -> {
-            if (crashed) {
+            if (crashed || gen != generation) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
             }
@@ -458,6 +463,30 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             }
             done.accept(Outcome.done());
         });
+    }
+
+    /**
+     * The coordinator gave this replica up (marked it down) while it still runs, e.g. a primary outvoted: like the JDBC
+     * endpoint, its open transactions are rolled back and their connections closed, and requests sent before and not
+     * yet run fail (their outcomes are stale for the coordinator).
+     */
+    @Override
+    public void wentDown() {
+        generation++;
+        if (crashed) return;
+        for (Map.Entry<String, DbTx> e : new ArrayList<>(txs.entrySet())) {
+            DbTx tx = e.getValue();
+            severed.add(e.getKey());
+            Waiter w = tx.waiting;
+            if (w != null) {
+                locks.get(w.lockKey).queue.remove(w);
+                if (w.timeout != null) w.timeout.cancel();
+                tx.waiting = null;
+            }
+            undoAndRelease(tx);
+            if (w != null) w.done.accept(Outcome.down(new SQLException(name + ": connection closed", "08003")));
+        }
+        txs.clear();
     }
 
     private void crash() {

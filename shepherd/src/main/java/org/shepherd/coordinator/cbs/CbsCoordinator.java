@@ -178,7 +178,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
-                            config.replicaRecoveryLogMax(), config.viewChange())), config.replicaPoolSizeMax(),
+                            config.replicaRecoveryLogMax(), config.viewChange(), config.viewChangeOutvoted())),
+                    config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill);
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);

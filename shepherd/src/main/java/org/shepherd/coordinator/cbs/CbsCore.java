@@ -107,24 +107,36 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * order, their reads skipped, and it rejoins when it has them all. The shepherd keeps at most
      * {@code logTransactionsMax} committed transactions for this; a replica that needs older ones is lost.
      * {@code viewChange}: when the primary goes down, a secondary that is up takes its role once it has committed
-     * every committed transaction (seed 3.5); false: the service waits for the primary to come back.
+     * every committed transaction (seed 3.5); false: the service waits for the primary to come back. With view changes,
+     * a primary that is up is also replaced once {@code outvotedMax} of its answers were outvoted since the last view
+     * change (0: never).
      */
-    public record Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange) {
+    public record Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax) {
 
-        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000, true);
+        public static final int OUTVOTED_MAX_DEFAULT = 1;
+        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000, true, OUTVOTED_MAX_DEFAULT);
 
         public Recovery {
             if (probeMinMs <= 0 || probeMaxMs < probeMinMs) throw new IllegalArgumentException("need 0 < probeMinMs <= probeMaxMs");
             if (logTransactionsMax < 1) throw new IllegalArgumentException("logTransactionsMax must be >= 1");
+            if (outvotedMax < 0) throw new IllegalArgumentException("outvotedMax must be >= 0");
         }
 
-        /** With view changes. */
+        /** With view changes, on crash and on the first outvoted answer. */
         public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax) {
-            this(probeMinMs, probeMaxMs, logTransactionsMax, true);
+            this(probeMinMs, probeMaxMs, logTransactionsMax, true, OUTVOTED_MAX_DEFAULT);
+        }
+
+        public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange) {
+            this(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, OUTVOTED_MAX_DEFAULT);
         }
 
         public Recovery withViewChange(boolean on) {
-            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, on);
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, on, outvotedMax);
+        }
+
+        public Recovery withOutvotedMax(int max) {
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, max);
         }
     }
 
@@ -149,6 +161,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private int successor = -1;
     /** The successor is preparing to serve ({@link ReplicaEndpoint#becomePrimary}); its epoch then, or -1. */
     private int preparingEpoch = -1;
+    /** Answers of the primary outvoted by f+1 replicas since the last view change. */
+    private int primaryOutvoted;
     private final Settings settings;
     private final Scheduler scheduler;
     private final DivergenceLog divergences;
@@ -555,6 +569,26 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         c.commitCallback = null;
         abort(t, msg);
         cb.failed(new SQLException(msg, "40001"));
+        if (accepted != null && !accepted.agreesWith(primaryBallot) && t.primary() == primary) {
+            primaryOutvoted(replicas.get(primary).name() + " answered " + primaryBallot.summary() + " to statement "
+                    + (q.index() + 1) + " of T" + t.id() + " (" + shorten(q.text()) + ") where f+1 = " + (settings.f() + 1)
+                    + " replicas answered " + accepted.summary());
+        }
+    }
+
+    /**
+     * f+1 replicas agreed on an answer other than the primary's: with at most f faulty replicas, the primary's was wrong
+     * (seed 3.5, evidence against the primary). After {@code outvotedMax} such answers the primary is treated as down:
+     * a view change replaces it, and it is probed, caught up and serves on as a secondary (outvoted again there, its
+     * answers are masked and reported).
+     */
+    private void primaryOutvoted(String evidence) {
+        Recovery rec = settings.recovery();
+        if (!rec.viewChange() || rec.outvotedMax() == 0 || primaryManager().down()) return;
+        primaryOutvoted++;
+        if (primaryOutvoted < rec.outvotedMax()) return;
+        LOG.warn("the primary {} is replaced: {}", primaryManager().name(), evidence);
+        replicaDown(primaryManager(), new SQLException("outvoted: " + evidence, "XX000"));
     }
 
     private void reportLateDivergences(ReplicaManager<S> r, Txn<S> t) {
@@ -714,6 +748,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         next.pool().setPrimary(true);
         primary = next.index();
         successor = -1;
+        primaryOutvoted = 0;
         view++;
         LOG.warn("view {}: {} is the primary ({} is {}; it rejoins as a secondary once it has caught up)", view, next.name(),
                 old.name(), old.phase().name().toLowerCase(java.util.Locale.ROOT));

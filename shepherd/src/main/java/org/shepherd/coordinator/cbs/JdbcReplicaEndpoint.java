@@ -63,6 +63,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final long resultMemoryBytesMax;
     private final ThreadPoolExecutor workers;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
+    /**
+     * Incremented (under the map's lock) when the coordinator gives the replica up ({@link #wentDown}): a request sent
+     * before then that has not taken its connection yet fails instead of opening one that nobody would end.
+     */
+    private int generation;
     private final Map<Long, Statement> running = new ConcurrentHashMap<>();
     /** Set on this replica's worker threads: the request it runs next ({@link #runChain}). */
     private final ThreadLocal<Runnable[]> continuation = new ThreadLocal<>();
@@ -215,19 +220,38 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         };
     }
 
-    private Connection connection(long txId, int attempt) throws SQLException {
-        TxConnection tc = connections.get(txId);
-        if (tc != null && tc.attempt() == attempt) return tc.connection();
-        if (tc != null) release(txId, true);
-        // busy (every connection taken: 40001, retried) is told apart from unreachable (08xxx: down) by the pool
-        Connection c = pool.acquire();
-        connections.put(txId, new TxConnection(attempt, c));
-        return c;
+    private synchronized int generation() {
+        return generation;
     }
 
-    private void release(long txId, boolean rollback) {
-        TxConnection tc = connections.remove(txId);
-        if (tc == null) return;
+    private Connection connection(long txId, int attempt, int gen) throws SQLException {
+        TxConnection tc = connections.get(txId);
+        if (tc != null && tc.attempt() == attempt) return tc.connection();
+        if (tc != null && connections.remove(txId, tc)) close(txId, tc, true);
+        // busy (every connection taken: 40001, retried) is told apart from unreachable (08xxx: down) by the pool
+        Connection c = pool.acquire();
+        synchronized (this) {
+            if (gen == generation) {
+                connections.put(txId, new TxConnection(attempt, c));
+                return c;
+            }
+        }
+        c.close();
+        throw new SQLException("replica " + name() + " was given up after this request was sent", "08003");
+    }
+
+    /**
+     * Gives back the connection of attempt {@code attempt} of T, rolled back first if asked. A connection of another
+     * attempt stays: a request of an attempt the core gave up (the replica went down and came back) must not take the
+     * connection of the attempt that replaced it.
+     */
+    private void release(long txId, int attempt, boolean rollback) {
+        TxConnection tc = connections.get(txId);
+        if (tc == null || tc.attempt() != attempt || !connections.remove(txId, tc)) return;
+        close(txId, tc, rollback);
+    }
+
+    private void close(long txId, TxConnection tc, boolean rollback) {
         try (Connection c = tc.connection()) {
             if (rollback && !c.isClosed()) c.rollback();
         } catch (SQLException e) {
@@ -235,17 +259,41 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
     }
 
+    /**
+     * Takes every connection out of the map and gives them back, rolled back; off the calling thread when asked.
+     * Requests sent before and not yet holding a connection fail ({@link #generation}).
+     */
+    private void releaseAll(boolean inBackground) {
+        Map<Long, TxConnection> taken = new java.util.HashMap<>();
+        synchronized (this) {
+            generation++;
+            for (Long tx : List.copyOf(connections.keySet())) {
+                TxConnection tc = connections.remove(tx);
+                if (tc != null) taken.put(tx, tc);
+            }
+        }
+        if (taken.isEmpty()) return;
+        Runnable closeAll = () -> taken.forEach((tx, tc) -> close(tx, tc, true));
+        if (inBackground) {
+            // a rollback waits for a statement still running on its connection, or for a peer that stopped answering
+            java.util.concurrent.CompletableFuture.runAsync(closeAll);
+        } else {
+            closeAll.run();
+        }
+    }
+
     @Override
     public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
         Supplier<String> what = () -> "exec T" + txId + " " + stmt.sql();
-        Runnable call = () -> done.accept(run(txId, attempt, stmt, primary, done));
+        int gen = generation();
+        Runnable call = () -> done.accept(run(txId, attempt, gen, stmt, primary, done));
         if (primary && InlineWork.offer(txId, traced(what, call))) return;
         submit(done, what, call);
     }
 
-    private Outcome run(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
+    private Outcome run(long txId, int attempt, int gen, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
         try {
-            Connection c = connection(txId, attempt);
+            Connection c = connection(txId, attempt, gen);
             String sql = primary ? stmt.sqlFor(dialect) : stmt.secondarySqlFor(dialect);
             List<Param> params = stmt.paramsFor(dialect);
             boolean pinKeys = primary && stmt.pinnedKeyColumn() != null;
@@ -322,9 +370,9 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (!handedOver) finish(c, sql, st, cached && reusable, options.returnGeneratedKeys());
             }
         } catch (SQLException e) {
-            return failure(txId, e);
+            return failure(txId, attempt, e);
         } catch (RuntimeException e) {
-            return failure(txId, JdbcExecution.toSqlException(e));
+            return failure(txId, attempt, JdbcExecution.toSqlException(e));
         }
     }
 
@@ -365,13 +413,13 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
     }
 
-    private Outcome failure(long txId, SQLException e) {
+    private Outcome failure(long txId, int attempt, SQLException e) {
         if (ErrorOutcome.isConnectionFailure(e)) {
-            release(txId, false);
+            release(txId, attempt, false);
             return Outcome.down(e);
         }
         if (setup.isRetryable(e)) {
-            release(txId, true);
+            release(txId, attempt, true);
             return Outcome.retryable(e);
         }
         return Outcome.errorAnswer(AnswerDigest.error(e), e);
@@ -379,9 +427,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
+        int gen = generation();
         submit(done, () -> "commit T" + txId, () -> {
             try {
-                Connection c = connection(txId, attempt);
+                Connection c = connection(txId, attempt, gen);
                 PreparedStatement ps = statements.prepare(c, TXLOG_INSERT, ExecOptions.DEFAULT, fetchSize);
                 try {
                     ps.setLong(1, txId);
@@ -393,11 +442,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 }
                 statements.release(c, TXLOG_INSERT, ps, false);
                 c.commit();
-                release(txId, false);
+                release(txId, attempt, false);
                 done.accept(Outcome.done());
             } catch (SQLException | RuntimeException e) {
                 LOG.error("COMMIT of T{} failed on replica {}", txId, name(), e);
-                release(txId, true);
+                release(txId, attempt, true);
                 done.accept(Outcome.down(JdbcExecution.toSqlException(e)));
             }
         });
@@ -406,7 +455,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     @Override
     public void rollback(long txId, int attempt, Consumer<Outcome> done) {
         submit(done, () -> "rollback T" + txId, () -> {
-            release(txId, true);
+            release(txId, attempt, true);
             done.accept(Outcome.done());
         });
     }
@@ -499,12 +548,12 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void wentDown() {
-        for (Long tx : List.copyOf(connections.keySet())) release(tx, true);
+        releaseAll(true);
     }
 
     @Override
     public void close() {
         workers.shutdownNow();
-        for (Long tx : List.copyOf(connections.keySet())) release(tx, true);
+        releaseAll(false);
     }
 }

@@ -11,6 +11,7 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,13 +47,16 @@ class CbsDerbyTest {
     }
 
     private CbsCoordinator start(ExecutionMode mode, int connections, long connectTimeoutMs) throws SQLException {
+        return start(CbsCore.Settings.defaults(1, mode).withConnectionWaitMs(connectTimeoutMs), connections, connectTimeoutMs);
+    }
+
+    private CbsCoordinator start(CbsCore.Settings settings, int connections, long connectTimeoutMs) throws SQLException {
         int n = DB.incrementAndGet();
         for (int i = 1; i <= 3; i++) {
             ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:cbs" + n + "r" + i + ";create=true", "", "");
             pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), connections, connectTimeoutMs));
         }
-        coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, mode).withConnectionWaitMs(connectTimeoutMs), 16,
-                100, 60_000, new DivergenceLog());
+        coordinator = new CbsCoordinator(pools, 0, settings, 16, 100, 60_000, new DivergenceLog());
         return coordinator;
     }
 
@@ -168,9 +172,11 @@ class CbsDerbyTest {
         assertThat(d.get(0).statement()).contains("id = 5");
     }
 
+    /** With view changes on evidence turned off, the primary stays: each transaction that read the wrong row aborts. */
     @Test
     void aPrimaryWithAWrongRowNeverYieldsACommittedWrongAnswer() throws Exception {
-        start(ExecutionMode.CBS);
+        CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS);
+        start(settings.withRecovery(settings.recovery().withOutvotedMax(0)), 16, 5000);
         createAccounts();
         behindTheShepherdsBack(pools.get(0), "UPDATE acct SET bal = 777 WHERE id = 6");
         try (Session s = coordinator.openSession("app", "db")) {
@@ -188,6 +194,30 @@ class CbsDerbyTest {
             s.commit();
         }
         assertThat(coordinator.divergences().snapshot()).isNotEmpty().allMatch(x -> x.replica().equals("r1") && !x.masked());
+        assertThat(coordinator.viewStatus().view()).isZero();
+    }
+
+    /** By default the first outvoted answer replaces the primary: after the view change the right balance commits. */
+    @Test
+    void aPrimaryWithAWrongRowIsReplacedAfterItsFirstOutvotedAnswer() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        behindTheShepherdsBack(pools.get(0), "UPDATE acct SET bal = 777 WHERE id = 6");
+        try (Session s = coordinator.openSession("app", "db")) {
+            assertThatThrownBy(() -> query(s, "SELECT bal FROM acct WHERE id = 6"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("r1")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (coordinator.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(10);
+        assertThat(coordinator.viewStatus().primary()).isEqualTo("r2");
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.setAutoCommit(false);
+            assertThat(query(s, "SELECT bal FROM acct WHERE id = 6").get(0)[0]).isEqualTo(INITIAL);
+            s.commit();
+        }
+        assertThat(coordinator.replicaStatus().get(0).primary()).as("r1 serves on as a secondary once it is back").isFalse();
+        assertThat(coordinator.divergences().snapshot()).anyMatch(x -> x.replica().equals("r1") && !x.masked());
     }
 
     @Test

@@ -178,6 +178,45 @@ class ReplicaRecoveryTest {
         assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
     }
 
+    /**
+     * Silent corruption at the primary (a balance changed behind the shepherd's back): the read that returns it is
+     * outvoted by r2 and r3, its transaction aborts, and the view changes; r1 serves on as a secondary, where the same
+     * wrong answer is masked and reported.
+     */
+    @Test
+    void aPrimaryOutvotedByTheSecondariesIsReplacedAndItsWrongAnswersAreMaskedAfterwards() throws Exception {
+        openEmbedded("outvoted", 0, true);
+        BANK.create(SqlClient.sessions(coordinator));
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        try (var c = pools.get(0).acquire(); var st = c.createStatement()) {
+            st.executeUpdate("UPDATE acct SET bal = bal + 7 WHERE id = 1");
+            c.commit();
+        }
+        try (SqlClient c = SqlClient.sessions(coordinator).open()) {
+            c.setAutoCommit(false);
+            List<Object[]> tentative = c.query("SELECT bal FROM acct WHERE id = 1");
+            assertThat(((Number) tentative.get(0)[0]).longValue()).as("the primary's (wrong) answer").isEqualTo(1_007);
+            assertThatThrownBy(c::commit).isInstanceOf(SQLException.class).hasMessageContaining("r1 disagreed")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+            c.rollback();
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (coordinator.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(coordinator.viewStatus().view()).isEqualTo(1);
+        assertThat(coordinator.viewStatus().primary()).isEqualTo("r2");
+        assertThat(awaitState(0, "up"::equals)).as("r1 back as a secondary within %d ms", WAIT_MS).isEqualTo("up");
+        assertThat(coordinator.replicaStatus().get(0).primary()).isFalse();
+
+        try (SqlClient c = SqlClient.sessions(coordinator).open()) {
+            c.setAutoCommit(false);
+            assertThat(((Number) c.query("SELECT bal FROM acct WHERE id = 1").get(0)[0]).longValue()).isEqualTo(1_000);
+            c.commit();
+        }
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        assertThat(coordinator.divergences().snapshot()).extracting(d -> d.replica() + (d.masked() ? " masked" : " unmasked"))
+                .contains("r1 unmasked", "r1 masked").allMatch(d -> d.startsWith("r1"));
+    }
+
     /** A coordinator over three in-memory Derby databases named after the test (they outlive a coordinator). */
     private void openEmbedded(String test, int primary) throws SQLException {
         openEmbedded(test, primary, true);
