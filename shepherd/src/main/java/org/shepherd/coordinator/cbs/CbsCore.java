@@ -742,6 +742,12 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             afterEvent();
             return;
         }
+        for (PoolEntry<S> e : next.pool().entries()) {
+            if (!e.finished()) {
+                afterEvent(); // it got work meanwhile: prepared again once that is finished
+                return;
+            }
+        }
         ReplicaManager<S> old = primaryManager();
         old.pool().clear();
         old.pool().setPrimary(false);
