@@ -62,7 +62,7 @@ public final class Txn<S> {
         return state == TxState.COMMITTED;
     }
 
-    /** The replica that was primary when T began: its answers are the ones the client got, -1 if not set. */
+    /** The replica that was primary when T ran its first statement: the client got its answers; -1 if not set. */
     public int primary() {
         return primary;
     }
