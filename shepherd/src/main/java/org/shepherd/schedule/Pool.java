@@ -41,12 +41,18 @@ public final class Pool<S> {
         return primary;
     }
 
-    /** The replica takes the other role (a view change); its pool holds nothing unfinished then. */
+    /** The replica takes the other role (a view change); its pool must be {@link #drained()}. */
     public void setPrimary(boolean primary) {
-        for (PoolEntry<S> e : entries.values()) {
-            if (!e.finished()) throw new IllegalStateException("role change with unfinished " + e.txn() + " in the pool");
-        }
+        if (!drained()) throw new IllegalStateException("role change with unfinished transactions in the pool");
         this.primary = primary;
+    }
+
+    /** Every transaction in the pool has finished here (committed or rolled back, or never started and given up). */
+    public boolean drained() {
+        for (PoolEntry<S> e : entries.values()) {
+            if (!e.finished()) return false;
+        }
+        return true;
     }
 
     public PoolEntry<S> entry(Txn<S> t) {

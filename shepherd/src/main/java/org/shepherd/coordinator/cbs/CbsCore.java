@@ -226,7 +226,6 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /** Starts a transaction. */
     public Txn<S> begin() {
         Txn<S> t = new Txn<>(nextTxId++, replicas.size());
-        t.setPrimary(primary);
         live.put(t.id(), t);
         ctx.put(t.id(), new Ctx());
         if (settings.mode() == ExecutionMode.SERIAL) {
@@ -251,13 +250,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             callback.failed(primaryDownError());
             return;
         }
-        if (t.stmts().isEmpty()) {
-            t.setPrimary(primary); // begun before a view change
-        } else if (t.primary() != primary) {
-            abort(t, "the primary changed during the transaction (view change)");
-            callback.failed(abortedError(t));
-            return;
-        }
+        // a change of primary aborts every transaction that ran a statement, so the first one fixes whose answers count
+        if (t.stmts().isEmpty()) t.setPrimary(primary);
         t.append(payload, text);
         c.statementCallback = callback;
         if (t.admitted()) primaryManager().pool().entryOrCreate(t);
@@ -724,9 +718,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         ReplicaManager<S> next = replicas.get(successor);
         // every committed transaction has an entry in every up secondary's pool: it entered them when the primary
         // answered (ss, serial: when its turn came, before it could be ready to commit) or when the replica rejoined
-        for (PoolEntry<S> e : next.pool().entries()) {
-            if (!e.finished()) return;
-        }
+        if (!next.pool().drained()) return;
         int epoch = next.epoch();
         preparingEpoch = epoch;
         next.endpoint().becomePrimary(o -> scheduler.execute(() -> prepared(next, epoch, o)));
@@ -742,11 +734,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             afterEvent();
             return;
         }
-        for (PoolEntry<S> e : next.pool().entries()) {
-            if (!e.finished()) {
-                afterEvent(); // it got work meanwhile: prepared again once that is finished
-                return;
-            }
+        if (!next.pool().drained()) {
+            afterEvent(); // it got work meanwhile: prepared again once that is finished
+            return;
         }
         ReplicaManager<S> old = primaryManager();
         old.pool().clear();

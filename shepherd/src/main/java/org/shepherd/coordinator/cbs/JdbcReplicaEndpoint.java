@@ -64,10 +64,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final ThreadPoolExecutor workers;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
     /**
-     * Incremented (under the map's lock) when the coordinator gives the replica up ({@link #wentDown}): a request sent
-     * before then that has not taken its connection yet fails instead of opening one that nobody would end.
+     * Incremented (under this endpoint's lock) when the coordinator gives the replica up ({@link #wentDown}): a request
+     * sent before then that has not taken its connection yet fails instead of opening one that nobody would end.
      */
-    private int generation;
+    private volatile int generation;
     private final Map<Long, Statement> running = new ConcurrentHashMap<>();
     /** Set on this replica's worker threads: the request it runs next ({@link #runChain}). */
     private final ThreadLocal<Runnable[]> continuation = new ThreadLocal<>();
@@ -220,10 +220,6 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         };
     }
 
-    private synchronized int generation() {
-        return generation;
-    }
-
     private Connection connection(long txId, int attempt, int gen) throws SQLException {
         TxConnection tc = connections.get(txId);
         if (tc != null && tc.attempt() == attempt) return tc.connection();
@@ -285,7 +281,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     @Override
     public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
         Supplier<String> what = () -> "exec T" + txId + " " + stmt.sql();
-        int gen = generation();
+        int gen = generation;
         Runnable call = () -> done.accept(run(txId, attempt, gen, stmt, primary, done));
         if (primary && InlineWork.offer(txId, traced(what, call))) return;
         submit(done, what, call);
@@ -427,7 +423,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
-        int gen = generation();
+        int gen = generation;
         submit(done, () -> "commit T" + txId, () -> {
             try {
                 Connection c = connection(txId, attempt, gen);
@@ -464,7 +460,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     public void probe(long above, Consumer<long[]> reached, Consumer<SQLException> unreachable) {
         Runnable job = () -> {
             long[] present;
-            try (Connection c = pool.acquire(); PreparedStatement ps = c.prepareStatement("SELECT barrier FROM " + TXLOG_TABLE
+            try (Connection c = pool.acquireForMetadata(); PreparedStatement ps = c.prepareStatement("SELECT barrier FROM " + TXLOG_TABLE
                     + " WHERE barrier > ? ORDER BY barrier")) {
                 ps.setLong(1, above);
                 List<Long> found = new ArrayList<>();

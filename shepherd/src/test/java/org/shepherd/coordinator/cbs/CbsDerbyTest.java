@@ -172,18 +172,26 @@ class CbsDerbyTest {
         assertThat(d.get(0).statement()).contains("id = 5");
     }
 
+    /**
+     * Account 6 gets a wrong balance at the primary behind the shepherd's back; reading it in autocommit fails with
+     * 40001 naming r1 (r2 and r3 outvote it). Returns the session, still open.
+     */
+    private Session primaryWithAWrongRowOutvoted() throws Exception {
+        createAccounts();
+        behindTheShepherdsBack(pools.get(0), "UPDATE acct SET bal = 777 WHERE id = 6");
+        Session s = coordinator.openSession("app", "db");
+        assertThatThrownBy(() -> query(s, "SELECT bal FROM acct WHERE id = 6"))
+                .isInstanceOf(SQLException.class).hasMessageContaining("r1")
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+        return s;
+    }
+
     /** With view changes on evidence turned off, the primary stays: each transaction that read the wrong row aborts. */
     @Test
     void aPrimaryWithAWrongRowNeverYieldsACommittedWrongAnswer() throws Exception {
         CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS);
         start(settings.withRecovery(settings.recovery().withOutvotedMax(0)), 16, 5000);
-        createAccounts();
-        behindTheShepherdsBack(pools.get(0), "UPDATE acct SET bal = 777 WHERE id = 6");
-        try (Session s = coordinator.openSession("app", "db")) {
-            assertThatThrownBy(() -> query(s, "SELECT bal FROM acct WHERE id = 6"))
-                    .isInstanceOf(SQLException.class)
-                    .hasMessageContaining("r1")
-                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+        try (Session s = primaryWithAWrongRowOutvoted()) {
             s.setAutoCommit(false);
             assertThat(query(s, "SELECT bal FROM acct WHERE id = 6").get(0)[0]).as("tentative answer").isEqualTo(777L);
             assertThatThrownBy(s::commit)
@@ -201,13 +209,7 @@ class CbsDerbyTest {
     @Test
     void aPrimaryWithAWrongRowIsReplacedAfterItsFirstOutvotedAnswer() throws Exception {
         start(ExecutionMode.CBS);
-        createAccounts();
-        behindTheShepherdsBack(pools.get(0), "UPDATE acct SET bal = 777 WHERE id = 6");
-        try (Session s = coordinator.openSession("app", "db")) {
-            assertThatThrownBy(() -> query(s, "SELECT bal FROM acct WHERE id = 6"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("r1")
-                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
-        }
+        primaryWithAWrongRowOutvoted().close();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (coordinator.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(10);
         assertThat(coordinator.viewStatus().primary()).isEqualTo("r2");
