@@ -124,7 +124,17 @@ public enum ConfigKey {
                     + "all sessions together (an autocommit result is answered after its vote, so the primary's rows "
                     + "are held: in memory up to a small bound, then in a temporary file). A statement that needs more "
                     + "fails with SQLState 54000. 0: autocommit results beyond the memory bound fail.",
-            v -> parseLong(v, 0, Long.MAX_VALUE));
+            v -> parseLong(v, 0, Long.MAX_VALUE)),
+    WAL_SYNC("wal.sync", "true",
+            "Modes cbs, ss, serial: a transaction that wrote is acknowledged (and committed at the replicas) only once it is"
+                    + " in the write-ahead log under data.dir/wal and the log was forced to disk (one force for every"
+                    + " transaction committed meanwhile). false: written but not forced, so an acknowledged commit survives a"
+                    + " crash of the shepherd process but not of the machine.",
+            ConfigKey::parseBoolean),
+    WAL_SEGMENT_BYTES_MAX("wal.segment.bytes.max", "67108864",
+            "Size, in bytes, at which the write-ahead log starts a new segment file. Segments whose transactions every"
+                    + " replica has committed are deleted.",
+            v -> parseLong(v, 4096, 1L << 40));
 
     /** A key of a {@code <name>} family, as written in a file. */
     private static final Pattern FAMILY_NAME = Pattern.compile("[A-Za-z0-9_-]+");

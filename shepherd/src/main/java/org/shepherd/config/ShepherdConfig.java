@@ -207,6 +207,15 @@ public final class ShepherdConfig {
         return (Integer) values.get(ConfigKey.VIEW_CHANGE_OUTVOTED);
     }
 
+    /** Whether the write-ahead log is forced to disk before a commit is acknowledged. */
+    public boolean walSync() {
+        return (Boolean) values.get(ConfigKey.WAL_SYNC);
+    }
+
+    public long walSegmentBytesMax() {
+        return (Long) values.get(ConfigKey.WAL_SEGMENT_BYTES_MAX);
+    }
+
     /** Bytes of disk that held autocommit results may take, all sessions together. */
     public long resultSpillBytesMax() {
         return (Long) values.get(ConfigKey.RESULT_SPILL_BYTES_MAX);

@@ -144,10 +144,14 @@ public final class Pool<S> {
         return candidate;
     }
 
-    /** Whether the COMMIT of committed transaction {@code t} may be sent here now. */
+    /**
+     * Whether the COMMIT of committed transaction {@code t} may be sent here now: never before it is durable (a replica
+     * must not commit what a restarted shepherd could not replay on the others).
+     */
     public boolean commitReady(PoolEntry<S> e, Collection<Txn<S>> live) {
         Txn<S> t = e.txn();
-        if (!t.committed() || e.commitSent() || e.finished() || e.inFlight() || e.abortRequested() || e.parkedBehindTx() >= 0) {
+        if (!t.committed() || !t.durable() || e.commitSent() || e.finished() || e.inFlight() || e.abortRequested()
+                || e.parkedBehindTx() >= 0) {
             return false;
         }
         if (!e.allDone()) return false;

@@ -14,6 +14,7 @@ public final class Stmt<S> {
     private final S payload;
     private final String text;
     private long barrier = -1;
+    private boolean failedAtPrimary;
     private final Ballot[] votes;
 
     Stmt(int index, S payload, String text, int replicaCount) {
@@ -50,8 +51,18 @@ public final class Stmt<S> {
         barrier = b;
     }
 
+    /** The ballot of {@code replica}, or null (no vote yet, or no such replica: -1 for a transaction with no primary). */
     public Ballot vote(int replica) {
-        return votes[replica];
+        return replica < 0 ? null : votes[replica];
+    }
+
+    /** The primary answered with an error: the statement changed nothing (a replica catching up need not run it). */
+    public boolean failedAtPrimary() {
+        return failedAtPrimary;
+    }
+
+    public void markFailedAtPrimary() {
+        failedAtPrimary = true;
     }
 
     public void recordVote(int replica, Ballot ballot) {

@@ -18,6 +18,7 @@ public final class Txn<S> {
     private TxState state = TxState.ACTIVE;
     private long barrier = -1;
     private boolean admitted;
+    private boolean durable;
     private int primary = -1;
 
     public Txn(long id, int replicaCount) {
@@ -53,6 +54,7 @@ public final class Txn<S> {
         return barrier;
     }
 
+    /** The commit decision: T.b is {@code b}. T is not durable yet ({@link #markDurable}). */
     public void commitAt(long b) {
         barrier = b;
         state = TxState.COMMITTED;
@@ -60,6 +62,32 @@ public final class Txn<S> {
 
     public boolean committed() {
         return state == TxState.COMMITTED;
+    }
+
+    /**
+     * Committed and safe from a crash of the shepherd (in its write-ahead log, or nothing to log): only now may the
+     * client be told and may a replica be sent its COMMIT.
+     */
+    public boolean durable() {
+        return durable;
+    }
+
+    public void markDurable() {
+        if (state != TxState.COMMITTED) throw new IllegalStateException("durable but not committed: " + this);
+        durable = true;
+    }
+
+    /**
+     * A committed transaction read back from the shepherd's write-ahead log after a restart: its writes in order (what a
+     * replica that lacks it must run), durable, with no answers.
+     */
+    public static <S> Txn<S> logged(long id, long barrier, List<S> writes, int replicaCount) {
+        Txn<S> t = new Txn<>(id, replicaCount);
+        for (S w : writes) t.append(w, String.valueOf(w));
+        t.admit();
+        t.commitAt(barrier);
+        t.markDurable();
+        return t;
     }
 
     /** The replica that was primary when T ran its first statement: the client got its answers; -1 if not set. */

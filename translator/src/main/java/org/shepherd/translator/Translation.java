@@ -47,7 +47,7 @@ import org.shepherd.translator.dialect.Dialect;
 public final class Translation {
 
     /** Which existence clause a DDL statement carried. */
-    enum Existence { NONE, IF_NOT_EXISTS, IF_EXISTS }
+    public enum Existence { NONE, IF_NOT_EXISTS, IF_EXISTS }
 
     private final String clientSql;
     private final Dialect client;
@@ -186,6 +186,11 @@ public final class Translation {
             default:
                 return false;
         }
+    }
+
+    /** The existence clause of a DDL statement ({@code IF NOT EXISTS}, {@code IF EXISTS}), or NONE. */
+    public Existence existence() {
+        return existence;
     }
 
     /** Whether {@code e}, raised by an engine of dialect {@code d} for this statement, means "already done". */

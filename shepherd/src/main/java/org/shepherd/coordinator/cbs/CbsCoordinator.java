@@ -37,7 +37,9 @@ import org.shepherd.replica.jdbc.ReplicaSpec;
 import org.shepherd.replica.setup.ReplicaRefusedException;
 import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.replica.setup.StatementGate;
+import org.shepherd.recovery.RestartPlan;
 import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.schedule.Txn;
 import org.shepherd.time.Clock;
 import org.shepherd.translator.DeterminismSource;
 import org.shepherd.translator.SchemaCatalog;
@@ -45,6 +47,9 @@ import org.shepherd.translator.Translation;
 import org.shepherd.translator.Translator;
 import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.time.ExecutorScheduler;
+import org.shepherd.wal.CommitLog;
+import org.shepherd.wal.WalRecord;
+import org.shepherd.wal.WriteAheadLog;
 
 /**
  * The replicated coordinator for modes {@code cbs}, {@code ss} and {@code serial}: one {@link CbsCore} on its own
@@ -73,6 +78,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final DeterminismSource determinism;
     private final boolean homogeneous;
     private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
+    private final WriteAheadLog wal;
     private final Object identityLookup = new Object();
     private volatile boolean closed;
 
@@ -90,7 +96,19 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /** As above; held autocommit results spill into {@code spill}, closed with this coordinator. */
     CbsCoordinator(List<ReplicaPool> pools, int primaryIndex, CbsCore.Settings settings, int workerThreadsMax,
             int fetchSize, long statementTimeoutMs, DivergenceLog divergences, SpillSpace spill) throws SQLException {
+        this(pools, primaryIndex, settings, workerThreadsMax, fetchSize, statementTimeoutMs, divergences, spill, null);
+    }
+
+    /**
+     * As above; committed transactions that wrote are made durable in {@code wal} (closed with this coordinator) before
+     * they are acknowledged, and what an earlier run logged is replayed on the replicas that lack it. Null: no log (a
+     * shepherd crash may lose acknowledged commits).
+     */
+    CbsCoordinator(List<ReplicaPool> pools, int primaryIndex, CbsCore.Settings settings, int workerThreadsMax,
+            int fetchSize, long statementTimeoutMs, DivergenceLog divergences, SpillSpace spill, WriteAheadLog wal)
+            throws SQLException {
         this.spill = spill;
+        this.wal = wal;
         List<ReplicaSpec> specs = new ArrayList<>();
         for (ReplicaPool p : pools) specs.add(p.spec());
         verifyRoles(specs, primaryIndex);
@@ -109,49 +127,87 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())));
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
-        long[] lastBarriers = new long[endpoints.size()];
-        long lastTxId = readTxlogs(lastBarriers);
-        int first = primaryAtStart(primaryIndex, lastBarriers, settings.recovery().viewChange());
-        this.core = new CbsCore<>(endpoints, first, settings, scheduler, divergences);
-        core.resume(lastTxId, lastBarriers);
-    }
-
-    /**
-     * Where the replicas' transaction logs end (an earlier run of the shepherd committed there): fills each one's last
-     * barrier (-1 for none) and returns the highest transaction id. Transaction ids and barriers continue from there.
-     */
-    private long readTxlogs(long[] lastBarriers) throws SQLException {
-        long lastTxId = -1;
-        for (int i = 0; i < endpoints.size(); i++) {
-            long[] hw = endpoints.get(i).txlogHighWater();
-            lastTxId = Math.max(lastTxId, hw[0]);
-            lastBarriers[i] = hw[1];
+        RestartPlan.LogState logState = logState(wal);
+        List<RestartPlan.ReplicaLog> replicaLogs = new ArrayList<>();
+        for (JdbcReplicaEndpoint e : endpoints) replicaLogs.add(e.readTxlog(logState.floor()));
+        RestartPlan.Plan plan;
+        try {
+            plan = RestartPlan.plan(logState, replicaLogs, primaryIndex, settings.recovery().viewChange());
+        } catch (RestartPlan.NoPrimaryException e) {
+            scheduler.close();
+            throw new SQLException(e.getMessage(), "55000", e);
         }
-        return lastTxId;
-    }
-
-    /**
-     * The primary to start with: the configured one, unless its log ends before another replica's (it missed
-     * transactions that only a crashed shepherd knew, or it was down when another replica took over). Then, with view
-     * changes on, the up-to-date replica that may be primary, first in configuration order; without, the shepherd
-     * refuses to start. A replica left behind is left out ({@link CbsCore#resume}).
-     */
-    private int primaryAtStart(int configured, long[] lastBarriers, boolean viewChange) throws SQLException {
-        long ahead = java.util.Arrays.stream(lastBarriers).max().orElse(-1);
-        if (lastBarriers[configured] >= ahead) return configured;
-        String behind = "the primary " + endpoints.get(configured).name() + " has committed transactions up to barrier "
-                + lastBarriers[configured] + " but other replicas up to " + ahead;
-        if (viewChange) {
-            for (int i = 0; i < endpoints.size(); i++) {
-                if (lastBarriers[i] == ahead && endpoints.get(i).canBePrimary()) {
-                    LOG.warn("{}: {} is the primary (view change at start)", behind, endpoints.get(i).name());
-                    return i;
+        if (!plan.primaryNote().isEmpty()) LOG.warn("{}", plan.primaryNote());
+        CommitLog<JdbcStatement> commitLog = CommitLog.none();
+        List<Txn<JdbcStatement>> logged = new ArrayList<>();
+        if (wal != null) {
+            commitLog = new JdbcCommitLog(wal, targets);
+            if (!logState.history() && plan.nextBarrier() > 0) {
+                LOG.warn("the write-ahead log has no history but the replicas committed transactions up to barrier {}: an"
+                        + " earlier run's acknowledged commits that had not reached every replica cannot be replayed (first"
+                        + " start with a log, or its directory was removed)", plan.nextBarrier() - 1);
+                try {
+                    wal.recordFloor(plan.nextBarrier() - 1); // what the replicas held before this log began
+                } catch (java.io.IOException e) {
+                    scheduler.close();
+                    throw new SQLException("cannot write the write-ahead log: " + e.getMessage(), "58030", e);
                 }
             }
+            for (WalRecord r : wal.recovered()) {
+                if (r.barrier() > logState.floor()) logged.add(JdbcCommitLog.replayable(r, endpoints.size()));
+            }
         }
-        throw new SQLException(behind + " (the shepherd stopped without finishing them there, or another replica took over"
-                + " while it was down); choose an up-to-date replica as primary= or restore this one from a copy of one",
-                "55000");
+        this.core = new CbsCore<>(endpoints, plan.primary(), settings, scheduler, divergences, commitLog);
+        onCore(f -> {
+            core.resume(plan.lastTxId(), plan.nextBarrier(), logged, plan.replicas());
+            f.complete(null);
+        });
+        if (wal != null) wal.forgetRecovered();
+        awaitPrimaryServing(plan);
+    }
+
+    /** What the write-ahead log kept of earlier runs; no log: nothing, and no history. */
+    private static RestartPlan.LogState logState(WriteAheadLog wal) {
+        if (wal == null) return new RestartPlan.LogState(false, -1, new long[0], -1);
+        List<WalRecord> records = wal.recovered();
+        long[] barriers = new long[records.size()];
+        long lastTxId = -1;
+        for (int i = 0; i < records.size(); i++) {
+            barriers[i] = records.get(i).barrier();
+            lastTxId = Math.max(lastTxId, records.get(i).txId());
+        }
+        return new RestartPlan.LogState(wal.history(), wal.floor(), barriers, lastTxId);
+    }
+
+    /**
+     * A primary that must first replay transactions of the earlier run serves once it has them: waits for that, so that
+     * the shepherd announces itself ready only when it can answer. Gives up waiting (clients then get 08006 or 40001 until
+     * it serves) when no replay progress was seen for a while.
+     */
+    private void awaitPrimaryServing(RestartPlan.Plan plan) throws SQLException {
+        if (plan.replicas().get(plan.primary()).start() != RestartPlan.Start.REPLAY) return;
+        long stallLimitMs = 60_000;
+        long lastProgressAt = System.nanoTime();
+        String lastState = "";
+        while (true) {
+            CbsCore.ReplicaStatus p = replicaStatus().stream().filter(CbsCore.ReplicaStatus::primary).findFirst().orElseThrow();
+            if ("up".equals(p.state())) return;
+            if (!p.state().equals(lastState)) {
+                lastState = p.state();
+                lastProgressAt = System.nanoTime();
+                LOG.info("waiting for the primary {} before serving: {}", p.name(), p.state());
+            } else if (System.nanoTime() - lastProgressAt > TimeUnit.MILLISECONDS.toNanos(stallLimitMs)) {
+                LOG.warn("the primary {} does not serve yet ({}); serving anyway: statements fail until it does", p.name(),
+                        p.state());
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while the primary replayed the write-ahead log", "57014", e);
+            }
+        }
     }
 
     /** The coordinator the configuration asks for ({@code mode} = cbs, ss or serial). */
@@ -163,6 +219,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             if (config.replicas().get(i).name().equals(config.primary().name())) primary = i;
         }
         verifyRoles(config.replicas(), primary);
+        WriteAheadLog wal = null;
         try {
             for (ReplicaSpec spec : config.replicas()) {
                 pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults(spec.dialect()), config.replicaPoolSizeMax(),
@@ -175,14 +232,22 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 throw new SQLException("cannot use " + config.dataDir().resolve("spill") + " for held results: " + e.getMessage(),
                         "58030", e);
             }
+            java.nio.file.Path walDir = config.dataDir().resolve("wal");
+            try {
+                wal = WriteAheadLog.open(walDir, new WriteAheadLog.Options(config.walSync(), config.walSegmentBytesMax()));
+            } catch (java.io.IOException e) {
+                spill.close();
+                throw new SQLException("cannot open the write-ahead log in " + walDir + ": " + e.getMessage(), "58030", e);
+            }
             return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
                             config.replicaRecoveryLogMax(), config.viewChange(), config.viewChangeOutvoted())),
                     config.replicaPoolSizeMax(),
-                    config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill);
+                    config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill, wal);
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
+            if (wal != null) wal.close();
             throw e;
         }
     }
@@ -445,6 +510,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             e.close();
             e.pool().close();
         }
+        if (wal != null) wal.close();
         spill.close();
     }
 }

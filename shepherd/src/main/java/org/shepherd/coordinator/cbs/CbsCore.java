@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.shepherd.divergence.Divergence;
 import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.recovery.RestartPlan;
 import org.shepherd.replica.Outcome;
 import org.shepherd.replica.ReplicaEndpoint;
 import org.shepherd.replica.ReplicaManager;
@@ -23,6 +24,7 @@ import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.time.Scheduler;
 import org.shepherd.vote.Ballot;
+import org.shepherd.wal.CommitLog;
 
 /**
  * The coordinator of commit barrier scheduling as an event-driven state machine (seed Figures 2 and 3): client
@@ -166,6 +168,13 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private final Settings settings;
     private final Scheduler scheduler;
     private final DivergenceLog divergences;
+    private final CommitLog<S> commitLog;
+    /** Set when the commit log failed: nothing can be made durable any more, so nothing more is committed. */
+    private Exception commitLogFailure;
+    /** The floor last given to {@link CommitLog#release}. */
+    private long releasedFloor = -1;
+    /** Recovering replicas (and their epoch) whose next transaction to replay is not durable yet. */
+    private final Map<ReplicaManager<S>, Integer> replayAwaitingDurability = new LinkedHashMap<>();
     private final TreeMap<Long, Txn<S>> live = new TreeMap<>();
     private final Map<Long, Ctx> ctx = new HashMap<>();
     private final ArrayDeque<Txn<S>> gateQueue = new ArrayDeque<>();
@@ -181,6 +190,16 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     public CbsCore(List<? extends ReplicaEndpoint<S>> endpoints, int primaryIndex, Settings settings, Scheduler scheduler,
             DivergenceLog divergences) {
+        this(endpoints, primaryIndex, settings, scheduler, divergences, CommitLog.none());
+    }
+
+    /**
+     * @param commitLog where a committed transaction that wrote is made durable before the client is told and before any
+     *     replica commits it (the shepherd's write-ahead log)
+     */
+    public CbsCore(List<? extends ReplicaEndpoint<S>> endpoints, int primaryIndex, Settings settings, Scheduler scheduler,
+            DivergenceLog divergences, CommitLog<S> commitLog) {
+        this.commitLog = java.util.Objects.requireNonNull(commitLog, "commitLog");
         int needed = 2 * settings.f() + 1;
         if (endpoints.size() < needed) {
             throw new IllegalArgumentException("mode " + settings.mode().name().toLowerCase(java.util.Locale.ROOT) + " with f="
@@ -199,26 +218,44 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     }
 
     /**
-     * Continues after an earlier run: transaction ids after {@code lastTxId}, barriers after the highest of
-     * {@code lastBarriers} (each replica's last committed barrier, -1 for none). A replica behind the others missed
-     * transactions the shepherd no longer has, so it is left out (lost). Call before anything else.
+     * Continues after an earlier run (call before anything else): transaction ids after {@code lastTxId}, barriers from
+     * {@code nextBarrier}. {@code logged} holds the committed transactions the write-ahead log kept, ascending barrier;
+     * each replica starts as {@code starts} says: up; or missing some of {@code logged}, which are replayed on it (it is
+     * probed at once, then recovered like a replica that went down); or lost.
      */
-    public void resume(long lastTxId, long[] lastBarriers) {
+    public void resume(long lastTxId, long nextBarrier, List<Txn<S>> logged, List<RestartPlan.ReplicaStart> starts) {
         if (!live.isEmpty() || barrier != 0) throw new IllegalStateException("resume only a fresh core");
-        long ahead = -1;
-        for (long b : lastBarriers) ahead = Math.max(ahead, b);
+        if (starts.size() != replicas.size()) throw new IllegalArgumentException("one start per replica");
         nextTxId = Math.max(nextTxId, lastTxId + 1);
-        barrier = ahead + 1;
+        barrier = nextBarrier;
+        List<ReplicaManager<S>> toReplay = new ArrayList<>();
         for (ReplicaManager<S> r : replicas) {
-            long last = lastBarriers[r.index()];
-            r.committed(last);
-            if (last < ahead) {
-                r.markLost("its transaction log ends at barrier " + last + ", before the other replicas' (" + ahead
-                        + "): it missed transactions of an earlier run of the shepherd, which cannot be replayed; restore it"
-                        + " from a copy of an up-to-date replica");
-                LOG.warn("replica {} is left out: {}", r.name(), r.downReason());
+            RestartPlan.ReplicaStart start = starts.get(r.index());
+            r.committed(start.lastCommittedBarrier());
+            switch (start.start()) {
+                case LOST -> {
+                    r.markLost(start.reason());
+                    LOG.warn("replica {} is left out: {}", r.name(), r.downReason());
+                }
+                case REPLAY -> {
+                    r.markDown(start.reason());
+                    r.setReplayCursor(start.replayCursor());
+                    toReplay.add(r);
+                }
+                default -> {
+                    // UP: serves at once
+                }
             }
         }
+        if (toReplay.isEmpty()) return;
+        for (Txn<S> t : logged) committedLog.put(t.barrier(), t);
+        boundLog();
+        for (ReplicaManager<S> r : toReplay) {
+            if (r.phase() != ReplicaManager.Phase.DOWN) continue;
+            LOG.info("replica {}: {}", r.name(), r.downReason());
+            scheduleProbe(r, 0);
+        }
+        if (primaryManager().down() && settings.recovery().viewChange()) chooseSuccessor();
     }
 
     // ---------------------------------------------------------------- client events
@@ -240,6 +277,12 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /** Runs a statement: at once on the primary; the callback gets the primary's answer. */
     public void execute(Txn<S> t, S payload, String text, StatementCallback callback) {
         Ctx c = ctx.get(t.id());
+        if (commitLogFailure != null) {
+            if (c != null) abort(t, "the write-ahead log failed");
+            callback.failed(commitLogFailedError());
+            afterEvent();
+            return;
+        }
         if (c == null || t.state() != TxState.ACTIVE) {
             callback.failed(new SQLException("transaction " + t.id() + " was aborted"
                     + (c == null || c.abortReason.isEmpty() ? "" : ": " + c.abortReason) + "; roll back and retry", "40001"));
@@ -281,6 +324,12 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             return;
         }
         if (t.state() != TxState.ACTIVE) throw new IllegalStateException("commit twice of " + t);
+        if (commitLogFailure != null) {
+            abort(t, "the write-ahead log failed");
+            callback.failed(commitLogFailedError());
+            afterEvent();
+            return;
+        }
         t.setState(TxState.COMMITTING);
         c.commitCallback = callback;
         c.commitTimer = scheduler.schedule(settings.commitTimeoutMs(), () -> commitTimedOut(t));
@@ -373,6 +422,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         e.markDone(q.index());
         q.setBarrier(barrier);
         q.recordVote(r.index(), o.ballot());
+        if (o.error() != null) q.markFailedAtPrimary();
         if (settings.mode() != ExecutionMode.SS) enterSecondaryPools(t);
         if (cb != null) {
             if (o.error() != null) {
@@ -512,6 +562,10 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         if (!waiting) commitNow(t);
     }
 
+    /**
+     * The commit decision. T is acknowledged, and sent COMMIT at the replicas, once it is durable: at once when it wrote
+     * nothing (a restarted shepherd has nothing to replay for it) or there is no log, else when the log says so.
+     */
     private void commitNow(Txn<S> t) {
         t.commitAt(barrier++);
         commits++;
@@ -519,11 +573,94 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             committedLog.put(t.barrier(), t);
             boundLog();
         }
+        ctx.get(t.id()).commitTimer.cancel();
+        if (commitLog.durableAtOnce() || !wrote(t)) {
+            durable(t);
+            return;
+        }
+        commitLog.append(t, () -> scheduler.execute(() -> {
+            durable(t);
+            afterEvent();
+        }), e -> scheduler.execute(() -> {
+            if (e instanceof IllegalArgumentException tooLarge) {
+                notLogged(t, tooLarge);
+            } else {
+                commitLogFailed(e);
+            }
+        }));
+    }
+
+    /**
+     * The log refused T itself (too large a record): T alone is aborted (54000). Safe, as it is neither acknowledged nor
+     * committed anywhere: its COMMIT waits for durability, and a transaction ordered after it that conflicted with it
+     * still waits for its locks.
+     */
+    private void notLogged(Txn<S> t, IllegalArgumentException why) {
+        abortUndurable(t, "the write-ahead log refused it: " + why.getMessage(), new SQLException("the transaction was not"
+                + " committed: the write-ahead log refused it (" + why.getMessage() + "); make it smaller", "54000", why));
+        resumeReplays();
+        afterEvent();
+    }
+
+    /**
+     * Aborts a decided transaction that is not durable: not acknowledged and committed nowhere (its COMMIT waits for
+     * durability), so it may still be rolled back everywhere. Its client gets {@code toClient}, not abort()'s 40001.
+     */
+    private void abortUndurable(Txn<S> t, String reason, SQLException toClient) {
+        if (!t.committed() || t.durable()) return;
+        committedLog.remove(t.barrier());
         Ctx c = ctx.get(t.id());
-        c.commitTimer.cancel();
-        CommitCallback cb = c.commitCallback;
-        c.commitCallback = null;
-        cb.committed();
+        CommitCallback cb = c == null ? null : c.commitCallback;
+        if (c != null) {
+            c.commitCallback = null;
+            c.abortReason = reason;
+        }
+        t.setState(TxState.ABORTED);
+        aborts++;
+        if (cb != null) cb.failed(toClient);
+    }
+
+    /** Whether some statement of T may have changed data (a statement the primary failed changed nothing). */
+    private boolean wrote(Txn<S> t) {
+        ReplicaEndpoint<S> p = primaryManager().endpoint();
+        for (Stmt<S> q : t.stmts()) {
+            if (!q.failedAtPrimary() && !p.readOnly(q.payload())) return true;
+        }
+        return false;
+    }
+
+    /** T is safe from a crash of the shepherd: the client is told, the replicas may commit it. */
+    private void durable(Txn<S> t) {
+        if (!t.committed() || t.durable()) return; // aborted when the log failed
+        t.markDurable();
+        Ctx c = ctx.get(t.id());
+        CommitCallback cb = c == null ? null : c.commitCallback;
+        if (c != null) c.commitCallback = null;
+        if (cb != null) cb.committed();
+        resumeReplays();
+    }
+
+    /**
+     * The log cannot make anything durable any more: the transactions decided but not durable are aborted (not
+     * acknowledged, committed nowhere) and nothing more is committed; the shepherd must be restarted once its disk is fixed.
+     */
+    private void commitLogFailed(Exception e) {
+        if (commitLogFailure != null) return;
+        commitLogFailure = e;
+        LOG.error("the write-ahead log failed: no transaction is committed any more; restart the shepherd once the disk is fixed",
+                e);
+        for (Txn<S> t : new ArrayList<>(live.values())) abortUndurable(t, "the write-ahead log failed", commitLogFailedError());
+        for (Txn<S> t : new ArrayList<>(live.values())) {
+            if (t.state() == TxState.ACTIVE || t.state() == TxState.COMMITTING) abort(t, "the write-ahead log failed");
+        }
+        resumeReplays();
+        afterEvent();
+    }
+
+    private SQLException commitLogFailedError() {
+        return new SQLException("the shepherd's write-ahead log failed (" + commitLogFailure.getMessage() + "): it commits"
+                + " nothing until it is restarted with a working log; the transaction was not committed", "58030",
+                commitLogFailure);
     }
 
     private void abortForVote(Txn<S> t, Stmt<S> q, boolean[] ready) {
@@ -792,7 +929,10 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     private void scheduleProbe(ReplicaManager<S> r) {
         Recovery rec = settings.recovery();
-        long delay = Math.min(rec.probeMaxMs(), rec.probeMinMs() << Math.min(r.probeFailures(), 20));
+        scheduleProbe(r, Math.min(rec.probeMaxMs(), rec.probeMinMs() << Math.min(r.probeFailures(), 20)));
+    }
+
+    private void scheduleProbe(ReplicaManager<S> r, long delay) {
         int epoch = r.epoch();
         scheduler.schedule(delay, () -> {
             if (r.phase() != ReplicaManager.Phase.DOWN || r.epoch() != epoch) return;
@@ -826,7 +966,21 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             rejoin(r);
             return;
         }
+        if (!next.getValue().durable()) {
+            replayAwaitingDurability.put(r, r.epoch()); // resumed by durable()
+            return;
+        }
         replayStatement(r, r.epoch(), next.getValue(), r.nextReplayAttempt(), 0);
+    }
+
+    /** Goes on replaying on the recovering replicas that waited for a transaction to become durable. */
+    private void resumeReplays() {
+        if (replayAwaitingDurability.isEmpty()) return;
+        Map<ReplicaManager<S>, Integer> waiting = new LinkedHashMap<>(replayAwaitingDurability);
+        replayAwaitingDurability.clear();
+        waiting.forEach((r, epoch) -> {
+            if (r.phase() == ReplicaManager.Phase.RECOVERING && r.epoch() == epoch) replayNext(r);
+        });
     }
 
     private void replayStatement(ReplicaManager<S> r, int epoch, Txn<S> t, int attempt, int from) {
@@ -940,6 +1094,26 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             for (ReplicaManager<S> r : replicas) r.pool().remove(t);
         }
         advanceGate();
+        releaseCommitLog();
+    }
+
+    /**
+     * Tells the log which transactions no replica needs any more: those with a barrier below every committed transaction
+     * still in progress somewhere and below what each replica that is down or recovering lacks. Lost replicas do not
+     * count (they are restored from a copy).
+     */
+    private void releaseCommitLog() {
+        long floor = barrier - 1;
+        for (Txn<S> t : live.values()) {
+            if (t.committed()) floor = Math.min(floor, t.barrier() - 1);
+        }
+        for (ReplicaManager<S> r : replicas) {
+            if (r.awaitingReplay()) floor = Math.min(floor, r.replayCursor());
+        }
+        if (floor > releasedFloor) {
+            releasedFloor = floor;
+            commitLog.release(floor);
+        }
     }
 
     private void afterEvent() {

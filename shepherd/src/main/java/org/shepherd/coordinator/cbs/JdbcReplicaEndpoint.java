@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.recovery.RestartPlan;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 import org.shepherd.replica.Outcome;
@@ -28,8 +29,6 @@ import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.StatementCache;
 import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.replica.setup.StatementGate;
-import org.shepherd.translator.StatementKind;
-import org.shepherd.translator.Translation;
 import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.vote.AnswerDigest;
 import org.shepherd.vote.Ballot;
@@ -151,6 +150,39 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             }
             c.rollback();
             return out;
+        }
+    }
+
+    /**
+     * What this replica's transaction log holds, for a restart of the shepherd: its last transaction id and barrier, how
+     * many barriers up to {@code floor} it holds and which ones above.
+     */
+    public RestartPlan.ReplicaLog readTxlog(long floor) throws SQLException {
+        long[] hw = txlogHighWater();
+        try (Connection c = pool.acquireForMetadata()) {
+            long upToFloor = 0;
+            if (floor >= 0) {
+                try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
+                    ps.setLong(1, floor);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        upToFloor = rs.next() ? rs.getLong(1) : 0;
+                    }
+                }
+            }
+            long[] above = barriersAbove(c, floor);
+            c.rollback();
+            return new RestartPlan.ReplicaLog(name(), canBePrimary(), hw[0], hw[1], upToFloor, above);
+        }
+    }
+
+    private static long[] barriersAbove(Connection c, long above) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT barrier FROM " + TXLOG_TABLE + " WHERE barrier > ? ORDER BY barrier")) {
+            ps.setLong(1, above);
+            List<Long> found = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) found.add(rs.getLong(1));
+            }
+            return found.stream().mapToLong(Long::longValue).toArray();
         }
     }
 
@@ -310,8 +342,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 try {
                     hasRows = JdbcExecution.execute(st, sql, params, values, options);
                 } catch (SQLException e) {
-                    Translation t = stmt.translation();
-                    if (t == null || !t.isIgnorableError(dialect, e)) throw e;
+                    if (!stmt.isIgnorableError(dialect, e)) throw e;
                     // IF [NOT] EXISTS emulated for this engine: "already there" / "not there" means done
                     return Outcome.answer(AnswerDigest.updateCount(0, List.of(), List.of()),
                             primary ? new Answer.Update(0, List.of(), List.of(), List.of()) : null);
@@ -460,15 +491,9 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     public void probe(long above, Consumer<long[]> reached, Consumer<SQLException> unreachable) {
         Runnable job = () -> {
             long[] present;
-            try (Connection c = pool.acquireForMetadata(); PreparedStatement ps = c.prepareStatement("SELECT barrier FROM " + TXLOG_TABLE
-                    + " WHERE barrier > ? ORDER BY barrier")) {
-                ps.setLong(1, above);
-                List<Long> found = new ArrayList<>();
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) found.add(rs.getLong(1));
-                }
+            try (Connection c = pool.acquireForMetadata()) {
+                present = barriersAbove(c, above);
                 c.rollback();
-                present = found.stream().mapToLong(Long::longValue).toArray();
             } catch (SQLException | RuntimeException e) {
                 unreachable.accept(JdbcExecution.toSqlException(e));
                 return;
@@ -538,8 +563,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     /** Reads change nothing: a replica catching up skips them (translated statements only; others are run). */
     @Override
     public boolean readOnly(JdbcStatement statement) {
-        Translation t = statement.translation();
-        return t != null && t.kind() == StatementKind.READ;
+        return statement.readOnly();
     }
 
     @Override

@@ -7,13 +7,18 @@ import java.util.List;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.protocol.Param;
 import org.shepherd.translator.Bound;
+import org.shepherd.translator.StatementKind;
 import org.shepherd.translator.Translation;
 import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.wal.IgnorableError;
+import org.shepherd.wal.LoggedStatement;
+import org.shepherd.wal.Rendering;
 
 /**
  * A client statement as every replica runs it: the translation bound once (parameters and pinned values such as
  * NOW() or RAND() are the same for every replica), rendered per replica dialect. Without a translation the
- * client's SQL goes to every replica unchanged.
+ * client's SQL goes to every replica unchanged. A statement read back from the write-ahead log carries its renderings
+ * instead ({@link #logged}).
  */
 public final class JdbcStatement {
 
@@ -25,6 +30,8 @@ public final class JdbcStatement {
     private final String pinnedKeyColumn;
     private final boolean streamsToClient;
     private volatile List<Object> primaryKeys;
+    /** For a statement read back from the write-ahead log: its rendering per dialect name; else null. */
+    private final java.util.Map<String, Rendering> logged;
 
     /** A statement sent unchanged to every replica; row order is not voted. */
     public JdbcStatement(String sql, List<Param> params, ExecOptions options) {
@@ -61,6 +68,74 @@ public final class JdbcStatement {
         this.bound = bound;
         int[] keys = bound == null ? null : bound.translation().orderKeyColumns();
         this.orderKeyPositions = keys == null ? new int[0] : keys;
+        this.logged = null;
+    }
+
+    private JdbcStatement(LoggedStatement statement) {
+        this.logged = new java.util.HashMap<>();
+        for (Rendering r : statement.renderings()) logged.put(r.dialect(), r);
+        Rendering any = statement.renderings().isEmpty() ? null : statement.renderings().get(0);
+        this.sql = any == null ? "(a statement no replica dialect can express)" : any.sql();
+        this.params = List.of();
+        this.options = ExecOptions.DEFAULT;
+        this.bound = null;
+        this.orderKeyPositions = new int[0];
+        this.pinnedKeyColumn = null;
+        this.streamsToClient = false;
+    }
+
+    /** A write of a committed transaction read back from the write-ahead log, to replay on a replica that lacks it. */
+    public static JdbcStatement logged(LoggedStatement statement) {
+        return new JdbcStatement(statement);
+    }
+
+    /**
+     * This statement as the write-ahead log keeps it: what a secondary of each dialect runs (the primary's generated keys
+     * pinned), with the error that means "already done" where an existence check is emulated.
+     */
+    public LoggedStatement toLogged(java.util.Collection<Dialect> dialects) {
+        List<Rendering> out = new ArrayList<>();
+        for (Dialect d : dialects) {
+            try {
+                IgnorableError ignorable = IgnorableError.NONE;
+                Translation t = translation();
+                if (t != null && t.existenceCheckEmulated(d)) {
+                    ignorable = t.existence() == Translation.Existence.IF_NOT_EXISTS ? IgnorableError.ALREADY_EXISTS
+                            : IgnorableError.DOES_NOT_EXIST;
+                }
+                out.add(new Rendering(d.name(), secondarySqlFor(d), paramsFor(d), ignorable));
+            } catch (SQLException cannotExpress) {
+                // replicas of this dialect failed it too: replaying it there fails the same way (no rendering)
+            }
+        }
+        return new LoggedStatement(out);
+    }
+
+    /** Whether it only reads (a translated query: it takes no write locks and changes nothing). */
+    public boolean readOnly() {
+        Translation t = translation();
+        return t != null && t.kind() == StatementKind.READ;
+    }
+
+    /** Whether {@code e}, raised by a replica of dialect {@code d} for this statement, means "already done". */
+    public boolean isIgnorableError(Dialect d, SQLException e) {
+        if (logged != null) {
+            Rendering r = logged.get(d.name());
+            if (r == null) return false;
+            return switch (r.ignorable()) {
+                case ALREADY_EXISTS -> d.isAlreadyExistsError(e);
+                case DOES_NOT_EXIST -> d.isDoesNotExistError(e);
+                case NONE -> false;
+            };
+        }
+        Translation t = translation();
+        return t != null && t.isIgnorableError(d, e);
+    }
+
+    private Rendering loggedFor(Dialect d) throws SQLException {
+        Rendering r = logged.get(d.name());
+        if (r == null) throw new SQLException("the logged statement [" + sql + "] has no rendering for " + d.name(), "0A000");
+        return r;
     }
 
     /** The client's SQL text. */
@@ -97,6 +172,7 @@ public final class JdbcStatement {
 
     /** The SQL the primary runs. */
     public String sqlFor(Dialect d) throws SQLException {
+        if (logged != null) return loggedFor(d).sql();
         return bound == null ? sql : bound.sqlFor(d);
     }
 
@@ -109,6 +185,7 @@ public final class JdbcStatement {
 
     /** The parameters for {@link #sqlFor} of the same dialect. */
     public List<Param> paramsFor(Dialect d) throws SQLException {
+        if (logged != null) return loggedFor(d).params();
         if (bound == null) return params;
         List<Param> out = new ArrayList<>();
         for (Object v : bound.parameters(d)) out.add(toParam(v));

@@ -8,22 +8,16 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.ValueType;
+import org.shepherd.wal.ValueCodec;
 
 /**
  * The primary's rows of an autocommit statement, held until the client reads them (it is answered only after the
@@ -72,7 +66,7 @@ final class SpillingRows implements ResultCursor {
             openFile();
         }
         try {
-            for (Object v : row) writeValue(out, v);
+            for (Object v : row) ValueCodec.writeValue(out, v);
         } catch (IOException e) {
             throw ioFailure("cannot write a held result to " + file, e);
         }
@@ -132,7 +126,7 @@ final class SpillingRows implements ResultCursor {
         try {
             while (batch.size() < maxRows && fileRowsRead < fileRows) {
                 Object[] row = new Object[columns.size()];
-                for (int i = 0; i < row.length; i++) row[i] = readValue(in);
+                for (int i = 0; i < row.length; i++) row[i] = ValueCodec.readValue(in);
                 fileRowsRead++;
                 batch.add(row);
             }
@@ -209,105 +203,6 @@ final class SpillingRows implements ResultCursor {
             }
         }
         return bytes;
-    }
-
-    static void writeValue(DataOutputStream out, Object value) throws IOException {
-        ValueType t = ValueType.of(value);
-        out.writeByte(t.tag());
-        switch (t) {
-            case NULL:
-                break;
-            case BOOLEAN:
-                out.writeBoolean((Boolean) value);
-                break;
-            case LONG:
-                out.writeLong((Long) value);
-                break;
-            case DECIMAL: {
-                BigDecimal d = (BigDecimal) value;
-                out.writeInt(d.scale());
-                writeBytes(out, d.unscaledValue().toByteArray());
-                break;
-            }
-            case DOUBLE:
-                out.writeLong(Double.doubleToRawLongBits((Double) value));
-                break;
-            case STRING:
-                writeBytes(out, ((String) value).getBytes(StandardCharsets.UTF_8));
-                break;
-            case BYTES:
-                writeBytes(out, (byte[]) value);
-                break;
-            case DATE:
-                out.writeLong(((LocalDate) value).toEpochDay());
-                break;
-            case TIME:
-                out.writeLong(((LocalTime) value).toNanoOfDay());
-                break;
-            case TIMESTAMP: {
-                LocalDateTime ts = (LocalDateTime) value;
-                out.writeLong(ts.toLocalDate().toEpochDay());
-                out.writeLong(ts.toLocalTime().toNanoOfDay());
-                break;
-            }
-            case TIMESTAMP_TZ: {
-                OffsetDateTime ts = (OffsetDateTime) value;
-                out.writeLong(ts.toLocalDate().toEpochDay());
-                out.writeLong(ts.toLocalTime().toNanoOfDay());
-                out.writeInt(ts.getOffset().getTotalSeconds());
-                break;
-            }
-            default:
-                throw new IllegalStateException("no encoding for " + t);
-        }
-    }
-
-    static Object readValue(DataInputStream in) throws IOException {
-        ValueType t = ValueType.ofTag(in.readUnsignedByte());
-        switch (t) {
-            case NULL:
-                return null;
-            case BOOLEAN:
-                return in.readBoolean();
-            case LONG:
-                return in.readLong();
-            case DECIMAL: {
-                int scale = in.readInt();
-                return new BigDecimal(new BigInteger(readBytes(in)), scale);
-            }
-            case DOUBLE:
-                return Double.longBitsToDouble(in.readLong());
-            case STRING:
-                return new String(readBytes(in), StandardCharsets.UTF_8);
-            case BYTES:
-                return readBytes(in);
-            case DATE:
-                return LocalDate.ofEpochDay(in.readLong());
-            case TIME:
-                return LocalTime.ofNanoOfDay(in.readLong());
-            case TIMESTAMP: {
-                LocalDate d = LocalDate.ofEpochDay(in.readLong());
-                return LocalDateTime.of(d, LocalTime.ofNanoOfDay(in.readLong()));
-            }
-            case TIMESTAMP_TZ: {
-                LocalDate d = LocalDate.ofEpochDay(in.readLong());
-                LocalTime time = LocalTime.ofNanoOfDay(in.readLong());
-                return OffsetDateTime.of(d, time, ZoneOffset.ofTotalSeconds(in.readInt()));
-            }
-            default:
-                throw new IllegalStateException("no decoding for " + t);
-        }
-    }
-
-    private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
-        out.writeInt(b.length);
-        out.write(b);
-    }
-
-    private static byte[] readBytes(DataInputStream in) throws IOException {
-        byte[] b = new byte[in.readInt()];
-        in.readFully(b);
-        return b;
     }
 
     /** Counts bytes past {@link Integer#MAX_VALUE} (DataOutputStream's own counter stops there). */

@@ -282,7 +282,7 @@ class ReplicaRecoveryTest {
         coordinator.close();
         coordinator = null;
         assertThatThrownBy(() -> openEmbedded("behind", 0, false))
-                .isInstanceOf(SQLException.class).hasMessageContaining("the primary r1 has committed transactions up to barrier")
+                .isInstanceOf(SQLException.class).hasMessageContaining("the configured primary r1 is lost")
                 .hasMessageContaining("choose an up-to-date replica as primary=");
         openEmbedded("behind", 0, true);
         assertThat(coordinator.viewStatus().primary()).as("with view changes the up-to-date r2 is the primary at start")

@@ -1,0 +1,178 @@
+package org.shepherd.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * How a shepherd starts again after an earlier run: from what its write-ahead log kept and what each replica's
+ * transaction log ({@code shepherd_txlog}) holds, which replicas serve at once, which must first replay committed
+ * transactions from the log, which are lost, and which replica is the primary. A pure function, so that every case is
+ * tested without databases.
+ *
+ * <p>The log's floor F: every committed transaction with a barrier up to F was committed at every replica that was not
+ * lost when F was released (the log recorded F before it deleted anything). So replicas that are not lost hold the same
+ * barriers up to F, and a replica holding fewer lacks a transaction the log no longer has: it is lost. Above F, the log
+ * holds every committed transaction that wrote; a replica that lacks some of them replays them. A barrier above F that
+ * the log does not hold belonged to a transaction that wrote nothing, or to none (nothing to replay).
+ *
+ * <p>Without a log history (first start with a log, or its directory was removed) only the replicas' logs are known:
+ * a replica whose log ends before another's is lost, as before the shepherd had a log.
+ */
+public final class RestartPlan {
+
+    /** How one replica starts. */
+    public enum Start {
+        /** It holds every committed transaction: it serves at once. */
+        UP,
+        /** It lacks committed transactions the log holds: they are replayed on it first. */
+        REPLAY,
+        /** It lacks committed transactions nobody can replay: it stays out until restored from a copy. */
+        LOST
+    }
+
+    /**
+     * What a replica's transaction log holds.
+     *
+     * @param lastTxId its highest transaction id, -1 for none
+     * @param lastBarrier its highest barrier, -1 for none
+     * @param committedUpToFloor how many barriers up to the log's floor it holds (0 when the floor is -1)
+     * @param aboveFloor the barriers above the floor it holds, ascending
+     */
+    public record ReplicaLog(String name, boolean canBePrimary, long lastTxId, long lastBarrier, long committedUpToFloor,
+            long[] aboveFloor) {
+    }
+
+    /**
+     * What the write-ahead log kept.
+     *
+     * @param history whether it existed before this start (false: new, or removed)
+     * @param floor its released floor, -1 for none
+     * @param barriers the barriers of the committed transactions it holds, ascending
+     * @param lastTxId the highest transaction id it holds, -1 for none
+     */
+    public record LogState(boolean history, long floor, long[] barriers, long lastTxId) {
+    }
+
+    /**
+     * One replica's start.
+     *
+     * @param lastCommittedBarrier the highest barrier it holds
+     * @param replayCursor for {@link Start#REPLAY}: every committed transaction up to here is applied there
+     * @param reason why it replays or is lost (for the log and the status), empty when up
+     */
+    public record ReplicaStart(Start start, long lastCommittedBarrier, long replayCursor, String reason) {
+    }
+
+    /**
+     * The plan.
+     *
+     * @param lastTxId transaction ids continue after it
+     * @param nextBarrier the next commit barrier
+     * @param primary the primary's index
+     * @param primaryNote why the primary is not the configured one, or empty
+     */
+    public record Plan(long lastTxId, long nextBarrier, int primary, List<ReplicaStart> replicas, String primaryNote) {
+    }
+
+    /** No replica can take the primary's role. */
+    public static final class NoPrimaryException extends Exception {
+        NoPrimaryException(String message) {
+            super(message);
+        }
+    }
+
+    private RestartPlan() {
+    }
+
+    /**
+     * @param configuredPrimary the index of the configured primary
+     * @param viewChange whether another replica may be primary when the configured one cannot serve at once
+     */
+    public static Plan plan(LogState log, List<ReplicaLog> replicas, int configuredPrimary, boolean viewChange)
+            throws NoPrimaryException {
+        long lastTxId = log.lastTxId();
+        long lastBarrier = log.barriers().length == 0 ? -1 : log.barriers()[log.barriers().length - 1];
+        for (ReplicaLog r : replicas) {
+            lastTxId = Math.max(lastTxId, r.lastTxId());
+            lastBarrier = Math.max(lastBarrier, r.lastBarrier());
+        }
+        List<ReplicaStart> starts = log.history() ? withLog(log, replicas) : withoutLog(replicas, lastBarrier);
+        int primary = choosePrimary(replicas, starts, configuredPrimary, viewChange);
+        String note = primary == configuredPrimary ? ""
+                : "the configured primary " + replicas.get(configuredPrimary).name() + " "
+                        + (starts.get(configuredPrimary).start() == Start.LOST ? "is lost" : "must replay transactions first")
+                        + ": " + replicas.get(primary).name() + " is the primary (view change at start)";
+        return new Plan(lastTxId, lastBarrier + 1, primary, starts, note);
+    }
+
+    private static List<ReplicaStart> withLog(LogState log, List<ReplicaLog> replicas) {
+        long full = 0;
+        for (ReplicaLog r : replicas) full = Math.max(full, r.committedUpToFloor());
+        TreeSet<Long> logged = new TreeSet<>();
+        for (long b : log.barriers()) {
+            if (b > log.floor()) logged.add(b);
+        }
+        List<ReplicaStart> out = new ArrayList<>();
+        for (ReplicaLog r : replicas) {
+            if (r.committedUpToFloor() < full) {
+                out.add(new ReplicaStart(Start.LOST, r.lastBarrier(), -1, "its transaction log holds " + r.committedUpToFloor()
+                        + " committed transactions up to barrier " + log.floor() + " where other replicas hold " + full
+                        + ": it missed transactions the shepherd's write-ahead log no longer holds; restore it from a copy of"
+                        + " an up-to-date replica"));
+                continue;
+            }
+            TreeSet<Long> missing = new TreeSet<>(logged);
+            for (long b : r.aboveFloor()) missing.remove(b);
+            if (missing.isEmpty()) {
+                out.add(new ReplicaStart(Start.UP, r.lastBarrier(), -1, ""));
+            } else {
+                out.add(new ReplicaStart(Start.REPLAY, r.lastBarrier(), log.floor(), "it lacks " + missing.size()
+                        + " committed transaction" + (missing.size() == 1 ? "" : "s") + " of an earlier run (barriers "
+                        + missing.first() + (missing.size() == 1 ? "" : " to " + missing.last())
+                        + "): replaying them from the write-ahead log"));
+            }
+        }
+        return out;
+    }
+
+    private static List<ReplicaStart> withoutLog(List<ReplicaLog> replicas, long lastBarrier) {
+        List<ReplicaStart> out = new ArrayList<>();
+        for (ReplicaLog r : replicas) {
+            if (r.lastBarrier() < lastBarrier) {
+                out.add(new ReplicaStart(Start.LOST, r.lastBarrier(), -1, "its transaction log ends at barrier " + r.lastBarrier()
+                        + ", before the other replicas' (" + lastBarrier + "), and the shepherd has no write-ahead log of that"
+                        + " run to replay what it missed; restore it from a copy of an up-to-date replica"));
+            } else {
+                out.add(new ReplicaStart(Start.UP, r.lastBarrier(), -1, ""));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The configured primary if it serves at once; else, with view changes, the first that serves at once and may be
+     * primary; else the configured one if it only replays first; else, with view changes, the first such one.
+     */
+    private static int choosePrimary(List<ReplicaLog> replicas, List<ReplicaStart> starts, int configured, boolean viewChange)
+            throws NoPrimaryException {
+        for (Start wanted : List.of(Start.UP, Start.REPLAY)) {
+            if (starts.get(configured).start() == wanted) return configured;
+            if (!viewChange) continue;
+            for (int i = 0; i < replicas.size(); i++) {
+                if (starts.get(i).start() == wanted && replicas.get(i).canBePrimary()) return i;
+            }
+        }
+        StringBuilder why = new StringBuilder();
+        for (int i = 0; i < replicas.size(); i++) {
+            why.append(i == 0 ? "" : "; ").append(replicas.get(i).name()).append(": ").append(starts.get(i).start()
+                    .name().toLowerCase(java.util.Locale.ROOT)).append(starts.get(i).reason().isEmpty() ? "" : " (" + starts.get(i)
+                    .reason() + ")");
+        }
+        String configuredName = replicas.get(configured).name();
+        throw new NoPrimaryException("no replica can be the primary: the configured primary " + configuredName + " is lost"
+                + (viewChange ? " and no other replica that may be primary is usable" : " and view.change is false") + " [" + why
+                + "]; " + (viewChange ? "" : "choose an up-to-date replica as primary= or ") + "restore " + configuredName
+                + " from a copy of an up-to-date replica");
+    }
+}

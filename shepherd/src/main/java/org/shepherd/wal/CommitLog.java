@@ -1,0 +1,48 @@
+package org.shepherd.wal;
+
+import java.util.function.Consumer;
+import org.shepherd.schedule.Txn;
+
+/**
+ * Where the coordinator makes a committed transaction durable before it tells the client and before any replica commits
+ * it: the shepherd's write-ahead log in production ({@link WriteAheadLog}), a simulated one in the simulation, or
+ * {@link #none()}.
+ *
+ * @param <S> the statement payload type
+ */
+public interface CommitLog<S> {
+
+    /**
+     * Makes committed transaction {@code t} (its barrier set, its statements final) durable. Exactly one of
+     * {@code durable} and {@code failed} is called, later, from any thread; {@code durable} calls come in append order.
+     * After a failure the log is unusable: every later append fails.
+     */
+    void append(Txn<S> t, Runnable durable, Consumer<Exception> failed);
+
+    /** Every transaction with a barrier up to {@code floorBarrier} is committed at every replica that may need it. */
+    void release(long floorBarrier);
+
+    /** Whether appends are durable at once (no log): the coordinator then skips them. */
+    default boolean durableAtOnce() {
+        return false;
+    }
+
+    /** No log: a commit is durable as soon as it is decided (tests, and the simulation of a shepherd that never crashes). */
+    static <S> CommitLog<S> none() {
+        return new CommitLog<>() {
+            @Override
+            public void append(Txn<S> t, Runnable durable, Consumer<Exception> failed) {
+                durable.run();
+            }
+
+            @Override
+            public void release(long floorBarrier) {
+            }
+
+            @Override
+            public boolean durableAtOnce() {
+                return true;
+            }
+        };
+    }
+}

@@ -1,0 +1,520 @@
+package org.shepherd.wal;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The shepherd's write-ahead log: every committed transaction that wrote something, kept on disk from before its
+ * client's COMMIT is acknowledged until every replica has committed it, so that a restarted shepherd can replay it on
+ * the replicas that lack it. The format and the recovery rules are in docs/wal-format.md.
+ *
+ * <p>Appends are queued; one thread ({@value #THREAD_NAME}) writes everything queued in one go, forces it once (group
+ * commit) and then reports each record durable, in append order. The log lives in a directory of segment files named by
+ * their first barrier; {@link #release} deletes whole segments once every replica has committed their records, after
+ * recording the released floor (file {@code floor}) so that a restarted shepherd knows what the log may no longer hold.
+ *
+ * <p>Callbacks run on the log's thread, except when the log has already failed or is closed: then {@code append} calls
+ * {@code onFailure} on the caller's thread before it returns. A callback must not block for long: it holds up every
+ * later record's report.
+ */
+public final class WriteAheadLog implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
+    static final String THREAD_NAME = "shepherd-wal";
+
+    /**
+     * How the log writes.
+     *
+     * @param sync force ({@code FileChannel.force(false)}) before reporting records durable; false = write only, which
+     *     survives a crash of the shepherd process but not of the machine
+     * @param segmentBytesMax start a new segment file once the current one has at least this many bytes
+     */
+    public record Options(boolean sync, long segmentBytesMax) {
+
+        /** Segment size of {@link #defaults()}. */
+        public static final long SEGMENT_BYTES_DEFAULT = 64L << 20;
+
+        public Options {
+            if (segmentBytesMax < 1) throw new IllegalArgumentException("segmentBytesMax must be >= 1, was " + segmentBytesMax);
+        }
+
+        /** Forced writes, 64 MiB segments. */
+        public static Options defaults() {
+            return new Options(true, SEGMENT_BYTES_DEFAULT);
+        }
+    }
+
+    /**
+     * Counters for status pages and tests. Each is current; together they may be a moment apart.
+     *
+     * @param recordsAppended records accepted by {@link #append} (recovered ones not counted)
+     * @param recordsDurable records reported durable
+     * @param forces forces of segment files (one per group commit, one per segment started, one per segment filled up
+     *     in the middle of a group)
+     * @param segments segment files on disk
+     * @param bytesOnDisk bytes of those files
+     */
+    public record Stats(long recordsAppended, long recordsDurable, long forces, int segments, long bytesOnDisk) {
+    }
+
+    /** Creates segment files for writing; tests replace it to make writes fail. */
+    interface ChannelFactory {
+        FileChannel create(Path file) throws IOException;
+    }
+
+    private static final ChannelFactory NEW_FILES =
+            file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+
+    /** A queued record: its encoded frame and whom to tell how it went. */
+    private record Pending(long barrier, byte[] frame, Runnable onDurable, Consumer<IOException> onFailure) {
+    }
+
+    /** One segment file; mutated by the log's thread only. */
+    private static final class Segment {
+        final Path file;
+        long lastBarrier;
+        long bytes;
+
+        Segment(Path file, long lastBarrier, long bytes) {
+            this.file = file;
+            this.lastBarrier = lastBarrier;
+            this.bytes = bytes;
+        }
+    }
+
+    private final Path dir;
+    private final Options options;
+    private final ChannelFactory channels;
+    private volatile List<WalRecord> recovered;
+    private final boolean history;
+    private final Thread thread;
+
+    private final Object lock = new Object();
+    // guarded by lock
+    private final ArrayDeque<Pending> queue = new ArrayDeque<>();
+    private final List<CompletableFuture<Void>> idleWaiters = new ArrayList<>();
+    private long lastBarrier;
+    private boolean closing;
+    private IOException failure;
+    private boolean releaseWanted;
+    private boolean threadDone;
+
+    private final AtomicLong releaseFloor = new AtomicLong(-1);
+    /** Held while the floor file is written; guards nothing else. */
+    private final Object floorLock = new Object();
+    private volatile long recordedFloor;
+    /** The last barrier of the oldest segment that {@link #release} may delete; MAX_VALUE when none may be deleted. */
+    private volatile long deletableLastBarrier = Long.MAX_VALUE;
+    private volatile long recordsAppended;
+    private volatile long recordsDurable;
+    private volatile long forces;
+    private volatile int segmentCount;
+    private volatile long bytesOnDisk;
+
+    // the log's thread only (and open, before the thread starts)
+    private final ArrayDeque<Segment> segments;
+    /** The newest segment's channel, null until the first write after open (which starts a new segment). */
+    private FileChannel current;
+    private Path undeletable;
+
+    private WriteAheadLog(Path dir, Options options, ChannelFactory channels, List<WalRecord> recovered,
+            ArrayDeque<Segment> segments, boolean history, long recordedFloor) {
+        this.dir = dir;
+        this.options = options;
+        this.channels = channels;
+        this.recovered = List.copyOf(recovered);
+        this.history = history;
+        this.recordedFloor = recordedFloor;
+        this.segments = segments;
+        this.lastBarrier = recovered.isEmpty() ? -1 : recovered.get(recovered.size() - 1).barrier();
+        this.thread = new Thread(this::run, THREAD_NAME);
+        thread.setDaemon(true);
+        for (Segment segment : segments) bytesOnDisk += segment.bytes;
+        segmentsChanged();
+    }
+
+    /**
+     * Opens the log in {@code dir} (created if missing) and reads every segment. A torn tail of the newest segment
+     * (records whose writing a crash interrupted: never reported durable) is cut off with a warning.
+     *
+     * @throws WalDamagedException when the log is damaged in a way that may have lost acknowledged commits; its message
+     *     names the file and offset and says what the operator can do
+     * @throws IOException when the directory cannot be read or repaired
+     */
+    public static WriteAheadLog open(Path dir, Options options) throws IOException {
+        return open(dir, options, NEW_FILES);
+    }
+
+    static WriteAheadLog open(Path dir, Options options, ChannelFactory channels) throws IOException {
+        Objects.requireNonNull(options, "options");
+        Files.createDirectories(dir);
+        Files.deleteIfExists(dir.resolve(FloorFile.TEMPORARY_NAME));
+        TreeMap<Long, Path> files = segmentFiles(dir);
+        long floor = FloorFile.read(dir);
+        boolean history = !files.isEmpty() || Files.exists(dir.resolve(FloorFile.NAME));
+        List<SegmentReader.Scan> scans = new ArrayList<>();
+        long barrier = -1;
+        for (var e : files.entrySet()) {
+            SegmentReader.Scan scan = SegmentReader.read(e.getValue(), e.getKey(), e.getKey().equals(files.lastKey()), barrier);
+            if (!scan.records().isEmpty()) barrier = scan.records().get(scan.records().size() - 1).barrier();
+            scans.add(scan);
+        }
+        // the whole log was checked before anything is changed
+        if (!scans.isEmpty()) repairNewest(dir, scans);
+        ArrayDeque<Segment> segments = new ArrayDeque<>();
+        List<WalRecord> records = new ArrayList<>();
+        for (SegmentReader.Scan scan : scans) {
+            records.addAll(scan.records());
+            segments.add(new Segment(scan.file(), scan.records().get(scan.records().size() - 1).barrier(), scan.validBytes()));
+        }
+        WriteAheadLog log = new WriteAheadLog(dir, options, channels, records, segments, history, floor);
+        LOG.info("write-ahead log {}: {} records in {} segments, last barrier {}, released floor {}", dir, records.size(),
+                segments.size(), log.lastBarrier, floor);
+        log.thread.start();
+        return log;
+    }
+
+    /** The segment files in {@code dir} by first barrier; anything else there is ignored with a warning. */
+    private static TreeMap<Long, Path> segmentFiles(Path dir) throws IOException {
+        TreeMap<Long, Path> files = new TreeMap<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                String name = p.getFileName().toString();
+                if (name.equals(FloorFile.NAME)) continue;
+                long firstBarrier = WalFormat.firstBarrierOf(name);
+                if (firstBarrier >= 0 && Files.isRegularFile(p)) {
+                    files.put(firstBarrier, p);
+                } else {
+                    LOG.warn("ignoring {} in the write-ahead log directory: segment files are named <20 digits>{}", p,
+                            WalFormat.SUFFIX);
+                }
+            }
+        }
+        return files;
+    }
+
+    /** Cuts a torn tail off the newest segment and removes it when no record is left in it. */
+    private static void repairNewest(Path dir, List<SegmentReader.Scan> scans) throws IOException {
+        SegmentReader.Scan newest = scans.get(scans.size() - 1);
+        if (newest.tornTail() != null) {
+            LOG.warn("{}: dropped the last {} bytes ({}): a write that a crash interrupted, never reported durable",
+                    newest.file(), newest.fileBytes() - newest.validBytes(), newest.tornTail());
+        }
+        if (newest.records().isEmpty()) {
+            if (newest.tornTail() == null) LOG.info("{}: removed, a crash came before its first record", newest.file());
+            Files.delete(newest.file());
+            WalFormat.forceDirectory(dir);
+            scans.remove(scans.size() - 1);
+        } else if (newest.tornTail() != null) {
+            try (FileChannel ch = FileChannel.open(newest.file(), StandardOpenOption.WRITE)) {
+                ch.truncate(newest.validBytes());
+                ch.force(true);
+            }
+        }
+    }
+
+    /**
+     * The records found at open, ascending barrier: every record of every segment still on disk (empty after
+     * {@link #forgetRecovered()}).
+     */
+    public List<WalRecord> recovered() {
+        return recovered;
+    }
+
+    /** The caller has what it needed of {@link #recovered()}: the log stops holding those records in memory. */
+    public void forgetRecovered() {
+        recovered = List.of();
+    }
+
+    /** Whether the directory held a log (a segment or a recorded floor) when it was opened; false: new, or removed. */
+    public boolean history() {
+        return history;
+    }
+
+    /**
+     * The released floor recorded so far (found at open, or recorded since), -1 for none: the log may have deleted
+     * records up to it and holds every record appended above it.
+     */
+    public long floor() {
+        return recordedFloor;
+    }
+
+    /**
+     * Records {@code floorBarrier} as released, on disk (forced when {@link Options#sync}) before it returns, without
+     * deleting anything: e.g. at the log's first start, the barriers the replicas committed before the log began. A
+     * floor at or below the recorded one changes nothing.
+     */
+    public void recordFloor(long floorBarrier) throws IOException {
+        synchronized (floorLock) {
+            if (floorBarrier <= recordedFloor) return;
+            FloorFile.write(dir, floorBarrier, options.sync());
+            recordedFloor = floorBarrier;
+        }
+    }
+
+    /**
+     * Queues {@code r}; {@code onDurable} runs once it is on disk (forced when {@link Options#sync}), and
+     * {@code onFailure} instead when it cannot be written. Never waits for the disk.
+     *
+     * <p>When a write or force fails, the log fails for good: that record and every record queued with or after it get
+     * {@code onFailure} with that IOException, and later appends get {@code onFailure} at once, on the caller's thread,
+     * as do appends after {@link #close}. Whether a failed record is found at the next open is unknown (as for a commit
+     * whose connection broke).
+     *
+     * @throws IllegalArgumentException when r's barrier is not above {@link #lastBarrier()}, or r is too big
+     */
+    public void append(WalRecord r, Runnable onDurable, Consumer<IOException> onFailure) {
+        Objects.requireNonNull(r, "r");
+        Objects.requireNonNull(onDurable, "onDurable");
+        Objects.requireNonNull(onFailure, "onFailure");
+        byte[] frame = WalFormat.frame(r);
+        IOException refused = null;
+        synchronized (lock) {
+            if (r.barrier() <= lastBarrier) {
+                throw new IllegalArgumentException("barrier " + r.barrier() + " is not above the last one, " + lastBarrier);
+            }
+            if (closing) {
+                refused = new IOException("the write-ahead log in " + dir + " is closed");
+            } else if (failure != null) {
+                refused = new IOException("the write-ahead log in " + dir + " failed earlier: " + failure.getMessage(), failure);
+            } else {
+                queue.add(new Pending(r.barrier(), frame, onDurable, onFailure));
+                lastBarrier = r.barrier();
+                recordsAppended++;
+                lock.notifyAll();
+            }
+        }
+        if (refused != null) onFailure.accept(refused);
+    }
+
+    /**
+     * Says that no record with a barrier up to {@code floorBarrier} is needed any more (every replica committed it):
+     * segment files whose records are all at or below it are deleted, by the log's thread, soon, after it has recorded
+     * the floor ({@link #recordFloor}). The newest segment is always kept. Cheap when nothing can be deleted.
+     */
+    public void release(long floorBarrier) {
+        long before = releaseFloor.getAndAccumulate(floorBarrier, Math::max);
+        if (floorBarrier <= before || floorBarrier < deletableLastBarrier) return;
+        synchronized (lock) {
+            releaseWanted = true;
+            lock.notifyAll();
+        }
+    }
+
+    /** The highest barrier ever appended or recovered, -1 for none. */
+    public long lastBarrier() {
+        synchronized (lock) {
+            return lastBarrier;
+        }
+    }
+
+    /** The counters now. */
+    public Stats stats() {
+        return new Stats(recordsAppended, recordsDurable, forces, segmentCount, bytesOnDisk);
+    }
+
+    /**
+     * Writes and forces everything queued, reports it, then stops the log's thread; later appends fail ("closed").
+     * Idempotent. Called from a callback, it returns at once; the thread stops once it has written what was queued.
+     */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closing = true;
+            lock.notifyAll();
+        }
+        if (Thread.currentThread() == thread) return;
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+    }
+
+    /** Completes once the log's thread has handled everything appended and released before the call (for tests). */
+    CompletableFuture<Void> idle() {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        synchronized (lock) {
+            if (threadDone) {
+                f.complete(null);
+            } else {
+                idleWaiters.add(f);
+                lock.notifyAll();
+            }
+        }
+        return f;
+    }
+
+    private void run() {
+        try {
+            boolean stop = false;
+            while (!stop) {
+                List<Pending> batch;
+                List<CompletableFuture<Void>> waiters;
+                synchronized (lock) {
+                    while (queue.isEmpty() && !closing && !releaseWanted && idleWaiters.isEmpty()) lock.wait();
+                    batch = new ArrayList<>(queue);
+                    queue.clear();
+                    waiters = new ArrayList<>(idleWaiters);
+                    idleWaiters.clear();
+                    releaseWanted = false;
+                    stop = closing;
+                }
+                if (!batch.isEmpty() && !write(batch)) stop = true;
+                deleteReleased();
+                waiters.forEach(f -> f.complete(null));
+            }
+        } catch (InterruptedException e) {
+            fail(new InterruptedIOException("the write-ahead log's thread was interrupted"), List.of());
+        } finally {
+            closeCurrent();
+            List<CompletableFuture<Void>> waiters;
+            synchronized (lock) {
+                threadDone = true;
+                waiters = new ArrayList<>(idleWaiters);
+                idleWaiters.clear();
+            }
+            waiters.forEach(f -> f.complete(null));
+        }
+    }
+
+    /** Writes, forces and reports {@code batch}; false when the log failed. */
+    private boolean write(List<Pending> batch) {
+        try {
+            List<ByteBuffer> unwritten = new ArrayList<>(batch.size());
+            for (Pending p : batch) {
+                Segment newest = segments.peekLast();
+                if (current == null || newest.bytes >= options.segmentBytesMax()) {
+                    writeFully(unwritten);
+                    unwritten.clear();
+                    if (current != null) finishSegment();
+                    newest = startSegment(p.barrier());
+                }
+                unwritten.add(ByteBuffer.wrap(p.frame()));
+                newest.bytes += p.frame().length;
+                newest.lastBarrier = p.barrier();
+                bytesOnDisk += p.frame().length;
+            }
+            writeFully(unwritten);
+            force(false);
+        } catch (IOException | RuntimeException e) {
+            fail(e instanceof IOException io ? io : new IOException("the write-ahead log failed: " + e, e), batch);
+            return false;
+        }
+        recordsDurable += batch.size();
+        for (Pending p : batch) runGuarded(p.onDurable(), "onDurable");
+        return true;
+    }
+
+    private void writeFully(List<ByteBuffer> buffers) throws IOException {
+        ByteBuffer[] array = buffers.toArray(new ByteBuffer[0]);
+        int first = 0;
+        while (first < array.length) {
+            current.write(array, first, array.length - first);
+            while (first < array.length && !array[first].hasRemaining()) first++;
+        }
+    }
+
+    private void force(boolean metadata) throws IOException {
+        if (!options.sync()) return;
+        current.force(metadata);
+        forces++;
+    }
+
+    private void finishSegment() throws IOException {
+        force(false);
+        current.close();
+        current = null;
+        segmentsChanged();
+    }
+
+    /** Creates the segment whose first record has {@code firstBarrier}; it survives a machine crash once this returns. */
+    private Segment startSegment(long firstBarrier) throws IOException {
+        Path file = dir.resolve(WalFormat.segmentName(firstBarrier));
+        current = channels.create(file);
+        byte[] header = WalFormat.segmentHeader();
+        Segment s = new Segment(file, firstBarrier, header.length);
+        segments.add(s);
+        bytesOnDisk += header.length;
+        segmentsChanged();
+        writeFully(List.of(ByteBuffer.wrap(header)));
+        force(true);
+        if (options.sync()) WalFormat.forceDirectory(dir);
+        return s;
+    }
+
+    private void deleteReleased() {
+        long floor = releaseFloor.get();
+        while (segments.size() > 1 && segments.peekFirst().lastBarrier <= floor) {
+            Segment oldest = segments.peekFirst();
+            try {
+                recordFloor(floor);
+                Files.deleteIfExists(oldest.file);
+            } catch (IOException e) {
+                if (!oldest.file.equals(undeletable)) {
+                    LOG.warn("cannot delete the released segment {}: {}", oldest.file, e.toString());
+                }
+                undeletable = oldest.file;
+                return;
+            }
+            segments.removeFirst();
+            bytesOnDisk -= oldest.bytes;
+            segmentsChanged();
+        }
+    }
+
+    private void segmentsChanged() {
+        segmentCount = segments.size();
+        deletableLastBarrier = segments.size() > 1 ? segments.peekFirst().lastBarrier : Long.MAX_VALUE;
+    }
+
+    /** Fails the log for good: {@code batch} and everything queued get {@code onFailure(e)}. */
+    private void fail(IOException e, List<Pending> batch) {
+        LOG.error("the write-ahead log in {} failed; no commit can be made durable any more", dir, e);
+        List<Pending> failed = new ArrayList<>(batch);
+        synchronized (lock) {
+            failure = e;
+            failed.addAll(queue);
+            queue.clear();
+        }
+        for (Pending p : failed) runGuarded(() -> p.onFailure().accept(e), "onFailure");
+    }
+
+    private void closeCurrent() {
+        if (current == null) return;
+        try {
+            current.close();
+        } catch (IOException e) {
+            LOG.warn("cannot close the write-ahead log segment {}: {}", segments.peekLast().file, e.toString());
+        }
+        current = null;
+    }
+
+    private static void runGuarded(Runnable callback, String what) {
+        try {
+            callback.run();
+        } catch (RuntimeException e) {
+            LOG.error("a write-ahead log {} callback failed", what, e);
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package org.shepherd.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.shepherd.cli.ShepherdCli;
+import org.shepherd.testkit.DerbyNetworkServer;
+import org.shepherd.testkit.TcpProxy;
+
+/**
+ * Tier 3: the shepherd process is killed with SIGKILL right after it acknowledged a COMMIT that no replica had
+ * committed yet (TCP proxies hold everything the shepherd sends to the replicas, so the COMMITs wait in the network). The replicas
+ * roll the transaction back when the links are cut; the restarted shepherd replays it from its write-ahead log, on
+ * every replica. Without the log (its directory removed before the restart) the acknowledged commit is gone: the log
+ * is what keeps it.
+ */
+class ShepherdCrashTest {
+
+    /** Safety bound for a child JVM or a state to appear; the test never asserts on durations. */
+    private static final long BOUND_SECONDS = 120;
+
+    @TempDir
+    Path dir;
+
+    private final List<DerbyNetworkServer> servers = new ArrayList<>();
+    private final List<TcpProxy> proxies = new ArrayList<>();
+    private Process shepherd;
+
+    @AfterEach
+    void stop() {
+        if (shepherd != null) shepherd.destroyForcibly();
+        proxies.forEach(TcpProxy::close);
+        servers.forEach(DerbyNetworkServer::close);
+    }
+
+    @Test
+    void aCommitAcknowledgedJustBeforeTheShepherdIsKilledIsReplayedFromItsLogOnEveryReplica() throws Exception {
+        Path config = startReplicas();
+        String url = startShepherd(config);
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE acct (id INT PRIMARY KEY, balance DECIMAL(12,2) NOT NULL)");
+            s.executeUpdate("INSERT INTO acct VALUES (1, 100.00), (2, 200.00)");
+        }
+
+        try (Connection c = DriverManager.getConnection(url, "app", "secret")) {
+            commitWhileTheReplicasAreCutOff(c, "UPDATE acct SET balance = balance + 50 WHERE id = 1",
+                    "INSERT INTO acct VALUES (3, 300.00)");
+        }
+        killShepherdAndCutTheLinks();
+        for (DerbyNetworkServer server : servers) {
+            assertThat(rows(server)).as("%s rolled the unfinished transaction back", server.name())
+                    .containsExactly("1=100.00", "2=200.00");
+        }
+
+        url = startShepherd(config);
+        for (DerbyNetworkServer server : servers) {
+            assertThat(rows(server)).as("%s after the restart", server.name()).containsExactly("1=150.00", "2=200.00", "3=300.00");
+        }
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE acct SET balance = balance - 1 WHERE id = 3");
+            try (ResultSet rs = s.executeQuery("SELECT SUM(balance) FROM acct")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getBigDecimal(1)).isEqualByComparingTo("649.00");
+            }
+        }
+        for (DerbyNetworkServer server : servers) {
+            assertThat(rows(server)).as("%s serves on", server.name()).containsExactly("1=150.00", "2=200.00", "3=299.00");
+            assertThat(txlogBarriers(server)).as("every replica logged the same commits")
+                    .isEqualTo(txlogBarriers(servers.get(0)));
+        }
+
+        // the same crash with the log removed before the restart: the acknowledged commit is lost
+        try (Connection c = DriverManager.getConnection(url, "app", "secret")) {
+            commitWhileTheReplicasAreCutOff(c, "INSERT INTO acct VALUES (4, 400.00)");
+        }
+        killShepherdAndCutTheLinks();
+        deleteRecursively(dir.resolve("shepherd-data").resolve("wal"));
+        startShepherd(config);
+        for (DerbyNetworkServer server : servers) {
+            assertThat(rows(server)).as("%s without the log", server.name()).doesNotContain("4=400.00");
+        }
+    }
+
+    /** Three Derby servers, each behind a proxy; returns the shepherd's configuration file. */
+    private Path startReplicas() throws IOException {
+        StringBuilder config = new StringBuilder("listen=127.0.0.1:0\nf=1\nuser.app.password=secret\n")
+                .append("data.dir=").append(dir.resolve("shepherd-data")).append('\n')
+                .append("replica.probe.ms=100\nreplica.probe.max.ms=500\n");
+        for (int i = 1; i <= 3; i++) {
+            DerbyNetworkServer server = new DerbyNetworkServer("r" + i, dir.resolve("r" + i), "shepherd");
+            server.start();
+            servers.add(server);
+            TcpProxy proxy = TcpProxy.inFrontOf(server);
+            proxies.add(proxy);
+            config.append("replica.r").append(i).append(".url=").append(server.jdbcUrl(proxy.port())).append('\n')
+                    .append("replica.r").append(i).append(".user=").append(server.user()).append('\n')
+                    .append("replica.r").append(i).append(".password=").append(server.password()).append('\n');
+        }
+        Path file = dir.resolve("shepherd.properties");
+        Files.writeString(file, config.toString());
+        return file;
+    }
+
+    /** Starts {@code shepherd serve} in its own JVM and returns the JDBC URL of its ready line. */
+    private String startShepherd(Path config) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path out = Files.createTempFile(dir, "shepherd", ".out");
+        Path err = Files.createTempFile(dir, "shepherd", ".err");
+        shepherd = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ShepherdCli.class.getName(), "serve",
+                "--config", config.toString()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        while (System.nanoTime() < deadline) {
+            String text = Files.readString(out, StandardCharsets.UTF_8);
+            int newline = text.indexOf('\n');
+            if (newline >= 0) {
+                String ready = text.substring(0, newline);
+                assertThat(ready).as(Files.readString(err)).startsWith("Shepherd ready: ");
+                return ready.substring(ready.indexOf("jdbc:shepherd:")).strip();
+            }
+            assertThat(shepherd.isAlive()).as("the shepherd exited: %s", Files.readString(err)).isTrue();
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no ready line within " + BOUND_SECONDS + " s: " + Files.readString(err));
+    }
+
+    /**
+     * Runs the statements in one transaction, waits until every replica executed them (their row locks are held), then
+     * holds whatever the shepherd sends to the replicas from now on (their answers still come back) and commits: the
+     * shepherd decides, logs and acknowledges the commit, and its COMMITs wait in the proxies.
+     */
+    private void commitWhileTheReplicasAreCutOff(Connection c, String... statements) throws Exception {
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            for (String sql : statements) s.executeUpdate(sql);
+        }
+        for (DerbyNetworkServer server : servers) awaitRowLocks(server, statements.length);
+        for (TcpProxy p : proxies) p.setLatencyMs(TimeUnit.SECONDS.toMillis(BOUND_SECONDS * 30), 0);
+        c.commit(); // acknowledged: no exception
+    }
+
+    private void killShepherdAndCutTheLinks() throws InterruptedException {
+        shepherd.destroyForcibly(); // SIGKILL
+        assertThat(shepherd.waitFor(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
+        for (TcpProxy p : proxies) {
+            p.cutAll();
+            p.setLatencyMs(0, 0);
+        }
+    }
+
+    /** Waits until some transaction holds at least {@code count} exclusive row locks on ACCT at this replica. */
+    private static void awaitRowLocks(DerbyNetworkServer server, int count) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        try (Connection c = server.connect(); Statement s = c.createStatement()) {
+            while (System.nanoTime() < deadline) {
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM SYSCS_DIAG.LOCK_TABLE WHERE TABLENAME = 'ACCT'"
+                        + " AND TYPE = 'ROW' AND MODE = 'X'")) {
+                    rs.next();
+                    if (rs.getInt(1) >= count) return;
+                }
+                Thread.sleep(10);
+            }
+        }
+        throw new AssertionError(server.name() + " did not execute the transaction within " + BOUND_SECONDS + " s");
+    }
+
+    private static List<String> rows(DerbyNetworkServer server) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = server.connect(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, balance FROM acct ORDER BY id")) {
+            while (rs.next()) out.add(rs.getInt(1) + "=" + rs.getBigDecimal(2).toPlainString());
+        }
+        return out;
+    }
+
+    private static List<Long> txlogBarriers(DerbyNetworkServer server) throws SQLException {
+        List<Long> out = new ArrayList<>();
+        try (Connection c = server.connect(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT barrier FROM shepherd_txlog ORDER BY barrier")) {
+            while (rs.next()) out.add(rs.getLong(1));
+        }
+        return out;
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package org.shepherd.wal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.shepherd.wal.WalFixtures.SYNC;
+import static org.shepherd.wal.WalFixtures.WAIT_SECONDS;
+import static org.shepherd.wal.WalFixtures.appendAll;
+import static org.shepherd.wal.WalFixtures.barriers;
+import static org.shepherd.wal.WalFixtures.record;
+import static org.shepherd.wal.WalFixtures.records;
+import static org.shepherd.wal.WalFixtures.reopen;
+import static org.shepherd.wal.WalFixtures.segmentFiles;
+import static org.shepherd.wal.WalFixtures.writeSession;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Segment rotation, release of whole segments, and the recorded floor. */
+class WalSegmentsTest {
+
+    /** Room for one record and a half: every segment holds two records. */
+    private static final WriteAheadLog.Options TWO_PER_SEGMENT = new WriteAheadLog.Options(true,
+            WalFormat.SEGMENT_HEADER_BYTES + WalFormat.frame(record(10)).length * 3L / 2);
+
+    private static List<Long> firstBarriers(Path dir) throws IOException {
+        return segmentFiles(dir).stream().map(p -> WalFormat.firstBarrierOf(p.getFileName().toString()))
+                .collect(Collectors.toList());
+    }
+
+    private static long bytesOf(List<Path> files) throws IOException {
+        long sum = 0;
+        for (Path p : files) sum += Files.size(p);
+        return sum;
+    }
+
+    private static void releaseAndWait(WriteAheadLog wal, long floor) throws Exception {
+        wal.release(floor);
+        wal.idle().get(WAIT_SECONDS, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void segmentsRotateAndReleaseDeletesExactlyThoseWhoseRecordsAreAllAtOrBelowTheFloor(@TempDir Path dir) throws Exception {
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, TWO_PER_SEGMENT)) {
+            appendAll(wal, records(10, 20, 30, 40, 50, 60, 70, 80, 90, 100));
+            assertThat(firstBarriers(dir)).containsExactly(10L, 30L, 50L, 70L, 90L);
+            assertThat(wal.stats().segments()).isEqualTo(5);
+            assertThat(wal.stats().bytesOnDisk()).isEqualTo(bytesOf(segmentFiles(dir)));
+
+            releaseAndWait(wal, 45);
+            assertThat(firstBarriers(dir)).containsExactly(50L, 70L, 90L);
+            assertThat(wal.floor()).as("recorded before deleting").isEqualTo(45);
+
+            releaseAndWait(wal, 55);
+            assertThat(firstBarriers(dir)).as("60 is above the floor").containsExactly(50L, 70L, 90L);
+
+            releaseAndWait(wal, 30);
+            assertThat(wal.floor()).as("a lower floor changes nothing").isEqualTo(45);
+
+            releaseAndWait(wal, 1000);
+            assertThat(firstBarriers(dir)).as("never the newest segment").containsExactly(90L);
+            assertThat(wal.stats().segments()).isEqualTo(1);
+            assertThat(wal.stats().bytesOnDisk()).isEqualTo(bytesOf(segmentFiles(dir)));
+
+            appendAll(wal, records(110, 120));
+            wal.idle().get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertThat(firstBarriers(dir)).as("the floor deletes what it covers once a newer segment exists")
+                    .containsExactly(110L);
+        }
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, TWO_PER_SEGMENT)) {
+            assertThat(barriers(wal.recovered())).containsExactly(110L, 120L);
+            assertThat(wal.floor()).isEqualTo(1000);
+            assertThat(wal.history()).isTrue();
+        }
+    }
+
+    @Test
+    void recordsAboveTheFloorSurviveAReopenWithTheRestOfTheirSegment(@TempDir Path dir) throws Exception {
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, TWO_PER_SEGMENT)) {
+            appendAll(wal, records(1, 2, 3, 4, 5));
+            releaseAndWait(wal, 3);
+        }
+        assertThat(barriers(reopen(dir))).containsExactly(3L, 4L, 5L);
+    }
+
+    @Test
+    void releaseRightAfterOpenKeepsTheNewestRecoveredSegment(@TempDir Path dir) throws Exception {
+        writeSession(dir, SYNC, records(1, 2));
+        writeSession(dir, SYNC, records(3));
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, SYNC)) {
+            releaseAndWait(wal, 10);
+            assertThat(firstBarriers(dir)).containsExactly(3L);
+            appendAll(wal, records(11));
+            wal.idle().get(WAIT_SECONDS, TimeUnit.SECONDS);
+            assertThat(firstBarriers(dir)).containsExactly(11L);
+        }
+        assertThat(barriers(reopen(dir))).containsExactly(11L);
+    }
+
+    @Test
+    void aReleaseThatDeletesNothingRecordsNothing(@TempDir Path dir) throws Exception {
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, SYNC)) {
+            appendAll(wal, records(1, 2, 3));
+            releaseAndWait(wal, 3);
+            assertThat(wal.floor()).isEqualTo(-1);
+            assertThat(dir.resolve(FloorFile.NAME)).doesNotExist();
+        }
+        assertThat(barriers(reopen(dir))).containsExactly(1L, 2L, 3L);
+    }
+
+    @Test
+    void aRecordedFloorGivesTheLogAHistoryAcrossReopens(@TempDir Path dir) throws Exception {
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, SYNC)) {
+            assertThat(wal.history()).isFalse();
+            wal.recordFloor(99);
+            wal.recordFloor(50);
+            assertThat(wal.floor()).isEqualTo(99);
+        }
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, SYNC)) {
+            assertThat(wal.history()).isTrue();
+            assertThat(wal.floor()).isEqualTo(99);
+            assertThat(wal.recovered()).isEmpty();
+            appendAll(wal, records(100));
+        }
+        assertThat(barriers(reopen(dir))).containsExactly(100L);
+    }
+
+    @Test
+    void aDamagedFloorIsRefused(@TempDir Path dir) throws Exception {
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, SYNC)) {
+            wal.recordFloor(7);
+        }
+        WalFixtures.flipByte(dir.resolve(FloorFile.NAME), 10);
+        assertThatThrownBy(() -> WriteAheadLog.open(dir, SYNC)).isInstanceOf(WalDamagedException.class)
+                .hasMessageContaining(FloorFile.NAME).hasMessageContaining("CRC");
+    }
+}
