@@ -45,7 +45,7 @@ public final class AdminQueries {
 
     private static Object[] viewRow(AdminView.ViewStatus v) {
         return new Object[] {v.mode(), (long) v.f(), v.barrier(), v.primary(), (long) v.replicas(), v.commits(), v.aborts(),
-            v.voteAborts(), v.divergencesTotal(), v.view()};
+            v.voteAborts(), v.divergencesTotal(), v.view(), v.walBytes(), (long) v.walSegments(), v.walFloor()};
     }
 
     private static List<Object[]> statusRows(List<AdminView.ReplicaRow> replicas) {
@@ -68,7 +68,8 @@ public final class AdminQueries {
 
     static List<ColumnInfo> viewColumns() {
         return List.of(text("mode"), number("f"), number("barrier"), text("primary"), number("replicas"), number("commits"),
-                number("aborts"), number("vote_aborts"), number("divergences_total"), number("view"));
+                number("aborts"), number("vote_aborts"), number("divergences_total"), number("view"), number("wal_bytes"),
+                number("wal_segments"), number("wal_floor"));
     }
 
     static List<ColumnInfo> statusColumns() {

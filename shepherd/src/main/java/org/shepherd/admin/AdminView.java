@@ -23,9 +23,12 @@ public interface AdminView {
      * @param barrier the next commit barrier (transactions committed since start)
      * @param divergencesTotal reports since start, including those no longer retained
      * @param view view changes since start: 0 while the configured primary serves
+     * @param walBytes bytes of the write-ahead log on disk, -1 when there is none (mode passthrough)
+     * @param walSegments its segment files
+     * @param walFloor its released floor: every replica committed every transaction up to this barrier, -1 for none
      */
     record ViewStatus(String mode, int f, long barrier, String primary, int replicas, long commits, long aborts,
-            long voteAborts, long divergencesTotal, long view) {
+            long voteAborts, long divergencesTotal, long view, long walBytes, int walSegments, long walFloor) {
     }
 
     /**

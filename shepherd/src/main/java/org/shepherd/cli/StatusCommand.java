@@ -61,9 +61,18 @@ final class StatusCommand implements Callable<Integer> {
             out.println("transactions: " + viewRow.get("commits") + " committed, " + viewRow.get("aborts") + " aborted ("
                     + viewRow.get("vote_aborts") + " by a failed vote); divergences since start: "
                     + viewRow.get("divergences_total"));
+            out.println(walLine(viewRow));
             replicas.print(out);
         }
         out.flush();
         return ShepherdCli.EXIT_OK;
+    }
+
+    /** The write-ahead log in one line; a shepherd from before the log has no such columns. */
+    private static String walLine(Map<String, Object> viewRow) {
+        if (!(viewRow.get("wal_bytes") instanceof Number bytes)) return "write-ahead log: not reported";
+        if (bytes.longValue() < 0) return "write-ahead log: none (mode " + viewRow.get("mode") + ")";
+        return String.format(java.util.Locale.ROOT, "write-ahead log: %.1f MiB in %s segment(s), released up to barrier %s",
+                bytes.longValue() / 1048576.0, viewRow.get("wal_segments"), viewRow.get("wal_floor"));
     }
 }

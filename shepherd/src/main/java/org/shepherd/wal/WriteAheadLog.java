@@ -317,6 +317,14 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
+    /**
+     * The highest floor given to {@link #release} or recorded, -1 for none: every replica has committed every transaction
+     * up to it (what {@link #floor()} says on disk may lag behind until segments are deleted).
+     */
+    public long releasedUpTo() {
+        return Math.max(releaseFloor.get(), recordedFloor);
+    }
+
     /** The highest barrier ever appended or recovered, -1 for none. */
     public long lastBarrier() {
         synchronized (lock) {

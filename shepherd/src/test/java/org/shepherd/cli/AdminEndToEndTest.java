@@ -77,6 +77,8 @@ class AdminEndToEndTest {
             assertThat(table.exitCode()).as(table.err()).isZero();
             assertThat(table.out()).startsWith("view 0: mode cbs, f=1, barrier ").contains("primary r1 (3 replicas)")
                     .contains("divergences since start: 1");
+            assertThat(table.out()).as("the create and the insert were logged").containsPattern(
+                    "write-ahead log: \\d+\\.\\d MiB in 1 segment\\(s\\), released up to barrier \\d+");
             assertThat(table.out().lines().filter(line -> line.startsWith("| r3 ")).findFirst().orElseThrow())
                     .as("divergences column of r3").matches(".*\\|\\s+1 \\|$");
         }

@@ -395,9 +395,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     @Override
     public ViewStatus viewStatus() throws SQLException {
         CbsCore.Stats stats = stats();
+        WriteAheadLog.Stats log = wal == null ? null : wal.stats();
         return new ViewStatus(settings.mode().name().toLowerCase(Locale.ROOT), settings.f(), currentBarrier(),
                 primary().name(), endpoints.size(), stats.commits(), stats.aborts(), stats.voteAborts(), divergences.total(),
-                core.view());
+                core.view(), log == null ? -1 : log.bytesOnDisk(), log == null ? 0 : log.segments(),
+                wal == null ? -1 : wal.releasedUpTo());
     }
 
     @Override
