@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.shepherd.coordinator.cbs.CbsCore;
 import org.shepherd.divergence.Divergence;
+import org.shepherd.recovery.RestartPlan;
 import org.shepherd.replica.ReplicaManager;
 import org.shepherd.schedule.ExecutionMode;
 import org.shepherd.schedule.OrderingRules;
@@ -16,6 +18,7 @@ import org.shepherd.sim.SimReplica.Faults;
 import org.shepherd.sim.Simulation.Result;
 import org.shepherd.sim.Simulation.Scenario;
 import org.shepherd.sim.Simulation.Script;
+import org.shepherd.sim.Simulation.Shepherd;
 
 /**
  * Tier 2: the coordinator and replica managers against simulated replicas (f=1, three replicas, r1 is the
@@ -88,6 +91,214 @@ class CbsSimulationTest {
         }
         assertThat(commits).isPositive();
         System.out.printf("simulation: %d commits, %d aborts, %d events%n", commits, aborts, steps);
+    }
+
+    /** The write-ahead log's forces take 0-3 ms; the shepherd crashes 5-65 ms after the start and is back 20 ms later. */
+    private static final Shepherd CRASHING = Shepherd.withLog(3).crashing(5, 60, 1, 20);
+
+    private static final List<Profile> LOG_PROFILES = List.of(
+            new Profile("write-ahead log, lying secondary", Scenario.random(List.of(OK, OK.lying(0.3), OK))
+                    .withShepherd(Shepherd.withLog(3))),
+            new Profile("write-ahead log, primary crashes (view change)", Scenario.random(List.of(OK.crashAt(40), OK, OK))
+                    .withShepherd(Shepherd.withLog(3))),
+            new Profile("shepherd crashes", Scenario.random(List.of(OK, OK, OK)).withShepherd(CRASHING)),
+            new Profile("shepherd crashes, slow log", Scenario.random(List.of(OK, OK, OK)).withWorkload(4, 12, 5)
+                    .withShepherd(Shepherd.withLog(15).crashing(5, 100, 1, 20))),
+            new Profile("shepherd crashes, slow secondary", Scenario.random(List.of(OK, OK.slow(10), OK)).withShepherd(CRASHING)),
+            new Profile("shepherd crashes while a secondary is down or catching up",
+                    Scenario.random(List.of(OK, OK, OK.crashAt(25).restartAt(60))).withWorkload(4, 12, 5)
+                            .withShepherd(Shepherd.withLog(3).crashing(5, 80, 1, 20))),
+            new Profile("shepherd crashes, primary crashes and comes back",
+                    Scenario.random(List.of(OK.crashAt(30).restartAt(45), OK, OK)).withWorkload(4, 12, 5)
+                            .withShepherd(Shepherd.withLog(3).crashing(5, 100, 1, 20))),
+            new Profile("shepherd crashes, primary ignores locks", Scenario.random(List.of(OK.ignoringLocks(), OK, OK))
+                    .withWorkload(4, 12, 5).withShepherd(Shepherd.withLog(3).crashing(5, 100, 1, 20))),
+            new Profile("shepherd crashes, mode ss", Scenario.random(List.of(OK, OK, OK)).withMode(ExecutionMode.SS)
+                    .withShepherd(CRASHING)),
+            new Profile("shepherd crashes, mode serial, no view change", Scenario.random(List.of(OK, OK, OK))
+                    .withMode(ExecutionMode.SERIAL).withRecovery(Scenario.RECOVERY.withViewChange(false)).withShepherd(CRASHING)));
+
+    @Test
+    @DisplayName("1000 seeds over ten profiles with the write-ahead log and shepherd crashes at random times: every invariant holds"
+            + " at every step and across each restart, and the crashes hit commits that were durable but unacknowledged and"
+            + " decided but not durable")
+    void manySeedsWithTheWriteAheadLogAndShepherdCrashes() {
+        long durableInDoubt = 0;
+        long decidedNotDurable = 0;
+        long replayed = 0;
+        long groupCommits = 0;
+        List<Long> all = seeds(1000);
+        for (long seed : all) {
+            Profile p = LOG_PROFILES.get((int) (seed % LOG_PROFILES.size()));
+            Result r = Simulation.run(seed, p.scenario());
+            assertThat(r.violation()).as("%s: invariant violated; replay with -Dsim.seed=%d", p.name(), seed).isNull();
+            assertThat(r.restarts()).as("%s, seed %d", p.name(), seed).hasSize(p.scenario().shepherd().crash().times());
+            for (RestartPlan.Plan plan : r.restarts()) {
+                assertThat(plan.replicas()).as("%s, seed %d: a replica lost at restart", p.name(), seed)
+                        .noneMatch(s -> s.start() == RestartPlan.Start.LOST);
+            }
+            durableInDoubt += r.crashes().durableInDoubt();
+            decidedNotDurable += r.crashes().decidedNotDurable();
+            replayed += r.crashes().replayedAfterRestart();
+            if (r.log().forces() < r.log().durableRecords()) groupCommits++;
+        }
+        if (all.size() > 1) {
+            assertThat(durableInDoubt).as("crashes between durability and acknowledgement").isPositive();
+            assertThat(decidedNotDurable).as("crashes between decision and durability").isPositive();
+            assertThat(replayed).as("transactions replayed from the log after a restart").isPositive();
+            assertThat(groupCommits).as("runs where one force made several commits durable").isPositive();
+        }
+        System.out.printf("simulation with the log: %d in doubt but durable, %d decided but lost, %d replayed after restarts%n",
+                durableInDoubt, decidedNotDurable, replayed);
+    }
+
+    /** One client: a transaction that reads and writes, then one that reads what it wrote. */
+    private static Scenario writeThenRead(Shepherd shepherd) {
+        List<List<Script>> scripts = List.of(List.of(
+                new Script(List.of(SimOp.read(2), SimOp.increment(0), SimOp.write(1, 5)), true),
+                new Script(List.of(SimOp.read(0), SimOp.read(1), SimOp.read(2)), true)));
+        return Scenario.scripted(List.of(OK, OK, OK), null, scripts).withShepherd(shepherd);
+    }
+
+    /** Every replica committed the first transaction exactly once, by replay (its read skipped), and holds its writes. */
+    private static void replayedEverywhereOnce(Result r) {
+        long first = r.outcomes().get(0).txId();
+        for (SimReplica replica : r.replicas()) {
+            assertThat(replica.history()).as(replica.name()).filteredOn(c -> c.txId() == first)
+                    .singleElement().satisfies(c -> assertThat(c.ops()).containsExactly(SimOp.increment(0), SimOp.write(1, 5)));
+            assertThat(replica.data()).as(replica.name()).isEqualTo(java.util.Map.of(0, 1L, 1, 5L));
+        }
+        assertThat(r.restarts()).singleElement().satisfies(plan -> assertThat(plan.replicas()).allSatisfy(s -> {
+            assertThat(s.start()).isEqualTo(RestartPlan.Start.REPLAY);
+            assertThat(s.reason()).contains("(barriers 0)");
+        }));
+        assertThat(r.crashes().replayedAfterRestart()).isEqualTo(3);
+        Simulation.ClientOutcome second = r.outcomes().get(1);
+        assertThat(second.committed()).isTrue();
+        assertThat(second.answers()).containsExactly("v=1", "v=5", "v=0");
+    }
+
+    @Test
+    @DisplayName("a commit durable in the log when the shepherd crashes, before its client heard of it and before any replica"
+            + " committed it, is replayed after the restart on every replica, exactly once; the client was told it is in doubt")
+    void durableButUnacknowledgedCommitIsReplayedEverywhere() {
+        Result r = Simulation.run(1, writeThenRead(Shepherd.withLog(2).crashingAtDurable(1, true, 20)));
+        assertThat(r.violation()).isNull();
+        assertThat(r.outcomes().get(0).committed()).isFalse();
+        assertThat(r.outcomes().get(0).error()).isEqualTo("shepherd crashed: its commit is in doubt");
+        assertThat(r.crashes().durableInDoubt()).isEqualTo(1);
+        replayedEverywhereOnce(r);
+    }
+
+    @Test
+    @DisplayName("a commit acknowledged to its client just before the shepherd crashes, its COMMITs still on their way to the"
+            + " replicas, is replayed after the restart on every replica, exactly once")
+    void acknowledgedCommitNoReplicaHadIsReplayedEverywhere() {
+        Result r = Simulation.run(1, writeThenRead(Shepherd.withLog(2).crashingAtDurable(1, false, 20)));
+        assertThat(r.violation()).isNull();
+        assertThat(r.outcomes().get(0).committed()).as("acknowledged").isTrue();
+        assertThat(r.crashes().durableInDoubt()).isZero();
+        replayedEverywhereOnce(r);
+    }
+
+    @Test
+    @DisplayName("a commit decided but not yet durable when the shepherd crashes is committed nowhere; its client was told it"
+            + " is in doubt")
+    void decidedButNotDurableCommitIsCommittedNowhere() {
+        // forces take 30 ms; the shepherd crashes at 15 ms, after the decision (a few ms) and before the force
+        Result r = Simulation.run(1, writeThenRead(Shepherd.withLog(30, 30).crashing(15, 0, 1, 20)));
+        assertThat(r.violation()).isNull();
+        assertThat(r.crashes().decidedNotDurable()).isEqualTo(1);
+        assertThat(r.outcomes().get(0).error()).isEqualTo("shepherd crashed: its commit is in doubt");
+        for (SimReplica replica : r.replicas()) {
+            assertThat(replica.history()).as(replica.name()).extracting(SimReplica.CommitRecord::ops)
+                    .containsExactly(List.of(SimOp.read(0), SimOp.read(1), SimOp.read(2)));
+            assertThat(replica.data()).as(replica.name()).isEmpty();
+        }
+        assertThat(r.outcomes().get(1).answers()).containsExactly("v=0", "v=0", "v=0");
+    }
+
+    @Test
+    @DisplayName("the write-ahead log fails: the commits it had not made durable fail with 58030, nothing that wrote commits"
+            + " afterwards, and no replica commits what the log failed")
+    void writeAheadLogFailure() {
+        long failAt = 30;
+        List<Result> results = runAll(Scenario.random(List.of(OK, OK, OK)).withShepherd(Shepherd.withLog(3).logFailingAt(failAt)),
+                40);
+        List<Simulation.ClientOutcome> all = results.stream().flatMap(r -> r.outcomes().stream()).toList();
+        assertThat(all).filteredOn(o -> o.error() != null && o.error().startsWith("58030"))
+                .as("transactions refused once the log failed").isNotEmpty()
+                .allMatch(o -> o.error().contains("write-ahead log failed"));
+        assertThat(all).filteredOn(o -> o.committed() && o.ops().stream().anyMatch(op -> op.kind() != SimOp.Kind.READ))
+                .as("commits that wrote, acknowledged after the log failed").allMatch(o -> o.endedAtMs() <= failAt);
+        assertThat(all).filteredOn(o -> o.committed() && o.endedAtMs() < failAt).as("commits before the failure").isNotEmpty();
+        assertThat(results).allMatch(r -> r.log().failed());
+    }
+
+    @Test
+    @DisplayName("a force that fails after its write (an fsync error) leaves records a restarted shepherd finds and replays:"
+            + " transactions whose clients were told 58030 'not committed' end up committed - caught (a production gap: the"
+            + " 58030 message must say the outcome is unknown)")
+    void failedForceFoundAtRestartIsCaught() {
+        Scenario s = Scenario.random(List.of(OK, OK, OK)).withWorkload(4, 12, 5).withShepherd(Shepherd.withLog(3).logFailingAt(30)
+                .crashing(40, 30, 1, 20).withLogFault(SimCommitLog.Fault.FAILED_FORCE_SURVIVES));
+        assertThat(firstViolation(s, 100)).contains("which the coordinator did not commit (decided, but the write-ahead log"
+                + " failed to make it durable)");
+    }
+
+    @Test
+    @DisplayName("a log that says durable but keeps nothing loses an acknowledged commit at a shepherd crash: caught")
+    void lyingLogIsCaught() {
+        Scenario s = Scenario.random(List.of(OK, OK, OK)).withShepherd(CRASHING.withLogFault(SimCommitLog.Fault.FORGETS_RECORDS));
+        assertThat(firstViolation(s, 100)).contains("acknowledged commit lost");
+    }
+
+    @Test
+    @DisplayName("a shepherd restarted without its log (directory removed) loses commits: caught")
+    void logLostAtTheCrashIsCaught() {
+        Scenario s = Scenario.random(List.of(OK, OK, OK)).withShepherd(CRASHING.withLogFault(SimCommitLog.Fault.LOST_AT_CRASH));
+        assertThat(firstViolation(s, 100)).contains("commit lost");
+    }
+
+    @Test
+    @DisplayName("a shepherd without a write-ahead log loses acknowledged commits when it crashes: caught")
+    void noLogIsCaught() {
+        Scenario s = Scenario.random(List.of(OK, OK, OK)).withShepherd(Shepherd.NO_LOG.crashing(5, 60, 1, 20));
+        assertThat(firstViolation(s, 100)).contains("acknowledged commit lost");
+    }
+
+    /** Two crashes: the first one comes while a transaction that wrote nothing is committed at some replicas only. */
+    private static final Scenario TWO_CRASHES = Scenario.random(List.of(OK, OK, OK)).withWorkload(4, 12, 5)
+            .withShepherd(Shepherd.withLog(3).crashing(5, 60, 2, 20));
+
+    @Test
+    @Disabled("production bug: a replica that missed only a commit of a transaction that wrote nothing (committed at the"
+            + " others just before a shepherd crash) is declared LOST at the next-but-one restart, because RestartPlan counts"
+            + " every shepherd_txlog row up to the floor (todaysRestartPlanLosesAReplicaAfterTwoCrashes prints a seed)."
+            + " Enable it, and delete that test, once RestartPlan counts only transactions that wrote (see"
+            + " writersOnlyCountingSurvivesRepeatedCrashes)")
+    @DisplayName("300 seeds, the shepherd crashes twice: no replica is declared lost while it lacks nothing the log can't"
+            + " replay")
+    void shepherdCrashesTwice() {
+        runAll(TWO_CRASHES, 300);
+    }
+
+    @Test
+    @DisplayName("with restart plans that count only barriers of transactions that wrote, the shepherd crashes up to four"
+            + " times and every invariant holds (the fix proposed for shepherdCrashesTwice)")
+    void writersOnlyCountingSurvivesRepeatedCrashes() {
+        runAll(TWO_CRASHES.withShepherd(TWO_CRASHES.shepherd().countingWritersOnlyAtRestart()), 100);
+        Scenario fourCrashes = Scenario.random(List.of(OK, OK.lying(0.2), OK.crashAt(40).restartAt(90))).withWorkload(4, 20, 5)
+                .withShepherd(Shepherd.withLog(3).crashing(5, 50, 4, 10).countingWritersOnlyAtRestart());
+        assertThat(runAll(fourCrashes, 30)).allMatch(r -> r.restarts().size() == 4);
+    }
+
+    @Test
+    @DisplayName("today's restart plans, two shepherd crashes: a replica is declared lost though it lacks only a transaction"
+            + " that wrote nothing (shows the bug the disabled test stands for)")
+    void todaysRestartPlanLosesAReplicaAfterTwoCrashes() {
+        assertThat(firstViolation(TWO_CRASHES, 300)).contains("is declared lost").contains("but it lacks no committed"
+                + " transaction that wrote");
     }
 
     private static Scenario figure5(OrderingRules rules) {

@@ -14,6 +14,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.shepherd.recovery.RestartPlan;
 import org.shepherd.replica.Outcome;
 import org.shepherd.replica.ReplicaEndpoint;
 import org.shepherd.time.Scheduler;
@@ -122,6 +123,8 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
         final List<SimOp> ops = new ArrayList<>();
         final Set<Integer> held = new HashSet<>();
         Waiter waiting;
+        /** Rolled back and forgotten: a lock granted to it meanwhile must not run its operation. */
+        boolean gone;
 
         DbTx(long txId) {
             this.txId = txId;
@@ -161,6 +164,8 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     private final Map<Integer, LockState> locks = new HashMap<>();
     private final List<CommitRecord> history = new ArrayList<>();
     private final Map<Long, Long> txlog = new HashMap<>();
+    /** Transactions of {@link #txlog} that wrote nothing here (their final attempt only read). */
+    private final Set<Long> txlogReadOnly = new HashSet<>();
     private final List<String> anomalies = new ArrayList<>();
     private final Consumer<SimReplica> onCommit;
     private boolean crashed;
@@ -383,6 +388,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     }
 
     private void undoAndRelease(DbTx tx) {
+        tx.gone = true;
         List<Map.Entry<Integer, Long>> undo = new ArrayList<>(tx.undo.entrySet());
         for (int i = undo.size() - 1; i >= 0; i--) {
             Map.Entry<Integer, Long> u = undo.get(i);
@@ -417,8 +423,10 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             if (w.timeout != null) w.timeout.cancel();
             w.tx.waiting = null;
             grant(ls, w.tx, w.exclusive, lockKey);
+            int gen = generation;
             scheduler.execute(() -> {
-                if (crashed) {
+                // rolled back meanwhile (given up, crashed): its operation must not run
+                if (crashed || gen != generation || w.tx.gone) {
                     w.done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 } else {
                     complete(w.tx, w.op, w.done);
@@ -440,6 +448,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             if (tx.waiting != null) anomalies.add("COMMIT of T" + txId + " while a statement waits");
             if (faults.buffersWrites()) data.putAll(tx.buffer);
             if (txlog.put(txId, barrier) != null) anomalies.add("T" + txId + " committed twice");
+            if (tx.ops.stream().allMatch(op -> op.kind() == SimOp.Kind.READ)) txlogReadOnly.add(txId);
             history.add(new CommitRecord(txId, barrier, List.copyOf(tx.ops), List.copyOf(tx.answers)));
             tx.undo.clear();
             release(tx);
@@ -487,6 +496,38 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             if (w != null) w.done.accept(Outcome.down(new SQLException(name + ": connection closed", "08003")));
         }
         txs.clear();
+    }
+
+    /**
+     * The shepherd process died: every connection it had here closes, so the database rolls back every open transaction
+     * and requests sent before and not yet run fail (nobody will read their outcomes). The replica itself keeps running
+     * and keeps what it committed; a new shepherd opens new connections (transaction ids may be reused by it).
+     */
+    void shepherdCrashed() {
+        wentDown();
+        severed.clear();
+    }
+
+    /** Whether this replica committed transaction {@code txId} (its {@code shepherd_txlog} holds it). */
+    boolean holds(long txId) {
+        return txlog.containsKey(txId);
+    }
+
+    /**
+     * What a restarting shepherd reads from this replica's {@code shepherd_txlog}, for a log whose floor is {@code floor}.
+     * {@code writersOnly}: barriers of transactions that wrote nothing are not counted nor listed (they still count for the
+     * last transaction id and barrier) - a model of a start-up that tells them apart.
+     */
+    RestartPlan.ReplicaLog replicaLog(long floor, boolean writersOnly) {
+        long lastTxId = txlog.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
+        long lastBarrier = txlog.values().stream().mapToLong(Long::longValue).max().orElse(-1);
+        List<Long> counted = new ArrayList<>();
+        txlog.forEach((txId, b) -> {
+            if (!writersOnly || !txlogReadOnly.contains(txId)) counted.add(b);
+        });
+        long upToFloor = floor < 0 ? 0 : counted.stream().filter(b -> b <= floor).count();
+        long[] above = counted.stream().mapToLong(Long::longValue).filter(b -> b > floor).sorted().toArray();
+        return new RestartPlan.ReplicaLog(name, canBePrimary(), lastTxId, lastBarrier, upToFloor, above);
     }
 
     private void crash() {

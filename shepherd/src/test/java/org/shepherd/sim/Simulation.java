@@ -2,31 +2,48 @@ package org.shepherd.sim;
 
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import org.shepherd.coordinator.cbs.CbsCore;
 import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.recovery.RestartPlan;
 import org.shepherd.replica.ReplicaManager;
 import org.shepherd.schedule.ExecutionMode;
 import org.shepherd.schedule.OrderingRules;
 import org.shepherd.schedule.Stmt;
 import org.shepherd.schedule.Txn;
 import org.shepherd.vote.Ballot;
+import org.shepherd.wal.CommitLog;
 
 /**
  * One seeded run of the coordinator and its managers against simulated replicas. Every event is followed by an
  * invariant check; the first violation stops the run and is returned with the seed that replays it.
  *
  * <p>Invariants: (1) correct replicas commit equivalent serial orders: every transaction a correct replica commits
- * was committed by the coordinator, exactly once, and the answers of its final attempt equal those of the
- * reference serial execution in barrier order; at the end every live correct replica holds the reference state;
- * (2) no client receives a committed answer not backed by f+1 replicas ready to commit, and every committed answer
- * equals the reference; (3) every transaction ends within {@link Scenario#txnLifetimeBoundMs} and the run within
- * {@link #STEP_BOUND} events.
+ * was committed by the coordinator (and made durable), exactly once, at its barrier, and the answers of its final attempt
+ * equal those of the reference serial execution; at the end every live correct replica holds the reference state and
+ * committed exactly the reference's transactions; (2) at each commit decision every answer the client received is backed
+ * by f+1 replicas ready to commit, and when the client is acknowledged its answers equal the reference's; (3) every
+ * transaction ends within {@link Scenario#txnLifetimeBoundMs} and the run within {@link #STEP_BOUND} events.
+ *
+ * <p>The reference serial execution is extended when a transaction becomes durable: with a write-ahead log
+ * ({@link SimCommitLog}) when its force covers the transaction, for a transaction that wrote nothing (or without a log) at
+ * its decision. Durability order is a serial order: a transaction that wrote nothing and was acknowledged before an
+ * earlier writer became durable cannot have read that writer's data (strict 2PL held it back until the writer committed,
+ * which comes after durability).
+ *
+ * <p>The shepherd may crash ({@link Shepherd}): its core is abandoned (nothing of it runs any more), every replica loses its
+ * connections, clients in a transaction get an error, and after a while a new core starts on the same replicas and log from
+ * a {@link RestartPlan}. (4) At each restart, every durable transaction that wrote is held by every replica that is not
+ * lost, or by the log for replay ("commit lost" otherwise), and a replica is declared lost only if it lacks such a
+ * transaction the log no longer holds. A transaction decided but not durable at the crash is committed nowhere.
  */
 final class Simulation {
 
@@ -34,6 +51,77 @@ final class Simulation {
 
     /** A scripted transaction: its operations and whether the client commits (else rolls back). */
     record Script(List<SimOp> ops, boolean commit) {
+    }
+
+    /**
+     * The shepherd's write-ahead log.
+     *
+     * @param forceDelayMinMs a force runs this..{@code forceDelayMaxMs} simulated ms after the append that asked for it
+     * @param failsAtMs the log fails at this time (-1: never); a restarted shepherd opens it again
+     * @param fault how the log misbehaves
+     */
+    record Log(int forceDelayMinMs, int forceDelayMaxMs, long failsAtMs, SimCommitLog.Fault fault) {
+    }
+
+    /**
+     * When the shepherd crashes.
+     *
+     * @param atMs it crashes this long after the start (or after its previous restart) plus a seeded random part up to
+     *     {@code windowMs}
+     * @param times how many times it crashes (0: never)
+     * @param restartAfterMs a new shepherd process starts this long after a crash
+     * @param atDurable crash right after the n-th record became durable instead (0: by time); {@code beforeAck}: before the
+     *     core hears of it, else right after it acknowledged it (its COMMITs still on their way)
+     */
+    record Crash(long atMs, int windowMs, int times, long restartAfterMs, int atDurable, boolean beforeAck) {
+        static final Crash NEVER = new Crash(-1, 0, 0, 0, 0, false);
+    }
+
+    /**
+     * The shepherd process.
+     *
+     * @param log its write-ahead log, null for none ({@link CommitLog#none()}: a commit is durable at its decision)
+     * @param restartCountsWritersOnly the restart plan is given, for each replica, only the barriers of transactions that
+     *     wrote (a proposed start-up; today's counts every {@code shepherd_txlog} row)
+     */
+    record Shepherd(Log log, Crash crash, boolean restartCountsWritersOnly) {
+
+        /** No log, no crash. */
+        static final Shepherd NO_LOG = new Shepherd(null, Crash.NEVER, false);
+
+        /** A log whose forces take 0..{@code forceDelayMaxMs}. */
+        static Shepherd withLog(int forceDelayMaxMs) {
+            return withLog(0, forceDelayMaxMs);
+        }
+
+        /** A log whose forces take {@code minMs}..{@code maxMs}. */
+        static Shepherd withLog(int minMs, int maxMs) {
+            return new Shepherd(new Log(minMs, maxMs, -1, SimCommitLog.Fault.NONE), Crash.NEVER, false);
+        }
+
+        /** Crashes {@code times} times, each {@code atMs} + 0..{@code windowMs} after the start or the previous restart. */
+        Shepherd crashing(long atMs, int windowMs, int times, long restartAfter) {
+            return new Shepherd(log, new Crash(atMs, windowMs, times, restartAfter, 0, false), restartCountsWritersOnly);
+        }
+
+        /** Crashes once, right after the n-th record became durable. */
+        Shepherd crashingAtDurable(int n, boolean beforeTheAck, long restartAfter) {
+            return new Shepherd(log, new Crash(-1, 0, 1, restartAfter, n, beforeTheAck), restartCountsWritersOnly);
+        }
+
+        Shepherd logFailingAt(long ms) {
+            return new Shepherd(new Log(log.forceDelayMinMs(), log.forceDelayMaxMs(), ms, log.fault()), crash,
+                    restartCountsWritersOnly);
+        }
+
+        Shepherd withLogFault(SimCommitLog.Fault f) {
+            return new Shepherd(new Log(log.forceDelayMinMs(), log.forceDelayMaxMs(), log.failsAtMs(), f), crash,
+                    restartCountsWritersOnly);
+        }
+
+        Shepherd countingWritersOnlyAtRestart() {
+            return new Shepherd(log, crash, true);
+        }
     }
 
     /**
@@ -45,44 +133,70 @@ final class Simulation {
      */
     record Scenario(ExecutionMode mode, OrderingRules rules, List<SimReplica.Faults> faults, List<SimReplica.Latency> latencies,
             int clients, int txnsPerClient, int keys, List<List<Script>> scripts, long txnLifetimeBoundMs,
-            CbsCore.Recovery recovery) {
+            CbsCore.Recovery recovery, Shepherd shepherd) {
 
         /** Recovery in simulated time: probes every 50 ms at first, at most every 400 ms. */
         static final CbsCore.Recovery RECOVERY = new CbsCore.Recovery(50, 400, 100_000);
 
         static Scenario random(List<SimReplica.Faults> faults) {
-            return new Scenario(ExecutionMode.CBS, OrderingRules.ALL, faults, null, 4, 6, 5, null, 60_000, RECOVERY);
+            return new Scenario(ExecutionMode.CBS, OrderingRules.ALL, faults, null, 4, 6, 5, null, 60_000, RECOVERY, Shepherd.NO_LOG);
         }
 
         Scenario withMode(ExecutionMode m) {
-            return new Scenario(m, rules, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery);
+            return new Scenario(m, rules, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery,
+                    shepherd);
         }
 
         Scenario withRules(OrderingRules r) {
-            return new Scenario(mode, r, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery);
+            return new Scenario(mode, r, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery,
+                    shepherd);
         }
 
         Scenario withWorkload(int clientCount, int txns, int keyCount) {
-            return new Scenario(mode, rules, faults, latencies, clientCount, txns, keyCount, scripts, txnLifetimeBoundMs, recovery);
+            return new Scenario(mode, rules, faults, latencies, clientCount, txns, keyCount, scripts, txnLifetimeBoundMs, recovery,
+                    shepherd);
         }
 
         Scenario withRecovery(CbsCore.Recovery r) {
-            return new Scenario(mode, rules, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, r);
+            return new Scenario(mode, rules, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, r,
+                    shepherd);
+        }
+
+        Scenario withShepherd(Shepherd s) {
+            return new Scenario(mode, rules, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery,
+                    s);
         }
 
         static Scenario scripted(List<SimReplica.Faults> faults, List<SimReplica.Latency> latencies, List<List<Script>> scripts) {
             return new Scenario(ExecutionMode.CBS, OrderingRules.ALL, faults, latencies, scripts.size(), 0, 0, scripts, 60_000,
-                    RECOVERY);
+                    RECOVERY, Shepherd.NO_LOG);
         }
     }
 
-    /** How one transaction ended for its client. */
-    record ClientOutcome(long txId, List<SimOp> ops, List<String> answers, boolean committed, String error) {
+    /** How one transaction ended for its client, and when. */
+    record ClientOutcome(long txId, List<SimOp> ops, List<String> answers, boolean committed, String error, long endedAtMs) {
     }
 
-    /** The result of a run. */
+    /**
+     * What the shepherd's crashes hit.
+     *
+     * @param durableInDoubt transactions durable at a crash whose client was not told yet (it got an error: in doubt)
+     * @param decidedNotDurable transactions decided but not durable at a crash (lost: committed nowhere)
+     * @param replayedAfterRestart transactions replayed on replicas by the cores started after a crash
+     */
+    record Crashes(int crashes, int durableInDoubt, int decidedNotDurable, long replayedAfterRestart) {
+    }
+
+    /**
+     * The result of a run.
+     *
+     * @param core the last shepherd process's core
+     * @param restarts the plan of each restart of the shepherd, in order
+     * @param log the write-ahead log, null without one
+     */
     record Result(long seed, String violation, List<ClientOutcome> outcomes, CbsCore.Stats stats, DivergenceLog divergences,
-            List<SimReplica> replicas, Map<Integer, Long> reference, long steps, long simulatedMs, CbsCore<SimOp> core) {
+            List<SimReplica> replicas, Map<Integer, Long> reference, long steps, long simulatedMs, CbsCore<SimOp> core,
+            List<RestartPlan.Plan> restarts, SimCommitLog log, Crashes crashes) {
 
         boolean ok() {
             return violation == null;
@@ -91,20 +205,77 @@ final class Simulation {
 
     static final int F = 1;
 
+    /** A client: runs its scripts in order, one transaction at a time. */
+    private static final class Client {
+        final List<Script> scripts;
+        final Random rnd;
+        int next;
+
+        Client(List<Script> scripts, Random rnd) {
+            this.scripts = scripts;
+            this.rnd = rnd;
+        }
+    }
+
+    /** One transaction of a client, against one shepherd process's core. */
+    private static final class ClientTxn {
+        final Client client;
+        final CbsCore<SimOp> core;
+        final Txn<SimOp> t;
+        final Script script;
+        final List<String> answers = new ArrayList<>();
+        /** The core told the client how it ended (its end is on its way to the client). */
+        boolean outcomeKnown;
+        boolean commitAsked;
+        boolean ended;
+
+        ClientTxn(Client client, CbsCore<SimOp> core, Txn<SimOp> t, Script script) {
+            this.client = client;
+            this.core = core;
+            this.t = t;
+            this.script = script;
+        }
+    }
+
     private final long seed;
     private final Scenario scenario;
     private final SimScheduler scheduler = new SimScheduler();
     private final List<SimReplica> replicas = new ArrayList<>();
-    private final CbsCore<SimOp> core;
+    private final SimCommitLog log;
+    private final Random shepherdRnd;
+    private FencedScheduler process;
+    private CbsCore<SimOp> core;
+    private final List<CbsCore<SimOp>> crashedCores = new ArrayList<>();
+    private boolean shepherdDown;
+    /** Restarted, but its primary replays the log first: like production, clients are served once it serves. */
+    private boolean awaitingPrimary;
+    private int crashesDone;
+    private int durableInDoubt;
+    private int decidedNotDurable;
+    private boolean crashDue;
+    private final List<RestartPlan.Plan> restarts = new ArrayList<>();
+    private final List<Client> waitingForRestart = new ArrayList<>();
     private final DivergenceLog divergences = new DivergenceLog(10_000);
     private final TreeMap<Integer, Long> reference = new TreeMap<>();
-    private final Map<Long, List<String>> referenceAnswers = new HashMap<>();
-    private final Map<Long, List<SimOp>> referenceOps = new HashMap<>();
+    private final TreeMap<Long, List<String>> referenceAnswers = new TreeMap<>();
+    private final Map<Long, List<SimOp>> referenceOps = new TreeMap<>();
+    private final Map<Long, Long> referenceBarrier = new TreeMap<>();
+    /** Reference transactions that wrote nothing, decided by the current core. */
+    private final Set<Long> readOnlyOfThisCore = new LinkedHashSet<>();
+    /** Reference transactions that wrote nothing, decided by a core that crashed: a replica may never have committed them. */
+    private final Set<Long> readOnlyMayBeMissing = new LinkedHashSet<>();
+    /** Reference transactions whose client was told they committed. */
+    private final Set<Long> acknowledged = new LinkedHashSet<>();
+    /** Transactions the core appended to the log (so their acknowledgement is not their decision). */
+    private final Set<Txn<SimOp>> appended = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Decided, never durable: lost with a crash (barrier by id). */
+    private final Map<Long, Long> notDurableAtCrash = new TreeMap<>();
+    /** Decided, never durable: the log failed. */
+    private final Set<Long> failedInLog = new LinkedHashSet<>();
     private int clientsDone;
-    private final Map<Long, Long> referenceBarrier = new HashMap<>();
-    private final Map<Long, Long> openSince = new LinkedHashMap<>();
+    private final Map<ClientTxn, Long> openSince = new LinkedHashMap<>();
     private final List<ClientOutcome> outcomes = new ArrayList<>();
-    private final Map<SimReplica, Integer> checkedHistory = new HashMap<>();
+    private final Map<SimReplica, Integer> checkedHistory = new LinkedHashMap<>();
     private String violation;
 
     Simulation(long seed, Scenario scenario) {
@@ -116,19 +287,32 @@ final class Simulation {
             replicas.add(new SimReplica("r" + (i + 1), scheduler, new Random(master.nextLong()), scenario.faults().get(i), latency,
                     this::checkReplicaCommits));
         }
-        CbsCore.Settings settings = new CbsCore.Settings(F, scenario.mode(), scenario.rules(), 5_000, 100, 25)
-                .withRecovery(scenario.recovery());
-        core = new CbsCore<>(replicas, 0, settings, scheduler, divergences);
+        Log spec = scenario.shepherd().log();
+        shepherdRnd = new Random(~seed);
+        log = spec == null ? null : new SimCommitLog(scheduler, new Random(shepherdRnd.nextLong()), spec.forceDelayMinMs(),
+                spec.forceDelayMaxMs(), 1 + shepherdRnd.nextInt(4), spec.fault(), new LogListener());
+        startCore(0);
+        if (log != null) {
+            log.started();
+            if (spec.failsAtMs() >= 0) scheduler.schedule(spec.failsAtMs(), log::fail);
+        }
+        scheduleCrash(0);
         for (int c = 0; c < scenario.clients(); c++) {
             Random rnd = new Random(master.nextLong());
-            List<Script> scripts = scenario.scripts() != null ? scenario.scripts().get(c) : randomScripts(rnd);
-            int client = c;
-            scheduler.schedule(scenario.scripts() != null ? 0 : rnd.nextInt(3), () -> runTxn(client, scripts, 0, rnd));
+            Client client = new Client(scenario.scripts() != null ? scenario.scripts().get(c) : randomScripts(rnd), rnd);
+            scheduler.schedule(scenario.scripts() != null ? 0 : rnd.nextInt(3), () -> runTxn(client));
         }
     }
 
     static Result run(long seed, Scenario scenario) {
         return new Simulation(seed, scenario).run();
+    }
+
+    private void startCore(int primary) {
+        CbsCore.Settings settings = new CbsCore.Settings(F, scenario.mode(), scenario.rules(), 5_000, 100, 25)
+                .withRecovery(scenario.recovery());
+        process = new FencedScheduler(scheduler);
+        core = new CbsCore<>(replicas, primary, settings, process, divergences, log != null ? log : CommitLog.none());
     }
 
     private List<Script> randomScripts(Random rnd) {
@@ -148,67 +332,208 @@ final class Simulation {
 
     // ---------------------------------------------------------------- clients
 
-    private void runTxn(int client, List<Script> scripts, int n, Random rnd) {
-        if (n >= scripts.size()) {
+    private void runTxn(Client client) {
+        if (client.next >= client.scripts.size()) {
             clientsDone++;
             return;
         }
-        Script script = scripts.get(n);
-        Txn<SimOp> t = core.begin();
-        openSince.put(t.id(), scheduler.now());
-        List<String> answers = new ArrayList<>();
-        nextOp(client, scripts, n, rnd, t, script, answers, 0);
+        if (shepherdDown || awaitingPrimary) {
+            waitingForRestart.add(client); // starts once the shepherd serves again
+            return;
+        }
+        ClientTxn x = new ClientTxn(client, core, core.begin(), client.scripts.get(client.next));
+        openSince.put(x, scheduler.now());
+        nextOp(x, 0);
     }
 
-    private void nextOp(int client, List<Script> scripts, int n, Random rnd, Txn<SimOp> t, Script script, List<String> answers,
-            int i) {
-        if (i == script.ops().size()) {
-            if (!script.commit()) {
-                core.rollback(t);
-                finish(client, scripts, n, rnd, t, script, answers, false, "rolled back by client");
+    private void nextOp(ClientTxn x, int i) {
+        if (x.ended) return; // the shepherd crashed meanwhile
+        Txn<SimOp> t = x.t;
+        if (i == x.script.ops().size()) {
+            if (!x.script.commit()) {
+                x.core.rollback(t);
+                finish(x, false, "rolled back by client");
                 return;
             }
-            core.commit(t, new CbsCore.CommitCallback() {
+            x.commitAsked = true;
+            x.core.commit(t, new CbsCore.CommitCallback() {
                 @Override
                 public void committed() {
-                    checkCommittedAnswers(t, answers);
-                    scheduler.execute(() -> finish(client, scripts, n, rnd, t, script, answers, true, null));
+                    x.outcomeKnown = true;
+                    acknowledgedCommit(x);
+                    scheduler.execute(() -> finish(x, true, null));
                 }
 
                 @Override
                 public void failed(SQLException e) {
-                    scheduler.execute(() -> finish(client, scripts, n, rnd, t, script, answers, false, e.getSQLState() + " "
-                            + e.getMessage()));
+                    x.outcomeKnown = true;
+                    scheduler.execute(() -> finish(x, false, e.getSQLState() + " " + e.getMessage()));
                 }
             });
             return;
         }
-        SimOp op = script.ops().get(i);
-        core.execute(t, op, op.toString(), new CbsCore.StatementCallback() {
+        SimOp op = x.script.ops().get(i);
+        x.core.execute(t, op, op.toString(), new CbsCore.StatementCallback() {
             @Override
             public void answered(Object clientAnswer) {
-                answers.add((String) clientAnswer);
-                scheduler.schedule(rnd.nextInt(3), () -> nextOp(client, scripts, n, rnd, t, script, answers, i + 1));
+                x.answers.add((String) clientAnswer);
+                scheduler.schedule(x.client.rnd.nextInt(3), () -> nextOp(x, i + 1));
             }
 
             @Override
             public void failed(SQLException e) {
+                x.outcomeKnown = true;
                 scheduler.execute(() -> {
-                    core.rollback(t);
-                    finish(client, scripts, n, rnd, t, script, answers, false, e.getSQLState() + " " + e.getMessage());
+                    if (x.core == core && !shepherdDown) x.core.rollback(t);
+                    finish(x, false, e.getSQLState() + " " + e.getMessage());
                 });
             }
         });
     }
 
-    private void finish(int client, List<Script> scripts, int n, Random rnd, Txn<SimOp> t, Script script, List<String> answers,
-            boolean committed, String error) {
-        openSince.remove(t.id());
-        outcomes.add(new ClientOutcome(t.id(), script.ops(), List.copyOf(answers), committed, error));
-        scheduler.schedule(rnd.nextInt(4), () -> runTxn(client, scripts, n + 1, rnd));
+    private void finish(ClientTxn x, boolean committed, String error) {
+        if (x.ended) return;
+        x.ended = true;
+        trace("T" + x.t.id() + " " + x.script.ops() + " " + x.answers + (committed ? " committed" : " ended: " + error));
+        openSince.remove(x);
+        outcomes.add(new ClientOutcome(x.t.id(), x.script.ops(), List.copyOf(x.answers), committed, error, scheduler.now()));
+        x.client.next++;
+        scheduler.schedule(x.client.rnd.nextInt(4), () -> runTxn(x.client));
+    }
+
+    // ---------------------------------------------------------------- the shepherd process: log, crash, restart
+
+    /** What the log tells the simulation. */
+    private final class LogListener implements SimCommitLog.Listener {
+        @Override
+        public void decided(Txn<SimOp> t) {
+            trace("T" + t.id() + " decided at barrier " + t.barrier() + ", appended to the log");
+            appended.add(t);
+            checkBacking(t);
+        }
+
+        @Override
+        public void durable(Txn<SimOp> t) {
+            trace("T" + t.id() + " durable");
+            extendReference(t);
+            Crash c = scenario.shepherd().crash();
+            if (c.atDurable() > 0 && crashesDone == 0 && log.durableRecords() == c.atDurable()) crashDue = true;
+        }
+
+        @Override
+        public void forced() {
+            if (!crashDue || !scenario.shepherd().crash().beforeAck()) return;
+            crashDue = false;
+            crashShepherd();
+        }
+
+        @Override
+        public void reported() {
+            if (!crashDue) return;
+            crashDue = false;
+            scheduler.execute(Simulation.this::crashShepherd); // after the core's events for these callbacks: acknowledged
+        }
+
+        @Override
+        public void failed(Txn<SimOp> t) {
+            failedInLog.add(t.id());
+        }
+    }
+
+    private void scheduleCrash(long sinceMs) {
+        Crash c = scenario.shepherd().crash();
+        if (crashesDone >= c.times() || c.atMs() < 0) return;
+        long at = sinceMs + c.atMs() + shepherdRnd.nextInt(c.windowMs() + 1);
+        scheduler.schedule(at - scheduler.now(), this::crashShepherd);
+    }
+
+    /** Whether the scenario still has a crash (and restart) to come. */
+    private boolean crashPending() {
+        return shepherdDown || awaitingPrimary || crashesDone < scenario.shepherd().crash().times();
+    }
+
+    private void crashShepherd() {
+        if (shepherdDown) return;
+        shepherdDown = true;
+        crashesDone++;
+        trace("the shepherd crashes");
+        process.fence();
+        crashedCores.add(core);
+        if (log != null) {
+            for (Txn<SimOp> t : log.crash()) {
+                notDurableAtCrash.put(t.id(), t.barrier());
+                decidedNotDurable++;
+            }
+        }
+        readOnlyMayBeMissing.addAll(readOnlyOfThisCore);
+        readOnlyOfThisCore.clear();
+        for (SimReplica r : replicas) r.shepherdCrashed();
+        for (ClientTxn x : new ArrayList<>(openSince.keySet())) {
+            if (x.outcomeKnown) continue;
+            Long durableAt = referenceBarrier.get(x.t.id());
+            if (x.t.committed() && durableAt != null && durableAt == x.t.barrier()) durableInDoubt++;
+            finish(x, false, "shepherd crashed" + (x.commitAsked ? ": its commit is in doubt" : ""));
+        }
+        scheduler.schedule(scenario.shepherd().crash().restartAfterMs(), this::restartShepherd);
+    }
+
+    private void restartShepherd() {
+        for (SimReplica r : replicas) {
+            if (!r.crashed()) continue;
+            long back = r.faults().restartAtMs();
+            if (back >= scheduler.now()) {
+                // the shepherd reads every replica's log at start-up: it starts once this one answers again
+                scheduler.schedule(back - scheduler.now() + 1, this::restartShepherd);
+            } else {
+                violate("the shepherd cannot restart: " + r.name() + " is unreachable for good (start-up reads every replica's"
+                        + " transaction log)");
+            }
+            return;
+        }
+        RestartPlan.LogState state = log != null ? log.state() : new RestartPlan.LogState(false, -1, new long[0], -1);
+        List<RestartPlan.ReplicaLog> logs = new ArrayList<>();
+        for (SimReplica r : replicas) logs.add(r.replicaLog(state.floor(), scenario.shepherd().restartCountsWritersOnly()));
+        RestartPlan.Plan plan;
+        try {
+            plan = RestartPlan.plan(state, logs, 0, scenario.recovery().viewChange());
+        } catch (RestartPlan.NoPrimaryException e) {
+            violate("the shepherd cannot restart: " + e.getMessage());
+            return;
+        }
+        restarts.add(plan);
+        trace("the shepherd restarts: " + plan);
+        checkRestartPlan(plan);
+        if (log != null && !state.history() && plan.nextBarrier() > 0) log.recordFloor(plan.nextBarrier() - 1);
+        List<Txn<SimOp>> logged = log != null ? log.logged(replicas.size()) : List.of();
+        startCore(plan.primary());
+        core.resume(plan.lastTxId(), plan.nextBarrier(), logged, plan.replicas());
+        if (log != null) log.started();
+        shepherdDown = false;
+        scheduleCrash(scheduler.now());
+        awaitingPrimary = true;
+        servingOnceThePrimaryIs(process);
+    }
+
+    /** Like the production start-up, clients are served once the primary serves (it may replay the log first). */
+    private void servingOnceThePrimaryIs(FencedScheduler of) {
+        if (of != process) return;
+        if (core.replicas().get(core.primaryIndex()).phase() != ReplicaManager.Phase.UP) {
+            scheduler.schedule(1, () -> servingOnceThePrimaryIs(of));
+            return;
+        }
+        awaitingPrimary = false;
+        for (Client c : waitingForRestart) scheduler.execute(() -> runTxn(c));
+        waitingForRestart.clear();
     }
 
     // ---------------------------------------------------------------- invariants
+
+    /** With {@code -Dsim.trace=true}: what clients, the log and the shepherd do, to follow a failing seed. */
+    private static final boolean TRACE = Boolean.getBoolean("sim.trace");
+
+    private void trace(String what) {
+        if (TRACE) System.out.println(scheduler.now() + " ms: " + what);
+    }
 
     private boolean correct(SimReplica r) {
         return !r.faults().byzantine();
@@ -218,11 +543,51 @@ final class Simulation {
         if (violation == null) violation = what;
     }
 
-    /** Runs at the commit decision, which the core makes in barrier order: extends the reference serial execution. */
-    private void checkCommittedAnswers(Txn<SimOp> t, List<String> answers) {
+    private static boolean wrote(List<SimOp> ops) {
+        return ops.stream().anyMatch(op -> op.kind() != SimOp.Kind.READ);
+    }
+
+    /** The client was told T committed: at its decision (durable at once) or once the log made it durable. */
+    private void acknowledgedCommit(ClientTxn x) {
+        Txn<SimOp> t = x.t;
+        boolean decidedNow = !appended.contains(t);
+        if (decidedNow) {
+            extendReference(t);
+        } else if (!referenceBarrier.containsKey(t.id()) || referenceBarrier.get(t.id()) != t.barrier()) {
+            violate("T" + t.id() + " " + ops(t) + " was acknowledged to its client before it was durable");
+            return;
+        }
+        acknowledged.add(t.id());
+        List<String> expected = referenceAnswers.get(t.id());
+        if (!x.answers.equals(expected)) {
+            violate("client received committed answers " + x.answers + " for T" + t.id() + " " + ops(t) + " but the serial order"
+                    + " (barrier " + t.barrier() + ") gives " + expected);
+        }
+        if (decidedNow) checkBacking(t);
+    }
+
+    /** At the commit decision: every answer the client got is backed by f+1 replicas ready to commit T. */
+    private void checkBacking(Txn<SimOp> t) {
+        for (Stmt<SimOp> q : t.stmts()) {
+            Ballot given = q.vote(t.primary());
+            int backers = 0;
+            for (int r = 0; r < replicas.size(); r++) {
+                if (core.readyToCommit(r, t) && given.agreesWith(q.vote(r))) backers++;
+            }
+            if (backers < F + 1) {
+                violate("T" + t.id() + " committed with answer " + given + " to " + q.text() + " backed by " + backers
+                        + " ready replicas, fewer than f+1 = " + (F + 1));
+            }
+        }
+    }
+
+    /** T is durable: the reference serial execution runs it next. */
+    private void extendReference(Txn<SimOp> t) {
         List<String> expected = new ArrayList<>();
+        List<SimOp> tops = new ArrayList<>();
         for (Stmt<SimOp> q : t.stmts()) {
             SimOp op = q.payload();
+            tops.add(op);
             long current = reference.getOrDefault(op.key(), 0L);
             switch (op.kind()) {
                 case READ:
@@ -237,26 +602,15 @@ final class Simulation {
                     expected.add("v=" + (current + 1));
             }
         }
+        // a transaction id of a crashed core that no replica committed and no log kept may be used again
+        readOnlyMayBeMissing.remove(t.id());
+        acknowledged.remove(t.id());
+        notDurableAtCrash.remove(t.id());
+        failedInLog.remove(t.id());
         referenceAnswers.put(t.id(), expected);
-        List<SimOp> tops = new ArrayList<>();
-        for (Stmt<SimOp> q : t.stmts()) tops.add(q.payload());
         referenceOps.put(t.id(), tops);
         referenceBarrier.put(t.id(), t.barrier());
-        if (!answers.equals(expected)) {
-            violate("client received committed answers " + answers + " for T" + t.id() + " " + ops(t) + " but the serial order"
-                    + " (barrier " + t.barrier() + ") gives " + expected);
-        }
-        for (Stmt<SimOp> q : t.stmts()) {
-            Ballot given = q.vote(t.primary());
-            int backers = 0;
-            for (int r = 0; r < replicas.size(); r++) {
-                if (core.readyToCommit(r, t) && given.agreesWith(q.vote(r))) backers++;
-            }
-            if (backers < F + 1) {
-                violate("T" + t.id() + " committed with answer " + given + " to " + q.text() + " backed by " + backers
-                        + " ready replicas, fewer than f+1 = " + (F + 1));
-            }
-        }
+        if (!wrote(tops)) readOnlyOfThisCore.add(t.id());
     }
 
     private static String ops(Txn<SimOp> t) {
@@ -268,13 +622,22 @@ final class Simulation {
     /** Runs whenever a replica commits: its final answers must be the reference's. */
     private void checkReplicaCommits(SimReplica r) {
         if (!r.anomalies().isEmpty()) violate(r.name() + ": " + r.anomalies());
-        if (!correct(r)) return;
         List<SimReplica.CommitRecord> h = r.history();
         int from = checkedHistory.getOrDefault(r, 0);
         for (int i = from; i < h.size(); i++) {
             SimReplica.CommitRecord c = h.get(i);
+            trace(r.name() + " committed " + c);
             List<String> expected = referenceAnswers.get(c.txId());
-            if (expected != null && !c.ops().equals(referenceOps.get(c.txId()))) {
+            if (expected == null) {
+                violate(r.name() + " committed T" + c.txId() + " which the coordinator did not commit" + whyNotCommitted(c.txId()));
+                continue;
+            }
+            if (referenceBarrier.get(c.txId()) != c.barrier()) {
+                violate(r.name() + " committed T" + c.txId() + " at barrier " + c.barrier() + ", the coordinator at barrier "
+                        + referenceBarrier.get(c.txId()));
+            }
+            if (!correct(r)) continue;
+            if (!c.ops().equals(referenceOps.get(c.txId()))) {
                 // replayed while catching up: the reads were skipped, the rest are the transaction's own operations
                 List<SimOp> all = referenceOps.get(c.txId());
                 List<String> writes = new ArrayList<>();
@@ -286,9 +649,7 @@ final class Simulation {
                 }
                 if (writeOps.equals(c.ops())) expected = writes; // else the answers differ: reported below
             }
-            if (expected == null) {
-                violate(r.name() + " committed T" + c.txId() + " which the coordinator did not commit");
-            } else if (!expected.equals(c.answers())) {
+            if (!expected.equals(c.answers())) {
                 violate("correct replica " + r.name() + " committed T" + c.txId() + " (barrier " + c.barrier() + ") with answers "
                         + c.answers() + " but the serial order in barrier order gives " + expected
                         + ": its serial order is not equivalent");
@@ -297,36 +658,90 @@ final class Simulation {
         checkedHistory.put(r, h.size());
     }
 
+    private String whyNotCommitted(long txId) {
+        if (notDurableAtCrash.containsKey(txId)) return " (decided, but not durable when the shepherd crashed)";
+        if (failedInLog.contains(txId)) return " (decided, but the write-ahead log failed to make it durable)";
+        return "";
+    }
+
+    private String lostCommit(long txId) {
+        return (acknowledged.contains(txId) ? "acknowledged commit lost: T" + txId + " (acknowledged to its client"
+                : "durable commit lost: T" + txId + " (durable, never acknowledged") + ", barrier " + referenceBarrier.get(txId)
+                + ", " + referenceOps.get(txId) + ")";
+    }
+
+    /**
+     * At a restart: every durable transaction that wrote is at every replica that is not lost, or in the log for replay;
+     * a replica is lost only if it lacks such a transaction the log no longer holds.
+     */
+    private void checkRestartPlan(RestartPlan.Plan plan) {
+        for (int i = 0; i < replicas.size(); i++) {
+            SimReplica r = replicas.get(i);
+            RestartPlan.ReplicaStart start = plan.replicas().get(i);
+            String unrecoverable = null;
+            for (Map.Entry<Long, List<SimOp>> e : referenceOps.entrySet()) {
+                long txId = e.getKey();
+                if (!wrote(e.getValue()) || r.holds(txId)) continue;
+                long b = referenceBarrier.get(txId);
+                if (log != null && log.holds(b)) {
+                    if (start.start() == RestartPlan.Start.UP) {
+                        violate("restart plan: " + r.name() + " serves at once but lacks T" + txId + " (barrier " + b
+                                + ") which the log holds");
+                    }
+                } else if (log != null && log.keeps(b)) {
+                    violate(lostCommit(txId) + " at the shepherd's restart: " + r.name() + " (" + start.start() + ") lacks it,"
+                            + " and the write-ahead log still holds its record but at or below the log's floor " + log.floor()
+                            + ", so it is not replayed");
+                } else if (unrecoverable == null) {
+                    unrecoverable = lostCommit(txId);
+                }
+            }
+            if (start.start() == RestartPlan.Start.LOST) {
+                if (unrecoverable == null) {
+                    violate("restart plan: " + r.name() + " is declared lost (" + start.reason() + ") but it lacks no committed"
+                            + " transaction that wrote and that the write-ahead log cannot replay");
+                }
+            } else if (unrecoverable != null) {
+                violate(unrecoverable + " at the shepherd's restart: " + r.name() + " (" + start.start()
+                        + ") never committed it and the write-ahead log does not hold it");
+            }
+        }
+    }
+
     private void checkStep() {
         long now = scheduler.now();
-        for (Map.Entry<Long, Long> e : openSince.entrySet()) {
+        for (Map.Entry<ClientTxn, Long> e : openSince.entrySet()) {
             if (now - e.getValue() > scenario.txnLifetimeBoundMs()) {
-                violate("T" + e.getKey() + " did not end within " + scenario.txnLifetimeBoundMs() + " simulated ms (liveness)");
+                violate("T" + e.getKey().t.id() + " did not end within " + scenario.txnLifetimeBoundMs()
+                        + " simulated ms (liveness)");
                 return;
             }
         }
     }
 
     private void checkEnd() {
-        if (!openSince.isEmpty()) violate("transactions never ended: " + openSince.keySet());
+        if (!openSince.isEmpty()) {
+            violate("transactions never ended: " + openSince.keySet().stream().map(x -> x.t.id()).toList());
+        }
         if (!core.idle()) violate("the coordinator still has live transactions at the end: " + core.liveTransactions());
         for (SimReplica r : replicas) {
             if (!correct(r) || r.crashed()) continue;
             boolean down = core.replicas().stream().anyMatch(m -> m.name().equals(r.name()) && m.down());
             if (down) continue;
+            for (long txId : referenceAnswers.keySet()) {
+                if (!r.holds(txId) && !readOnlyMayBeMissing.contains(txId)) {
+                    violate(lostCommit(txId) + ": correct replica " + r.name() + " never committed it");
+                }
+            }
             if (!r.data().equals(reference)) {
                 violate("correct replica " + r.name() + " ends with " + r.data() + " but the serial execution gives " + reference);
-            }
-            if (r.history().size() != referenceAnswers.size()) {
-                violate("correct replica " + r.name() + " committed " + r.history().size() + " transactions, the coordinator "
-                        + referenceAnswers.size());
             }
         }
     }
 
-    /** Clients are done, the core is idle, and no replica that will come back is still on its way. */
+    /** Clients are done, the shepherd is up for good, the core is idle, and no replica that will come back is on its way. */
     private boolean settled() {
-        if (clientsDone < scenario.clients() || !core.idle()) return false;
+        if (clientsDone < scenario.clients() || crashPending() || !core.idle()) return false;
         for (int i = 0; i < replicas.size(); i++) {
             ReplicaManager.Phase phase = core.replicas().get(i).phase();
             boolean returns = replicas.get(i).faults().restartAtMs() >= 0;
@@ -334,8 +749,37 @@ final class Simulation {
             if (returns && (phase == ReplicaManager.Phase.DOWN || scheduler.now() < replicas.get(i).faults().restartAtMs())) {
                 return false;
             }
+            // after a restart, a replica that must replay first is probed at once and comes back
+            if (!restarts.isEmpty() && phase == ReplicaManager.Phase.DOWN && !replicas.get(i).crashed()) return false;
         }
         return true;
+    }
+
+    private Crashes crashes() {
+        long replayed = 0;
+        List<CbsCore<SimOp>> restarted = new ArrayList<>(crashedCores.subList(Math.min(1, crashedCores.size()), crashedCores.size()));
+        if (!crashedCores.isEmpty()) restarted.add(core);
+        for (CbsCore<SimOp> c : restarted) {
+            for (ReplicaManager<SimOp> m : c.replicas()) replayed += m.replayed();
+        }
+        return new Crashes(crashesDone, durableInDoubt, decidedNotDurable, replayed);
+    }
+
+    private CbsCore.Stats stats() {
+        long commits = 0;
+        long aborts = 0;
+        long voteAborts = 0;
+        long reruns = 0;
+        List<CbsCore<SimOp>> all = new ArrayList<>(crashedCores);
+        all.add(core);
+        for (CbsCore<SimOp> c : all) {
+            CbsCore.Stats s = c.stats();
+            commits += s.commits();
+            aborts += s.aborts();
+            voteAborts += s.voteAborts();
+            reruns += s.replicaReruns();
+        }
+        return new CbsCore.Stats(commits, aborts, voteAborts, reruns, core.stats().live());
     }
 
     Result run() {
@@ -343,9 +787,10 @@ final class Simulation {
             checkStep();
             if (scheduler.steps() > STEP_BOUND) violate("more than " + STEP_BOUND + " events (liveness)");
         }
+        if (violation == null && crashPending()) violate("the run ended before the shepherd crashed and restarted");
         if (violation == null) checkEnd();
         String v = violation == null ? null : "seed " + seed + ": " + violation + " (replay: -Dsim.seed=" + seed + ")";
-        return new Result(seed, v, outcomes, core.stats(), divergences, replicas, reference, scheduler.steps(), scheduler.now(),
-                core);
+        return new Result(seed, v, outcomes, stats(), divergences, replicas, reference, scheduler.steps(), scheduler.now(), core,
+                List.copyOf(restarts), log, crashes());
     }
 }
