@@ -41,7 +41,10 @@ public interface ReplicaEndpoint<S> {
     /** Runs one statement of the transaction. {@code primary} says whether the client answer must be kept. */
     void execute(long txId, int attempt, S statement, boolean primary, Consumer<Outcome> done);
 
-    /** Appends the transaction-log row (txId, barrier) and commits. */
+    /**
+     * Appends the transaction-log row (txId, barrier) and commits; {@code barrier} -1: commits without a row (the
+     * transaction wrote nothing, {@link org.shepherd.schedule.Txn#logBarrier()}).
+     */
     void commit(long txId, int attempt, long barrier, Consumer<Outcome> done);
 
     /** Rolls the transaction back (a no-op when the replica has nothing open for it). */

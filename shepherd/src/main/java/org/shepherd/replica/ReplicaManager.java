@@ -282,7 +282,7 @@ public final class ReplicaManager<S> {
         int attempt = e.attempt();
         e.markCommitSent(scheduler.clock().nowMillis());
         int sentIn = epoch;
-        endpoint.commit(e.txn().id(), attempt, e.txn().barrier(), o -> scheduler.execute(() -> {
+        endpoint.commit(e.txn().id(), attempt, e.txn().logBarrier(), o -> scheduler.execute(() -> {
             if (epoch == sentIn && !down()) listener.commitDone(this, e, o);
         }));
     }

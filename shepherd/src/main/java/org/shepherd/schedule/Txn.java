@@ -19,6 +19,7 @@ public final class Txn<S> {
     private long barrier = -1;
     private boolean admitted;
     private boolean durable;
+    private boolean wroteNothing;
     private int primary = -1;
 
     public Txn(long id, int replicaCount) {
@@ -70,6 +71,24 @@ public final class Txn<S> {
      */
     public boolean durable() {
         return durable;
+    }
+
+    /**
+     * Decided at the commit: every statement only read, or failed at the primary. Such a transaction is not logged and
+     * commits at the replicas without a {@code shepherd_txlog} row: the replicas' logs hold exactly the transactions
+     * that wrote, which is what a restart compares.
+     */
+    public boolean wroteNothing() {
+        return wroteNothing;
+    }
+
+    public void markWroteNothing() {
+        wroteNothing = true;
+    }
+
+    /** T.b as the replicas' transaction log gets it: -1 (no row) for a transaction that wrote nothing. */
+    public long logBarrier() {
+        return wroteNothing ? -1 : barrier;
     }
 
     public void markDurable() {

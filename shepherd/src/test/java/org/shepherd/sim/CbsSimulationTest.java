@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.shepherd.coordinator.cbs.CbsCore;
@@ -236,14 +235,23 @@ class CbsSimulationTest {
     }
 
     @Test
-    @DisplayName("a force that fails after its write (an fsync error) leaves records a restarted shepherd finds and replays:"
-            + " transactions whose clients were told 58030 'not committed' end up committed - caught (a production gap: the"
-            + " 58030 message must say the outcome is unknown)")
-    void failedForceFoundAtRestartIsCaught() {
+    @DisplayName("a force that fails after its write (an fsync error) leaves records a restarted shepherd finds: their clients"
+            + " were told the outcome is unknown (08007), and the restart commits them on every replica")
+    void failedForceFoundAtRestartIsCommittedEverywhere() {
         Scenario s = Scenario.random(List.of(OK, OK, OK)).withWorkload(4, 12, 5).withShepherd(Shepherd.withLog(3).logFailingAt(30)
                 .crashing(40, 30, 1, 20).withLogFault(SimCommitLog.Fault.FAILED_FORCE_SURVIVES));
-        assertThat(firstViolation(s, 100)).contains("which the coordinator did not commit (decided, but the write-ahead log"
-                + " failed to make it durable)");
+        List<Result> results = runAll(s, 100);
+        long inDoubtCommitted = 0;
+        for (Result r : results) {
+            for (Simulation.ClientOutcome o : r.outcomes()) {
+                if (o.error() == null || !o.error().startsWith("08007")) continue;
+                assertThat(o.error()).contains("outcome is unknown");
+                if (o.ops().stream().anyMatch(op -> op.kind() != SimOp.Kind.READ) && r.replicas().get(1).holds(o.txId())) {
+                    inDoubtCommitted++;
+                }
+            }
+        }
+        assertThat(inDoubtCommitted).as("transactions told 08007 that the restart committed").isPositive();
     }
 
     @Test
@@ -267,16 +275,14 @@ class CbsSimulationTest {
         assertThat(firstViolation(s, 100)).contains("acknowledged commit lost");
     }
 
-    /** Two crashes: the first one comes while a transaction that wrote nothing is committed at some replicas only. */
+    /**
+     * Two crashes: the first one may come while a transaction that wrote nothing is committed at some replicas only (it
+     * leaves no log row, so the next restarts do not miss it).
+     */
     private static final Scenario TWO_CRASHES = Scenario.random(List.of(OK, OK, OK)).withWorkload(4, 12, 5)
             .withShepherd(Shepherd.withLog(3).crashing(5, 60, 2, 20));
 
     @Test
-    @Disabled("production bug: a replica that missed only a commit of a transaction that wrote nothing (committed at the"
-            + " others just before a shepherd crash) is declared LOST at the next-but-one restart, because RestartPlan counts"
-            + " every shepherd_txlog row up to the floor (todaysRestartPlanLosesAReplicaAfterTwoCrashes prints a seed)."
-            + " Enable it, and delete that test, once RestartPlan counts only transactions that wrote (see"
-            + " writersOnlyCountingSurvivesRepeatedCrashes)")
     @DisplayName("300 seeds, the shepherd crashes twice: no replica is declared lost while it lacks nothing the log can't"
             + " replay")
     void shepherdCrashesTwice() {
@@ -284,21 +290,11 @@ class CbsSimulationTest {
     }
 
     @Test
-    @DisplayName("with restart plans that count only barriers of transactions that wrote, the shepherd crashes up to four"
-            + " times and every invariant holds (the fix proposed for shepherdCrashesTwice)")
-    void writersOnlyCountingSurvivesRepeatedCrashes() {
-        runAll(TWO_CRASHES.withShepherd(TWO_CRASHES.shepherd().countingWritersOnlyAtRestart()), 100);
+    @DisplayName("the shepherd crashes four times, with a lying secondary and a crashing one: every invariant holds")
+    void repeatedCrashes() {
         Scenario fourCrashes = Scenario.random(List.of(OK, OK.lying(0.2), OK.crashAt(40).restartAt(90))).withWorkload(4, 20, 5)
-                .withShepherd(Shepherd.withLog(3).crashing(5, 50, 4, 10).countingWritersOnlyAtRestart());
+                .withShepherd(Shepherd.withLog(3).crashing(5, 50, 4, 10));
         assertThat(runAll(fourCrashes, 30)).allMatch(r -> r.restarts().size() == 4);
-    }
-
-    @Test
-    @DisplayName("today's restart plans, two shepherd crashes: a replica is declared lost though it lacks only a transaction"
-            + " that wrote nothing (shows the bug the disabled test stands for)")
-    void todaysRestartPlanLosesAReplicaAfterTwoCrashes() {
-        assertThat(firstViolation(TWO_CRASHES, 300)).contains("is declared lost").contains("but it lacks no committed"
-                + " transaction that wrote");
     }
 
     private static Scenario figure5(OrderingRules rules) {
@@ -391,6 +387,14 @@ class CbsSimulationTest {
         }
     }
 
+    private static java.util.Set<Long> wroteSomething(SimReplica r) {
+        java.util.Set<Long> out = new java.util.TreeSet<>();
+        for (SimReplica.CommitRecord c : r.history()) {
+            if (c.barrier() >= 0) out.add(c.txId());
+        }
+        return out;
+    }
+
     @Test
     @DisplayName("a secondary that crashes and comes back replays what it missed (reads skipped) and serves again")
     void secondaryComesBack() {
@@ -399,7 +403,8 @@ class CbsSimulationTest {
         for (Result r : results) {
             assertThat(r.core().replicas().get(2).phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.UP);
             assertThat(r.replicas().get(2).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
-            assertThat(r.replicas().get(2).history()).as("seed %d", r.seed()).hasSize(r.replicas().get(1).history().size());
+            // the same transactions that wrote (one that wrote nothing is skipped by a replay: no change, no log row)
+            assertThat(wroteSomething(r.replicas().get(2))).as("seed %d", r.seed()).isEqualTo(wroteSomething(r.replicas().get(1)));
             replayed += r.core().replicas().get(2).replayed();
         }
         assertThat(replayed).as("transactions replayed over all seeds (their reads skipped: checked at every commit)").isPositive();

@@ -164,8 +164,6 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     private final Map<Integer, LockState> locks = new HashMap<>();
     private final List<CommitRecord> history = new ArrayList<>();
     private final Map<Long, Long> txlog = new HashMap<>();
-    /** Transactions of {@link #txlog} that wrote nothing here (their final attempt only read). */
-    private final Set<Long> txlogReadOnly = new HashSet<>();
     private final List<String> anomalies = new ArrayList<>();
     private final Consumer<SimReplica> onCommit;
     private boolean crashed;
@@ -447,8 +445,8 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             if (tx == null) tx = new DbTx(txId);
             if (tx.waiting != null) anomalies.add("COMMIT of T" + txId + " while a statement waits");
             if (faults.buffersWrites()) data.putAll(tx.buffer);
-            if (txlog.put(txId, barrier) != null) anomalies.add("T" + txId + " committed twice");
-            if (tx.ops.stream().allMatch(op -> op.kind() == SimOp.Kind.READ)) txlogReadOnly.add(txId);
+            // barrier -1: it wrote nothing, no log row (as JdbcReplicaEndpoint)
+            if (barrier >= 0 && txlog.put(txId, barrier) != null) anomalies.add("T" + txId + " committed twice");
             history.add(new CommitRecord(txId, barrier, List.copyOf(tx.ops), List.copyOf(tx.answers)));
             tx.undo.clear();
             release(tx);
@@ -514,17 +512,13 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     }
 
     /**
-     * What a restarting shepherd reads from this replica's {@code shepherd_txlog}, for a log whose floor is {@code floor}.
-     * {@code writersOnly}: barriers of transactions that wrote nothing are not counted nor listed (they still count for the
-     * last transaction id and barrier) - a model of a start-up that tells them apart.
+     * What a restarting shepherd reads from this replica's {@code shepherd_txlog} (the transactions that wrote), for a log
+     * whose floor is {@code floor}.
      */
-    RestartPlan.ReplicaLog replicaLog(long floor, boolean writersOnly) {
+    RestartPlan.ReplicaLog replicaLog(long floor) {
         long lastTxId = txlog.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
         long lastBarrier = txlog.values().stream().mapToLong(Long::longValue).max().orElse(-1);
-        List<Long> counted = new ArrayList<>();
-        txlog.forEach((txId, b) -> {
-            if (!writersOnly || !txlogReadOnly.contains(txId)) counted.add(b);
-        });
+        List<Long> counted = new ArrayList<>(txlog.values());
         long upToFloor = floor < 0 ? 0 : counted.stream().filter(b -> b <= floor).count();
         long[] above = counted.stream().mapToLong(Long::longValue).filter(b -> b > floor).sorted().toArray();
         return new RestartPlan.ReplicaLog(name, canBePrimary(), lastTxId, lastBarrier, upToFloor, above);

@@ -81,13 +81,11 @@ final class Simulation {
      * The shepherd process.
      *
      * @param log its write-ahead log, null for none ({@link CommitLog#none()}: a commit is durable at its decision)
-     * @param restartCountsWritersOnly the restart plan is given, for each replica, only the barriers of transactions that
-     *     wrote (a proposed start-up; today's counts every {@code shepherd_txlog} row)
      */
-    record Shepherd(Log log, Crash crash, boolean restartCountsWritersOnly) {
+    record Shepherd(Log log, Crash crash) {
 
         /** No log, no crash. */
-        static final Shepherd NO_LOG = new Shepherd(null, Crash.NEVER, false);
+        static final Shepherd NO_LOG = new Shepherd(null, Crash.NEVER);
 
         /** A log whose forces take 0..{@code forceDelayMaxMs}. */
         static Shepherd withLog(int forceDelayMaxMs) {
@@ -96,31 +94,25 @@ final class Simulation {
 
         /** A log whose forces take {@code minMs}..{@code maxMs}. */
         static Shepherd withLog(int minMs, int maxMs) {
-            return new Shepherd(new Log(minMs, maxMs, -1, SimCommitLog.Fault.NONE), Crash.NEVER, false);
+            return new Shepherd(new Log(minMs, maxMs, -1, SimCommitLog.Fault.NONE), Crash.NEVER);
         }
 
         /** Crashes {@code times} times, each {@code atMs} + 0..{@code windowMs} after the start or the previous restart. */
         Shepherd crashing(long atMs, int windowMs, int times, long restartAfter) {
-            return new Shepherd(log, new Crash(atMs, windowMs, times, restartAfter, 0, false), restartCountsWritersOnly);
+            return new Shepherd(log, new Crash(atMs, windowMs, times, restartAfter, 0, false));
         }
 
         /** Crashes once, right after the n-th record became durable. */
         Shepherd crashingAtDurable(int n, boolean beforeTheAck, long restartAfter) {
-            return new Shepherd(log, new Crash(-1, 0, 1, restartAfter, n, beforeTheAck), restartCountsWritersOnly);
+            return new Shepherd(log, new Crash(-1, 0, 1, restartAfter, n, beforeTheAck));
         }
 
         Shepherd logFailingAt(long ms) {
-            return new Shepherd(new Log(log.forceDelayMinMs(), log.forceDelayMaxMs(), ms, log.fault()), crash,
-                    restartCountsWritersOnly);
+            return new Shepherd(new Log(log.forceDelayMinMs(), log.forceDelayMaxMs(), ms, log.fault()), crash);
         }
 
         Shepherd withLogFault(SimCommitLog.Fault f) {
-            return new Shepherd(new Log(log.forceDelayMinMs(), log.forceDelayMaxMs(), log.failsAtMs(), f), crash,
-                    restartCountsWritersOnly);
-        }
-
-        Shepherd countingWritersOnlyAtRestart() {
-            return new Shepherd(log, crash, true);
+            return new Shepherd(new Log(log.forceDelayMinMs(), log.forceDelayMaxMs(), log.failsAtMs(), f), crash);
         }
     }
 
@@ -272,6 +264,8 @@ final class Simulation {
     private final Map<Long, Long> notDurableAtCrash = new TreeMap<>();
     /** Decided, never durable: the log failed. */
     private final Set<Long> failedInLog = new LinkedHashSet<>();
+    /** Those transactions by barrier: a record that reached the disk though its force failed is committed at a restart. */
+    private final TreeMap<Long, Txn<SimOp>> failedInLogTxns = new TreeMap<>();
     private int clientsDone;
     private final Map<ClientTxn, Long> openSince = new LinkedHashMap<>();
     private final List<ClientOutcome> outcomes = new ArrayList<>();
@@ -437,6 +431,7 @@ final class Simulation {
         @Override
         public void failed(Txn<SimOp> t) {
             failedInLog.add(t.id());
+            failedInLogTxns.put(t.barrier(), t);
         }
     }
 
@@ -492,7 +487,7 @@ final class Simulation {
         }
         RestartPlan.LogState state = log != null ? log.state() : new RestartPlan.LogState(false, -1, new long[0], -1);
         List<RestartPlan.ReplicaLog> logs = new ArrayList<>();
-        for (SimReplica r : replicas) logs.add(r.replicaLog(state.floor(), scenario.shepherd().restartCountsWritersOnly()));
+        for (SimReplica r : replicas) logs.add(r.replicaLog(state.floor()));
         RestartPlan.Plan plan;
         try {
             plan = RestartPlan.plan(state, logs, 0, scenario.recovery().viewChange());
@@ -504,6 +499,11 @@ final class Simulation {
         trace("the shepherd restarts: " + plan);
         checkRestartPlan(plan);
         if (log != null && !state.history() && plan.nextBarrier() > 0) log.recordFloor(plan.nextBarrier() - 1);
+        // their clients were told the outcome is unknown (08007): what the disk kept is committed now, in barrier order
+        for (Txn<SimOp> t : failedInLogTxns.values()) {
+            if (log != null && log.holds(t.barrier())) extendReference(t);
+        }
+        failedInLogTxns.clear();
         List<Txn<SimOp>> logged = log != null ? log.logged(replicas.size()) : List.of();
         startCore(plan.primary());
         core.resume(plan.lastTxId(), plan.nextBarrier(), logged, plan.replicas());
@@ -632,9 +632,11 @@ final class Simulation {
                 violate(r.name() + " committed T" + c.txId() + " which the coordinator did not commit" + whyNotCommitted(c.txId()));
                 continue;
             }
-            if (referenceBarrier.get(c.txId()) != c.barrier()) {
-                violate(r.name() + " committed T" + c.txId() + " at barrier " + c.barrier() + ", the coordinator at barrier "
-                        + referenceBarrier.get(c.txId()));
+            // a transaction that wrote nothing commits without a log row (barrier -1); one that wrote, with its barrier
+            long expectedLogBarrier = wrote(referenceOps.get(c.txId())) ? referenceBarrier.get(c.txId()) : -1;
+            if (expectedLogBarrier != c.barrier()) {
+                violate(r.name() + " committed T" + c.txId() + " with log barrier " + c.barrier() + ", the coordinator at "
+                        + expectedLogBarrier);
             }
             if (!correct(r)) continue;
             if (!c.ops().equals(referenceOps.get(c.txId()))) {
@@ -729,6 +731,8 @@ final class Simulation {
             boolean down = core.replicas().stream().anyMatch(m -> m.name().equals(r.name()) && m.down());
             if (down) continue;
             for (long txId : referenceAnswers.keySet()) {
+                // one that wrote nothing changes nothing and leaves no log row: its commit there proves nothing
+                if (!wrote(referenceOps.get(txId))) continue;
                 if (!r.holds(txId) && !readOnlyMayBeMissing.contains(txId)) {
                     violate(lostCommit(txId) + ": correct replica " + r.name() + " never committed it");
                 }

@@ -574,7 +574,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             boundLog();
         }
         ctx.get(t.id()).commitTimer.cancel();
-        if (commitLog.durableAtOnce() || !wrote(t)) {
+        boolean wrote = wrote(t);
+        if (!wrote) t.markWroteNothing();
+        if (commitLog.durableAtOnce() || !wrote) {
             durable(t);
             return;
         }
@@ -641,15 +643,22 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     }
 
     /**
-     * The log cannot make anything durable any more: the transactions decided but not durable are aborted (not
-     * acknowledged, committed nowhere) and nothing more is committed; the shepherd must be restarted once its disk is fixed.
+     * The log cannot make anything durable any more: the transactions decided but not durable are rolled back at the
+     * replicas and their clients told the outcome is unknown (08007: a failed force may still have left the record on
+     * disk, and a restart then commits it), and nothing more is committed; the shepherd must be restarted once its disk
+     * is fixed.
      */
     private void commitLogFailed(Exception e) {
         if (commitLogFailure != null) return;
         commitLogFailure = e;
         LOG.error("the write-ahead log failed: no transaction is committed any more; restart the shepherd once the disk is fixed",
                 e);
-        for (Txn<S> t : new ArrayList<>(live.values())) abortUndurable(t, "the write-ahead log failed", commitLogFailedError());
+        for (Txn<S> t : new ArrayList<>(live.values())) {
+            abortUndurable(t, "the write-ahead log failed", new SQLException("the shepherd's write-ahead log failed ("
+                    + e.getMessage() + ") while this transaction's commit was being logged: its outcome is unknown until the"
+                    + " shepherd is restarted with a working log (its record may have reached the disk; then the restart commits"
+                    + " it)", "08007", e));
+        }
         for (Txn<S> t : new ArrayList<>(live.values())) {
             if (t.state() == TxState.ACTIVE || t.state() == TxState.COMMITTING) abort(t, "the write-ahead log failed");
         }
@@ -657,6 +666,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         afterEvent();
     }
 
+    /** For a transaction refused before its commit decision: it was not committed. */
     private SQLException commitLogFailedError() {
         return new SQLException("the shepherd's write-ahead log failed (" + commitLogFailure.getMessage() + "): it commits"
                 + " nothing until it is restarted with a working log; the transaction was not committed", "58030",
@@ -957,7 +967,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /** Replays the next committed transaction the recovering replica lacks, or lets it rejoin when there is none. */
     private void replayNext(ReplicaManager<S> r) {
         Map.Entry<Long, Txn<S>> next = committedLog.higherEntry(r.replayCursor());
-        while (next != null && r.alreadyApplied(next.getKey())) {
+        // skipped: what its log already held, and what wrote nothing (no change, no log row: nothing to send)
+        while (next != null && (r.alreadyApplied(next.getKey()) || next.getValue().wroteNothing())) {
+            r.committed(next.getKey());
             r.setReplayCursor(next.getKey());
             next = committedLog.higherEntry(next.getKey());
         }
@@ -985,9 +997,11 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     private void replayStatement(ReplicaManager<S> r, int epoch, Txn<S> t, int attempt, int from) {
         int i = from;
-        while (i < t.stmts().size() && r.endpoint().readOnly(t.stmts().get(i).payload())) i++;
+        while (i < t.stmts().size() && (t.stmts().get(i).failedAtPrimary() || r.endpoint().readOnly(t.stmts().get(i).payload()))) {
+            i++;
+        }
         if (i == t.stmts().size()) {
-            r.endpoint().commit(t.id(), attempt, t.barrier(), o -> scheduler.execute(() -> replayCommitted(r, epoch, t, o)));
+            r.endpoint().commit(t.id(), attempt, t.logBarrier(), o -> scheduler.execute(() -> replayCommitted(r, epoch, t, o)));
             return;
         }
         int index = i;

@@ -458,16 +458,18 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         submit(done, () -> "commit T" + txId, () -> {
             try {
                 Connection c = connection(txId, attempt, gen);
-                PreparedStatement ps = statements.prepare(c, TXLOG_INSERT, ExecOptions.DEFAULT, fetchSize);
-                try {
-                    ps.setLong(1, txId);
-                    ps.setLong(2, barrier);
-                    ps.executeUpdate();
-                } catch (SQLException | RuntimeException e) {
-                    StatementCache.discard(ps);
-                    throw e;
+                if (barrier >= 0) {
+                    PreparedStatement ps = statements.prepare(c, TXLOG_INSERT, ExecOptions.DEFAULT, fetchSize);
+                    try {
+                        ps.setLong(1, txId);
+                        ps.setLong(2, barrier);
+                        ps.executeUpdate();
+                    } catch (SQLException | RuntimeException e) {
+                        StatementCache.discard(ps);
+                        throw e;
+                    }
+                    statements.release(c, TXLOG_INSERT, ps, false);
                 }
-                statements.release(c, TXLOG_INSERT, ps, false);
                 c.commit();
                 release(txId, attempt, false);
                 done.accept(Outcome.done());

@@ -254,8 +254,16 @@ class ReplicaRecoveryTest {
         assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
         long before = coordinator.currentBarrier();
 
+        long lastLogged;
+        try (var c = pools.get(0).acquire(); var st = c.createStatement();
+                var rs = st.executeQuery("SELECT MAX(barrier) FROM shepherd_txlog")) {
+            rs.next();
+            lastLogged = rs.getLong(1);
+            c.rollback();
+        }
         restartShepherd("restart", 0);
-        assertThat(coordinator.currentBarrier()).as("barriers go on").isEqualTo(before);
+        assertThat(coordinator.currentBarrier()).as("barriers go on after the last one that wrote (read-only ones leave no row)")
+                .isEqualTo(lastLogged + 1).isLessThanOrEqualTo(before);
         BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 8_600);
         assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
         assertThat(coordinator.replicaStatus()).extracting(CbsCore.ReplicaStatus::state).containsOnly("up");
