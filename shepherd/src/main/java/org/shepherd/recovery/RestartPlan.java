@@ -17,7 +17,12 @@ import java.util.TreeSet;
  * the log does not hold belonged to a transaction that wrote nothing, or to none (nothing to replay).
  *
  * <p>Without a log history (first start with a log, or its directory was removed) only the replicas' logs are known:
- * a replica whose log ends before another's is lost, as before the shepherd had a log.
+ * the floor is then the highest barrier any replica holds ({@link #floorToRead}), so a replica holding fewer barriers
+ * than another is lost, and nothing is replayed.
+ *
+ * <p>A replica that cannot be read at start ({@link Start#UNREACHABLE}) is probed like one that went down; when it
+ * answers it must hold as many barriers up to the floor as the others did (else it is lost), then it replays what it
+ * lacks. Transaction ids and barriers continue after the highest found in the log and the replicas read.
  */
 public final class RestartPlan {
 
@@ -27,20 +32,37 @@ public final class RestartPlan {
         UP,
         /** It lacks committed transactions the log holds: they are replayed on it first. */
         REPLAY,
+        /** It could not be read: probed until it answers, then checked ({@link ReplicaStart#expectedUpToCursor}) and replayed. */
+        UNREACHABLE,
         /** It lacks committed transactions nobody can replay: it stays out until restored from a copy. */
         LOST
     }
 
     /**
-     * What a replica's transaction log holds.
+     * What a replica's transaction log holds (the transactions that wrote).
      *
      * @param lastTxId its highest transaction id, -1 for none
      * @param lastBarrier its highest barrier, -1 for none
-     * @param committedUpToFloor how many barriers up to the log's floor it holds (0 when the floor is -1)
+     * @param committedUpToFloor how many barriers up to the floor it holds (0 when the floor is -1)
      * @param aboveFloor the barriers above the floor it holds, ascending
+     * @param unreachable why it could not be read, or null when it was
      */
     public record ReplicaLog(String name, boolean canBePrimary, long lastTxId, long lastBarrier, long committedUpToFloor,
-            long[] aboveFloor) {
+            long[] aboveFloor, String unreachable) {
+
+        public ReplicaLog(String name, boolean canBePrimary, long lastTxId, long lastBarrier, long committedUpToFloor,
+                long[] aboveFloor) {
+            this(name, canBePrimary, lastTxId, lastBarrier, committedUpToFloor, aboveFloor, null);
+        }
+
+        /** A replica whose log could not be read at start. */
+        public static ReplicaLog unreachable(String name, boolean canBePrimary, String why) {
+            return new ReplicaLog(name, canBePrimary, -1, -1, 0, new long[0], why);
+        }
+
+        public boolean reachable() {
+            return unreachable == null;
+        }
     }
 
     /**
@@ -57,11 +79,19 @@ public final class RestartPlan {
     /**
      * One replica's start.
      *
-     * @param lastCommittedBarrier the highest barrier it holds
-     * @param replayCursor for {@link Start#REPLAY}: every committed transaction up to here is applied there
-     * @param reason why it replays or is lost (for the log and the status), empty when up
+     * @param lastCommittedBarrier the highest barrier it holds (-1 when unknown)
+     * @param replayCursor for {@link Start#REPLAY} and {@link Start#UNREACHABLE}: every committed transaction up to here
+     *     is applied there
+     * @param expectedUpToCursor for {@link Start#UNREACHABLE}: how many barriers up to the cursor it must hold when it
+     *     answers (fewer: lost); -1 for no check
+     * @param reason why it replays, is unreachable or is lost (for the log and the status), empty when up
      */
-    public record ReplicaStart(Start start, long lastCommittedBarrier, long replayCursor, String reason) {
+    public record ReplicaStart(Start start, long lastCommittedBarrier, long replayCursor, long expectedUpToCursor,
+            String reason) {
+
+        public ReplicaStart(Start start, long lastCommittedBarrier, long replayCursor, String reason) {
+            this(start, lastCommittedBarrier, replayCursor, -1, reason);
+        }
     }
 
     /**
@@ -86,6 +116,18 @@ public final class RestartPlan {
     }
 
     /**
+     * The floor to read the replicas' logs against: the log's, or without log history the highest barrier the replicas
+     * that could be read hold ({@code lastBarriers}, -1 each for none).
+     */
+    public static long floorToRead(LogState log, long... lastBarriers) {
+        if (log.history()) return log.floor();
+        long max = -1;
+        for (long b : lastBarriers) max = Math.max(max, b);
+        return max;
+    }
+
+    /**
+     * @param replicas each replica's log, read against {@link #floorToRead}
      * @param configuredPrimary the index of the configured primary
      * @param viewChange whether another replica may be primary when the configured one cannot serve at once
      */
@@ -93,58 +135,56 @@ public final class RestartPlan {
             throws NoPrimaryException {
         long lastTxId = log.lastTxId();
         long lastBarrier = log.barriers().length == 0 ? -1 : log.barriers()[log.barriers().length - 1];
-        for (ReplicaLog r : replicas) {
-            lastTxId = Math.max(lastTxId, r.lastTxId());
-            lastBarrier = Math.max(lastBarrier, r.lastBarrier());
+        long[] lastBarriers = new long[replicas.size()];
+        for (int i = 0; i < replicas.size(); i++) {
+            lastTxId = Math.max(lastTxId, replicas.get(i).lastTxId());
+            lastBarrier = Math.max(lastBarrier, replicas.get(i).lastBarrier());
+            lastBarriers[i] = replicas.get(i).lastBarrier();
         }
-        List<ReplicaStart> starts = log.history() ? withLog(log, replicas) : withoutLog(replicas, lastBarrier);
+        long floor = floorToRead(log, lastBarriers);
+        List<ReplicaStart> starts = starts(log, floor, replicas);
         int primary = choosePrimary(replicas, starts, configuredPrimary, viewChange);
         String note = primary == configuredPrimary ? ""
                 : "the configured primary " + replicas.get(configuredPrimary).name() + " "
-                        + (starts.get(configuredPrimary).start() == Start.LOST ? "is lost" : "must replay transactions first")
+                        + switch (starts.get(configuredPrimary).start()) {
+                            case LOST -> "is lost";
+                            case UNREACHABLE -> "is not reachable";
+                            default -> "must replay transactions first";
+                        }
                         + ": " + replicas.get(primary).name() + " is the primary (view change at start)";
         return new Plan(lastTxId, lastBarrier + 1, primary, starts, note);
     }
 
-    private static List<ReplicaStart> withLog(LogState log, List<ReplicaLog> replicas) {
+    private static List<ReplicaStart> starts(LogState log, long floor, List<ReplicaLog> replicas) {
         long full = 0;
         for (ReplicaLog r : replicas) full = Math.max(full, r.committedUpToFloor());
         TreeSet<Long> logged = new TreeSet<>();
         for (long b : log.barriers()) {
-            if (b > log.floor()) logged.add(b);
+            if (b > floor) logged.add(b);
         }
         List<ReplicaStart> out = new ArrayList<>();
         for (ReplicaLog r : replicas) {
-            if (r.committedUpToFloor() < full) {
+            if (!r.reachable()) {
+                out.add(new ReplicaStart(Start.UNREACHABLE, -1, floor, full, "not reachable at start (" + r.unreachable()
+                        + "): probed until it answers; it must then hold the " + full + " committed transactions up to barrier "
+                        + floor + " the others hold, and replays what it lacks"));
+            } else if (r.committedUpToFloor() < full) {
                 out.add(new ReplicaStart(Start.LOST, r.lastBarrier(), -1, "its transaction log holds " + r.committedUpToFloor()
-                        + " committed transactions up to barrier " + log.floor() + " where other replicas hold " + full
-                        + ": it missed transactions the shepherd's write-ahead log no longer holds; restore it from a copy of"
-                        + " an up-to-date replica"));
-                continue;
-            }
-            TreeSet<Long> missing = new TreeSet<>(logged);
-            for (long b : r.aboveFloor()) missing.remove(b);
-            if (missing.isEmpty()) {
-                out.add(new ReplicaStart(Start.UP, r.lastBarrier(), -1, ""));
+                        + " committed transactions up to barrier " + floor + " where other replicas hold " + full + ": it missed"
+                        + " transactions " + (log.history() ? "the shepherd's write-ahead log no longer holds"
+                        : "of an earlier run that the shepherd has no write-ahead log of") + "; restore it from a copy of an"
+                        + " up-to-date replica"));
             } else {
-                out.add(new ReplicaStart(Start.REPLAY, r.lastBarrier(), log.floor(), "it lacks " + missing.size()
-                        + " committed transaction" + (missing.size() == 1 ? "" : "s") + " of an earlier run (barriers "
-                        + missing.first() + (missing.size() == 1 ? "" : " to " + missing.last())
-                        + "): replaying them from the write-ahead log"));
-            }
-        }
-        return out;
-    }
-
-    private static List<ReplicaStart> withoutLog(List<ReplicaLog> replicas, long lastBarrier) {
-        List<ReplicaStart> out = new ArrayList<>();
-        for (ReplicaLog r : replicas) {
-            if (r.lastBarrier() < lastBarrier) {
-                out.add(new ReplicaStart(Start.LOST, r.lastBarrier(), -1, "its transaction log ends at barrier " + r.lastBarrier()
-                        + ", before the other replicas' (" + lastBarrier + "), and the shepherd has no write-ahead log of that"
-                        + " run to replay what it missed; restore it from a copy of an up-to-date replica"));
-            } else {
-                out.add(new ReplicaStart(Start.UP, r.lastBarrier(), -1, ""));
+                TreeSet<Long> missing = new TreeSet<>(logged);
+                for (long b : r.aboveFloor()) missing.remove(b);
+                if (missing.isEmpty()) {
+                    out.add(new ReplicaStart(Start.UP, r.lastBarrier(), -1, ""));
+                } else {
+                    out.add(new ReplicaStart(Start.REPLAY, r.lastBarrier(), floor, "it lacks " + missing.size()
+                            + " committed transaction" + (missing.size() == 1 ? "" : "s") + " of an earlier run (barriers "
+                            + missing.first() + (missing.size() == 1 ? "" : " to " + missing.last())
+                            + "): replaying them from the write-ahead log"));
+                }
             }
         }
         return out;
@@ -152,7 +192,8 @@ public final class RestartPlan {
 
     /**
      * The configured primary if it serves at once; else, with view changes, the first that serves at once and may be
-     * primary; else the configured one if it only replays first; else, with view changes, the first such one.
+     * primary; else the configured one if it only replays first; else, with view changes, the first such one. Never one
+     * that is lost or could not be read.
      */
     private static int choosePrimary(List<ReplicaLog> replicas, List<ReplicaStart> starts, int configured, boolean viewChange)
             throws NoPrimaryException {
@@ -170,9 +211,11 @@ public final class RestartPlan {
                     .reason() + ")");
         }
         String configuredName = replicas.get(configured).name();
-        throw new NoPrimaryException("no replica can be the primary: the configured primary " + configuredName + " is lost"
+        boolean unreachable = starts.get(configured).start() == Start.UNREACHABLE;
+        throw new NoPrimaryException("no replica can be the primary: the configured primary " + configuredName + " is "
+                + (unreachable ? "not reachable" : "lost")
                 + (viewChange ? " and no other replica that may be primary is usable" : " and view.change is false") + " [" + why
-                + "]; " + (viewChange ? "" : "choose an up-to-date replica as primary= or ") + "restore " + configuredName
-                + " from a copy of an up-to-date replica");
+                + "]; " + (viewChange ? "" : "choose an up-to-date replica as primary= or ")
+                + (unreachable ? "start " + configuredName : "restore " + configuredName + " from a copy of an up-to-date replica"));
     }
 }

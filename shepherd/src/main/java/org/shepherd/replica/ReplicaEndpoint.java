@@ -51,11 +51,20 @@ public interface ReplicaEndpoint<S> {
     void rollback(long txId, int attempt, Consumer<Outcome> done);
 
     /**
-     * Asks a replica that went down whether it answers again: {@code reached} gets the barriers above
-     * {@code above} in its transaction log ({@code shepherd_txlog}), ascending; {@code unreachable} why not. Either
-     * is called once, later, from any thread.
+     * What a probe found in the replica's transaction log ({@code shepherd_txlog}).
+     *
+     * @param above the barriers above the probe's {@code above}, ascending
+     * @param upToAbove how many barriers up to {@code above} it holds; -1 when not asked
      */
-    default void probe(long above, Consumer<long[]> reached, Consumer<SQLException> unreachable) {
+    record Probe(long[] above, long upToAbove) {
+    }
+
+    /**
+     * Asks a replica that went down whether it answers again (creating its transaction log if it has none): {@code reached}
+     * gets what its log holds above {@code above} and, when {@code countUpTo}, how many barriers up to it;
+     * {@code unreachable} why not. Either is called once, later, from any thread.
+     */
+    default void probe(long above, boolean countUpTo, Consumer<Probe> reached, Consumer<SQLException> unreachable) {
         unreachable.accept(new SQLException("replica " + name() + " cannot be probed", "0A000"));
     }
 

@@ -47,6 +47,8 @@ public final class ReplicaManager<S> {
     private int replayAttempt = REPLAY_ATTEMPT_FIRST;
     /** While down or recovering: every committed transaction with a barrier up to here is applied at the replica. */
     private long replayCursor = -1;
+    /** For a replica that could not be read at start: how many barriers up to the cursor it must hold, else -1. */
+    private long expectedUpToCursor = -1;
     /** Barriers above the cursor its transaction log already held when it was reached again. */
     private java.util.Set<Long> alreadyApplied = java.util.Set.of();
 
@@ -123,6 +125,19 @@ public final class ReplicaManager<S> {
         replayCursor = barrier;
     }
 
+    /**
+     * A replica that could not be read at start: when it answers it must hold {@code count} barriers up to its cursor (as
+     * the others did), else it missed transactions nobody can replay.
+     */
+    public void expectUpToCursor(long count) {
+        expectedUpToCursor = count;
+    }
+
+    /** See {@link #expectUpToCursor}; -1 for no check. */
+    public long expectedUpToCursor() {
+        return expectedUpToCursor;
+    }
+
     /** Whether the replica's log already held this barrier when it was reached again. */
     public boolean alreadyApplied(long barrier) {
         return alreadyApplied.contains(barrier);
@@ -131,6 +146,7 @@ public final class ReplicaManager<S> {
     /** Reached again, its log holding {@code present} (barriers above the cursor): replays the others. */
     public void startRecovery(long[] present) {
         phase = Phase.RECOVERING;
+        expectedUpToCursor = -1;
         probeFailures = 0;
         java.util.Set<Long> have = new java.util.HashSet<>();
         for (long b : present) {

@@ -39,9 +39,9 @@ class RestartPlanTest {
         return new ReplicaLog(name, canBePrimary, lastTxId, last, upToFloor, above);
     }
 
-    /** A replica as seen without log history: only its last barrier matters. */
-    private static ReplicaLog endingAt(String name, long lastTxId, long lastBarrier) {
-        return new ReplicaLog(name, true, lastTxId, lastBarrier, 0, new long[0]);
+    /** A replica as seen without log history: its last barrier and how many barriers up to the highest it holds. */
+    private static ReplicaLog endingAt(String name, long lastTxId, long lastBarrier, long upToHighest) {
+        return new ReplicaLog(name, true, lastTxId, lastBarrier, upToHighest, new long[0]);
     }
 
     private static List<Start> starts(Plan p) {
@@ -135,13 +135,21 @@ class RestartPlanTest {
     class WithoutLog {
 
         @Test
-        @DisplayName("a replica whose log ends before the others' is lost; the rest serve")
-        void replicaBehindTheMaxIsLost() throws Exception {
-            Plan p = RestartPlan.plan(NO_HISTORY, List.of(endingAt("r1", 20, 9), endingAt("r2", 20, 9), endingAt("r3", 17, 7)), 0,
-                    true);
-            assertThat(starts(p)).containsExactly(Start.UP, Start.UP, Start.LOST);
-            assertThat(p.replicas().get(2).reason()).contains("ends at barrier 7, before the other replicas' (9)")
-                    .contains("no write-ahead log").contains("restore it from a copy");
+        @DisplayName("the floor to read against is the highest barrier any readable replica holds")
+        void floorIsTheHighestBarrier() {
+            assertThat(RestartPlan.floorToRead(NO_HISTORY, 9, -1, 7)).isEqualTo(9);
+            assertThat(RestartPlan.floorToRead(log(FLOOR, 1), 9, 7)).as("with history: the log's").isEqualTo(FLOOR);
+        }
+
+        @Test
+        @DisplayName("a replica holding fewer barriers up to the highest is lost, a hole included; the rest serve")
+        void replicaBehindIsLost() throws Exception {
+            // read against floor 9: r1 and r2 hold the ten barriers 0..9, r3 ends at 7, r4 ends at 9 but lacks 8
+            Plan p = RestartPlan.plan(NO_HISTORY, List.of(endingAt("r1", 20, 9, 10), endingAt("r2", 20, 9, 10),
+                    endingAt("r3", 17, 7, 8), endingAt("r4", 20, 9, 9)), 0, true);
+            assertThat(starts(p)).containsExactly(Start.UP, Start.UP, Start.LOST, Start.LOST);
+            assertThat(p.replicas().get(2).reason()).contains("holds 8 committed transactions up to barrier 9 where other"
+                    + " replicas hold 10").contains("no write-ahead log").contains("restore it from a copy");
             assertThat(p.replicas().get(2).lastCommittedBarrier()).isEqualTo(7);
             assertThat(p.nextBarrier()).isEqualTo(10);
             assertThat(p.lastTxId()).isEqualTo(20);
@@ -150,13 +158,45 @@ class RestartPlanTest {
         @Test
         @DisplayName("a first start on empty replicas: all serve, ids and barriers start at the beginning")
         void emptyReplicas() throws Exception {
-            Plan p = RestartPlan.plan(NO_HISTORY, List.of(endingAt("r1", -1, -1), endingAt("r2", -1, -1), endingAt("r3", -1, -1)),
-                    0, true);
+            Plan p = RestartPlan.plan(NO_HISTORY, List.of(endingAt("r1", -1, -1, 0), endingAt("r2", -1, -1, 0),
+                    endingAt("r3", -1, -1, 0)), 0, true);
             assertThat(starts(p)).containsExactly(Start.UP, Start.UP, Start.UP);
             assertThat(p.nextBarrier()).isZero();
             assertThat(p.lastTxId()).isEqualTo(-1);
         }
     }
+
+    @Nested
+    @DisplayName("a replica that cannot be read at start")
+    class Unreachable {
+
+        @Test
+        @DisplayName("starts unreachable, to hold as many barriers up to the floor as the others and replay from there")
+        void secondaryIsProbedAndChecked() throws Exception {
+            Plan p = RestartPlan.plan(log(FLOOR, 40, 5, 7), List.of(replica("r1", 41, 5, 5, 6, 7), replica("r2", 41, 5, 5, 6, 7),
+                    ReplicaLog.unreachable("r3", true, "connection refused")), 0, true);
+            assertThat(starts(p)).containsExactly(Start.UP, Start.UP, Start.UNREACHABLE);
+            ReplicaStart r3 = p.replicas().get(2);
+            assertThat(r3.replayCursor()).isEqualTo(FLOOR);
+            assertThat(r3.expectedUpToCursor()).isEqualTo(5);
+            assertThat(r3.reason()).contains("connection refused").contains("5 committed transactions up to barrier " + FLOOR);
+            assertThat(p.nextBarrier()).isEqualTo(8);
+        }
+
+        @Test
+        @DisplayName("an unreachable configured primary: with view changes another serves, without the start is refused")
+        void primary() throws Exception {
+            List<ReplicaLog> logs = List.of(ReplicaLog.unreachable("r1", true, "connection refused"),
+                    replica("r2", 41, 5, 5, 6, 7), replica("r3", 41, 5, 5, 6, 7));
+            Plan p = RestartPlan.plan(log(FLOOR, 40, 5, 7), logs, 0, true);
+            assertThat(p.primary()).isEqualTo(1);
+            assertThat(p.primaryNote()).contains("r1 is not reachable").contains("r2 is the primary");
+            assertThatThrownBy(() -> RestartPlan.plan(log(FLOOR, 40, 5, 7), logs, 0, false))
+                    .isInstanceOf(NoPrimaryException.class).hasMessageContaining("r1 is not reachable")
+                    .hasMessageContaining("start r1");
+        }
+    }
+
 
     @Nested
     @DisplayName("the primary")

@@ -96,6 +96,40 @@ class ShepherdCrashTest {
         }
     }
 
+    @Test
+    void aShepherdRestartedWhileAReplicaIsDownServesAndCatchesThatReplicaUpWhenItIsBack() throws Exception {
+        Path config = startReplicas();
+        String url = startShepherd(config);
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE acct (id INT PRIMARY KEY, balance DECIMAL(12,2) NOT NULL)");
+            s.executeUpdate("INSERT INTO acct VALUES (1, 100.00), (2, 200.00)");
+        }
+        try (Connection c = DriverManager.getConnection(url, "app", "secret")) {
+            commitWhileTheReplicasAreCutOff(c, "UPDATE acct SET balance = balance + 50 WHERE id = 1");
+        }
+        killShepherdAndCutTheLinks();
+        DerbyNetworkServer r3 = servers.get(2);
+        r3.kill();
+
+        url = startShepherd(config); // r3 does not answer: the shepherd starts with r1 and r2
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO acct VALUES (3, 300.00)");
+            try (ResultSet rs = s.executeQuery("SELECT SUM(balance) FROM acct")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getBigDecimal(1)).isEqualByComparingTo("650.00");
+            }
+        }
+        for (DerbyNetworkServer server : servers.subList(0, 2)) {
+            assertThat(rows(server)).as("%s", server.name()).containsExactly("1=150.00", "2=200.00", "3=300.00");
+        }
+
+        r3.restart(); // probed, checked against the others' log, the logged update and the insert replayed
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        while (!rows(r3).equals(rows(servers.get(0))) && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(rows(r3)).containsExactly("1=150.00", "2=200.00", "3=300.00");
+        assertThat(txlogBarriers(r3)).isEqualTo(txlogBarriers(servers.get(0)));
+    }
+
     /** Three Derby servers, each behind a proxy; returns the shepherd's configuration file. */
     private Path startReplicas() throws IOException {
         StringBuilder config = new StringBuilder("listen=127.0.0.1:0\nf=1\nuser.app.password=secret\n")

@@ -470,6 +470,30 @@ class CbsSimulationTest {
     }
 
     @Test
+    @DisplayName("the shepherd restarts while a secondary that was down is still down: that secondary comes back and, if it"
+            + " missed what nobody can replay any more, is found lost then; otherwise it catches up")
+    void replicaDownAcrossAShepherdRestart() {
+        // r3 is down from 10 to 300 ms; the shepherd crashes once between 100 and 140 ms and restarts 20 ms later
+        Scenario keeps = Scenario.random(List.of(OK, OK, OK.crashAt(10).restartAt(300))).withWorkload(4, 12, 5)
+                .withShepherd(Shepherd.withLog(3).crashing(100, 40, 1, 20));
+        List<Result> caughtUp = runAll(keeps, 50);
+        assertThat(caughtUp).allMatch(r -> r.restarts().size() == 1
+                && r.restarts().get(0).replicas().get(2).start() == RestartPlan.Start.UNREACHABLE);
+        assertThat(caughtUp).allMatch(r -> r.core().replicas().get(2).phase() == ReplicaManager.Phase.UP);
+        assertThat(caughtUp).allMatch(r -> r.replicas().get(2).data().equals(r.reference()));
+
+        // lost before the crash (the first run keeps only 3 transactions to replay), so the log's floor moved past it; the
+        // restarted shepherd keeps many, so it is only when r3 answers that its log shows what it lacks
+        Scenario beyond = keeps.withRecovery(new CbsCore.Recovery(50, 400, 3))
+                .withShepherd(keeps.shepherd().restartingWith(Simulation.Scenario.RECOVERY));
+        List<Result> lost = runAll(beyond, 50);
+        assertThat(lost).allMatch(r -> r.core().replicas().get(2).phase() == ReplicaManager.Phase.LOST);
+        assertThat(lost).extracting(r -> r.core().replicas().get(2).downReason()).as("found out when it answered")
+                .allMatch(why -> why.startsWith("when it answered"));
+        assertThat(lost).allMatch(r -> r.replicas().get(1).data().equals(r.reference()));
+    }
+
+    @Test
     @DisplayName("an insufficiently blocking secondary (coarser locks) re-runs transactions locally; none is lost or run twice")
     void insufficientlyBlockingSecondary() {
         List<Result> results = runAll(Scenario.random(List.of(OK, OK, OK.coarseLocks(5))), 100);

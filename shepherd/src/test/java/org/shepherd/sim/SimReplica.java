@@ -193,12 +193,14 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     }
 
     @Override
-    public void probe(long above, Consumer<long[]> reached, Consumer<SQLException> unreachable) {
+    public void probe(long above, boolean countUpTo, Consumer<Probe> reached, Consumer<SQLException> unreachable) {
         scheduler.schedule(delay(0), () -> {
             if (crashed) {
                 unreachable.accept(new SQLException(name + " crashed", "08006"));
             } else {
-                reached.accept(txlog.values().stream().mapToLong(Long::longValue).filter(b -> b > above).sorted().toArray());
+                long[] present = txlog.values().stream().mapToLong(Long::longValue).filter(b -> b > above).sorted().toArray();
+                long upTo = countUpTo ? txlog.values().stream().filter(b -> b <= above).count() : -1;
+                reached.accept(new Probe(present, upTo));
             }
         });
     }

@@ -81,8 +81,19 @@ final class Simulation {
      * The shepherd process.
      *
      * @param log its write-ahead log, null for none ({@link CommitLog#none()}: a commit is durable at its decision)
+     * @param recoveryAfterRestart the recovery settings of a restarted shepherd, null for the scenario's
      */
-    record Shepherd(Log log, Crash crash) {
+    record Shepherd(Log log, Crash crash, CbsCore.Recovery recoveryAfterRestart) {
+
+        Shepherd(Log log, Crash crash) {
+            this(log, crash, null);
+        }
+
+        /** A restarted shepherd runs with {@code r} (e.g. a larger replay log than the first run). */
+        Shepherd restartingWith(CbsCore.Recovery r) {
+            return new Shepherd(log, crash, r);
+        }
+
 
         /** No log, no crash. */
         static final Shepherd NO_LOG = new Shepherd(null, Crash.NEVER);
@@ -264,6 +275,8 @@ final class Simulation {
     private final Map<Long, Long> notDurableAtCrash = new TreeMap<>();
     /** Decided, never durable: the log failed. */
     private final Set<Long> failedInLog = new LinkedHashSet<>();
+    /** Replicas unreachable at a restart that lacked what nobody can replay: they must not serve again. */
+    private final Map<String, String> mustBeLostWhenBack = new LinkedHashMap<>();
     /** Those transactions by barrier: a record that reached the disk though its force failed is committed at a restart. */
     private final TreeMap<Long, Txn<SimOp>> failedInLogTxns = new TreeMap<>();
     private int clientsDone;
@@ -303,8 +316,10 @@ final class Simulation {
     }
 
     private void startCore(int primary) {
+        CbsCore.Recovery recovery = restarts.isEmpty() || scenario.shepherd().recoveryAfterRestart() == null
+                ? scenario.recovery() : scenario.shepherd().recoveryAfterRestart();
         CbsCore.Settings settings = new CbsCore.Settings(F, scenario.mode(), scenario.rules(), 5_000, 100, 25)
-                .withRecovery(scenario.recovery());
+                .withRecovery(recovery);
         process = new FencedScheduler(scheduler);
         core = new CbsCore<>(replicas, primary, settings, process, divergences, log != null ? log : CommitLog.none());
     }
@@ -473,21 +488,18 @@ final class Simulation {
     }
 
     private void restartShepherd() {
-        for (SimReplica r : replicas) {
-            if (!r.crashed()) continue;
-            long back = r.faults().restartAtMs();
-            if (back >= scheduler.now()) {
-                // the shepherd reads every replica's log at start-up: it starts once this one answers again
-                scheduler.schedule(back - scheduler.now() + 1, this::restartShepherd);
-            } else {
-                violate("the shepherd cannot restart: " + r.name() + " is unreachable for good (start-up reads every replica's"
-                        + " transaction log)");
-            }
-            return;
-        }
         RestartPlan.LogState state = log != null ? log.state() : new RestartPlan.LogState(false, -1, new long[0], -1);
+        // like the production start-up: a replica that does not answer starts down, to be checked and caught up later
+        long[] lastBarriers = new long[replicas.size()];
+        for (int i = 0; i < replicas.size(); i++) {
+            lastBarriers[i] = replicas.get(i).crashed() ? -1 : replicas.get(i).replicaLog(-1).lastBarrier();
+        }
+        long floor = RestartPlan.floorToRead(state, lastBarriers);
         List<RestartPlan.ReplicaLog> logs = new ArrayList<>();
-        for (SimReplica r : replicas) logs.add(r.replicaLog(state.floor()));
+        for (SimReplica r : replicas) {
+            logs.add(r.crashed() ? RestartPlan.ReplicaLog.unreachable(r.name(), r.canBePrimary(), r.name() + " crashed")
+                    : r.replicaLog(floor));
+        }
         RestartPlan.Plan plan;
         try {
             plan = RestartPlan.plan(state, logs, 0, scenario.recovery().viewChange());
@@ -498,7 +510,7 @@ final class Simulation {
         restarts.add(plan);
         trace("the shepherd restarts: " + plan);
         checkRestartPlan(plan);
-        if (log != null && !state.history() && plan.nextBarrier() > 0) log.recordFloor(plan.nextBarrier() - 1);
+        if (log != null && !state.history() && floor >= 0) log.recordFloor(floor);
         // their clients were told the outcome is unknown (08007): what the disk kept is committed now, in barrier order
         for (Txn<SimOp> t : failedInLogTxns.values()) {
             if (log != null && log.holds(t.barrier())) extendReference(t);
@@ -690,7 +702,7 @@ final class Simulation {
                         violate("restart plan: " + r.name() + " serves at once but lacks T" + txId + " (barrier " + b
                                 + ") which the log holds");
                     }
-                } else if (log != null && log.keeps(b)) {
+                } else if (log != null && log.keeps(b) && start.start() != RestartPlan.Start.UNREACHABLE) {
                     violate(lostCommit(txId) + " at the shepherd's restart: " + r.name() + " (" + start.start() + ") lacks it,"
                             + " and the write-ahead log still holds its record but at or below the log's floor " + log.floor()
                             + ", so it is not replayed");
@@ -698,7 +710,10 @@ final class Simulation {
                     unrecoverable = lostCommit(txId);
                 }
             }
-            if (start.start() == RestartPlan.Start.LOST) {
+            if (start.start() == RestartPlan.Start.UNREACHABLE) {
+                // not read at start: checked when it answers; one that lacks what nobody can replay must be found lost then
+                if (unrecoverable != null) mustBeLostWhenBack.put(r.name(), unrecoverable);
+            } else if (start.start() == RestartPlan.Start.LOST) {
                 if (unrecoverable == null) {
                     violate("restart plan: " + r.name() + " is declared lost (" + start.reason() + ") but it lacks no committed"
                             + " transaction that wrote and that the write-ahead log cannot replay");
@@ -729,6 +744,10 @@ final class Simulation {
         for (SimReplica r : replicas) {
             if (!correct(r) || r.crashed()) continue;
             boolean down = core.replicas().stream().anyMatch(m -> m.name().equals(r.name()) && m.down());
+            if (!down && mustBeLostWhenBack.containsKey(r.name())) {
+                violate(r.name() + " serves again after it was unreachable at a restart, though it lacked what nobody can"
+                        + " replay: " + mustBeLostWhenBack.get(r.name()));
+            }
             if (down) continue;
             for (long txId : referenceAnswers.keySet()) {
                 // one that wrote nothing changes nothing and leaves no log row: its commit there proves nothing

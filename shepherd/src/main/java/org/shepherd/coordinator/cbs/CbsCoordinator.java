@@ -117,7 +117,10 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.statementTimeoutMs = statementTimeoutMs;
         this.endpoints = new ArrayList<>();
         for (ReplicaPool p : pools) endpoints.add(new JdbcReplicaEndpoint(p, workerThreadsMax, fetchSize, spill, RESULT_MEMORY_BYTES_MAX));
-        for (JdbcReplicaEndpoint e : endpoints) e.createTxlogIfMissing();
+        String[] unreachable = new String[endpoints.size()];
+        long[] lastBarriers = new long[endpoints.size()];
+        for (int i = 0; i < endpoints.size(); i++) readable(i, unreachable, lastBarriers);
+        requireReachable(unreachable, settings.f());
         Dialect client = endpoints.get(primaryIndex).dialect();
         Set<Dialect> targets = new LinkedHashSet<>();
         for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
@@ -128,8 +131,13 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         RestartPlan.LogState logState = logState(wal);
+        long floor = RestartPlan.floorToRead(logState, lastBarriers);
         List<RestartPlan.ReplicaLog> replicaLogs = new ArrayList<>();
-        for (JdbcReplicaEndpoint e : endpoints) replicaLogs.add(e.readTxlog(logState.floor()));
+        for (int i = 0; i < endpoints.size(); i++) {
+            JdbcReplicaEndpoint e = endpoints.get(i);
+            replicaLogs.add(unreachable[i] == null ? e.readTxlog(floor)
+                    : RestartPlan.ReplicaLog.unreachable(e.name(), e.canBePrimary(), unreachable[i]));
+        }
         RestartPlan.Plan plan;
         try {
             plan = RestartPlan.plan(logState, replicaLogs, primaryIndex, settings.recovery().viewChange());
@@ -142,12 +150,12 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         List<Txn<JdbcStatement>> logged = new ArrayList<>();
         if (wal != null) {
             commitLog = new JdbcCommitLog(wal, targets);
-            if (!logState.history() && plan.nextBarrier() > 0) {
+            if (!logState.history() && floor >= 0) {
                 LOG.warn("the write-ahead log has no history but the replicas committed transactions up to barrier {}: an"
                         + " earlier run's acknowledged commits that had not reached every replica cannot be replayed (first"
-                        + " start with a log, or its directory was removed)", plan.nextBarrier() - 1);
+                        + " start with a log, or its directory was removed)", floor);
                 try {
-                    wal.recordFloor(plan.nextBarrier() - 1); // what the replicas held before this log began
+                    wal.recordFloor(floor); // what the replicas held before this log began
                 } catch (java.io.IOException e) {
                     scheduler.close();
                     throw new SQLException("cannot write the write-ahead log: " + e.getMessage(), "58030", e);
@@ -164,6 +172,37 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         });
         if (wal != null) wal.forgetRecovered();
         awaitPrimaryServing(plan);
+    }
+
+    /**
+     * Creates replica {@code i}'s transaction log if it has none and reads its last barrier; a replica that does not answer
+     * (unreachable when its pool started, or now) gets the reason in {@code unreachable} instead: it starts down and is
+     * probed. Other failures stop the start.
+     */
+    private void readable(int i, String[] unreachable, long[] lastBarriers) throws SQLException {
+        JdbcReplicaEndpoint e = endpoints.get(i);
+        lastBarriers[i] = -1;
+        SQLException atStart = e.pool().unreachableAtStart();
+        try {
+            e.createTxlogIfMissing();
+            lastBarriers[i] = e.txlogHighWater()[1];
+        } catch (SQLException failure) {
+            if (atStart == null && !org.shepherd.vote.ErrorOutcome.isConnectionFailure(failure)) throw failure;
+            unreachable[i] = (atStart != null ? atStart : failure).getMessage();
+            LOG.warn("replica {} does not answer at start ({}); it is probed until it does", e.name(), unreachable[i]);
+        }
+    }
+
+    /** At least f+1 replicas must answer at start: fewer could commit nothing. */
+    private void requireReachable(String[] unreachable, int f) throws SQLException {
+        List<String> down = new ArrayList<>();
+        for (int i = 0; i < unreachable.length; i++) {
+            if (unreachable[i] != null) down.add(endpoints.get(i).name() + " (" + unreachable[i] + ")");
+        }
+        if (down.isEmpty() || unreachable.length - down.size() >= f + 1) return; // too few configured: CbsCore says so
+        throw new SQLException("only " + (unreachable.length - down.size()) + " of " + unreachable.length + " replicas answer,"
+                + " and at least f+1 = " + (f + 1) + " are needed to commit anything: " + String.join(", ", down)
+                + "; start them and try again", "08001");
     }
 
     /** What the write-ahead log kept of earlier runs; no log: nothing, and no history. */
@@ -222,8 +261,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         WriteAheadLog wal = null;
         try {
             for (ReplicaSpec spec : config.replicas()) {
-                pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults(spec.dialect()), config.replicaPoolSizeMax(),
-                        config.replicaConnectTimeoutMs()));
+                pools.add(ReplicaPool.startingUnreachable(spec, ConnectionPreparer.defaults(spec.dialect()),
+                        config.replicaPoolSizeMax(), config.replicaConnectTimeoutMs()));
             }
             SpillSpace spill;
             try {
@@ -389,7 +428,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /** The primary replica's dialect and product, read when its pool opened. */
     @Override
     public DatabaseInfo databaseInfo() {
-        return primary().pool().databaseInfo();
+        return primary().pool().databaseInfoIfKnown(); // the primary answered: known
     }
 
     @Override

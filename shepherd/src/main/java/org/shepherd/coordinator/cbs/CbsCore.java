@@ -237,9 +237,10 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
                     r.markLost(start.reason());
                     LOG.warn("replica {} is left out: {}", r.name(), r.downReason());
                 }
-                case REPLAY -> {
+                case REPLAY, UNREACHABLE -> {
                     r.markDown(start.reason());
                     r.setReplayCursor(start.replayCursor());
+                    if (start.expectedUpToCursor() >= 0) r.expectUpToCursor(start.expectedUpToCursor());
                     toReplay.add(r);
                 }
                 default -> {
@@ -248,8 +249,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             }
         }
         if (toReplay.isEmpty()) return;
+        // all of them, even beyond replica.recovery.log.max: they were read from disk to be replayed, not given up
         for (Txn<S> t : logged) committedLog.put(t.barrier(), t);
-        boundLog();
+        trimLog();
         for (ReplicaManager<S> r : toReplay) {
             if (r.phase() != ReplicaManager.Phase.DOWN) continue;
             LOG.info("replica {}: {}", r.name(), r.downReason());
@@ -946,7 +948,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         int epoch = r.epoch();
         scheduler.schedule(delay, () -> {
             if (r.phase() != ReplicaManager.Phase.DOWN || r.epoch() != epoch) return;
-            r.endpoint().probe(r.replayCursor(), present -> scheduler.execute(() -> reached(r, epoch, present)),
+            r.endpoint().probe(r.replayCursor(), r.expectedUpToCursor() >= 0, found -> scheduler.execute(() -> reached(r, epoch, found)),
                     e -> scheduler.execute(() -> {
                         if (r.phase() != ReplicaManager.Phase.DOWN || r.epoch() != epoch) return;
                         r.probeFailed();
@@ -955,9 +957,19 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         });
     }
 
-    private void reached(ReplicaManager<S> r, int epoch, long[] present) {
+    private void reached(ReplicaManager<S> r, int epoch, ReplicaEndpoint.Probe found) {
         if (r.phase() != ReplicaManager.Phase.DOWN || r.epoch() != epoch) return;
-        r.startRecovery(present);
+        long expected = r.expectedUpToCursor();
+        if (expected >= 0 && found.upToAbove() != expected) {
+            r.markLost("when it answered, its transaction log held " + found.upToAbove() + " committed transactions up to"
+                    + " barrier " + r.replayCursor() + " where the others held " + expected + ": it missed transactions nobody"
+                    + " can replay; restore it from a copy of an up-to-date replica");
+            LOG.error("replica {} is lost: {}", r.name(), r.downReason());
+            trimLog();
+            afterEvent();
+            return;
+        }
+        r.startRecovery(found.above());
         LOG.info("replica {} answers again; replaying the committed transactions it missed after barrier {} ({} in the log)",
                 r.name(), r.replayCursor(), committedLog.tailMap(r.replayCursor(), false).size());
         replayNext(r);

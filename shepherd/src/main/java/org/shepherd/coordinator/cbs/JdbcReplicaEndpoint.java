@@ -160,18 +160,20 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     public RestartPlan.ReplicaLog readTxlog(long floor) throws SQLException {
         long[] hw = txlogHighWater();
         try (Connection c = pool.acquireForMetadata()) {
-            long upToFloor = 0;
-            if (floor >= 0) {
-                try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
-                    ps.setLong(1, floor);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        upToFloor = rs.next() ? rs.getLong(1) : 0;
-                    }
-                }
-            }
+            long upToFloor = countUpTo(c, floor);
             long[] above = barriersAbove(c, floor);
             c.rollback();
             return new RestartPlan.ReplicaLog(name(), canBePrimary(), hw[0], hw[1], upToFloor, above);
+        }
+    }
+
+    private static long countUpTo(Connection c, long barrier) throws SQLException {
+        if (barrier < 0) return 0;
+        try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
+            ps.setLong(1, barrier);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
         }
     }
 
@@ -490,12 +492,15 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     @Override
-    public void probe(long above, Consumer<long[]> reached, Consumer<SQLException> unreachable) {
+    public void probe(long above, boolean countUpTo, Consumer<Probe> reached, Consumer<SQLException> unreachable) {
         Runnable job = () -> {
-            long[] present;
-            try (Connection c = pool.acquireForMetadata()) {
-                present = barriersAbove(c, above);
-                c.rollback();
+            Probe present;
+            try {
+                createTxlogIfMissing(); // a replica unreachable when the shepherd started may have none yet
+                try (Connection c = pool.acquireForMetadata()) {
+                    present = new Probe(barriersAbove(c, above), countUpTo ? countUpTo(c, above) : -1);
+                    c.rollback();
+                }
             } catch (SQLException | RuntimeException e) {
                 unreachable.accept(JdbcExecution.toSqlException(e));
                 return;

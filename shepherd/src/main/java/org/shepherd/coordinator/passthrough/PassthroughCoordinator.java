@@ -78,7 +78,7 @@ public final class PassthroughCoordinator implements Coordinator, AdminView {
 
     @Override
     public DatabaseInfo databaseInfo() {
-        return replica.databaseInfo();
+        return replica.databaseInfoIfKnown(); // its pool checked it is reachable
     }
 
     /** One replica, no votes, no barriers: barrier 0, nothing committed under a barrier, never a divergence. */

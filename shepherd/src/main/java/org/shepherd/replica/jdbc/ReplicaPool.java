@@ -34,7 +34,10 @@ public final class ReplicaPool implements AutoCloseable {
     private final ConnectionPreparer preparer;
     private final HikariDataSource pool;
     private final HikariDataSource metadataPool;
-    private final DatabaseInfo databaseInfo;
+    /** Read at the first connection: when the pool started, or when an unreachable replica first answered. */
+    private volatile DatabaseInfo databaseInfo;
+    /** Why the replica could not be reached when the pool started, or null. */
+    private final SQLException unreachableAtStart;
     private final int sizeMax;
 
     /**
@@ -45,21 +48,35 @@ public final class ReplicaPool implements AutoCloseable {
      */
     public ReplicaPool(ReplicaSpec spec, ConnectionPreparer preparer, int poolSizeMax, long connectTimeoutMs)
             throws SQLException {
+        this(spec, preparer, poolSizeMax, connectTimeoutMs, false);
+    }
+
+    /**
+     * As {@link #ReplicaPool(ReplicaSpec, ConnectionPreparer, int, long)}, but a replica that cannot be reached does not
+     * fail the start ({@link #unreachableAtStart()}): its settings are checked, and its product read, when it first
+     * answers. A replica that answers and refuses its settings still fails.
+     */
+    public static ReplicaPool startingUnreachable(ReplicaSpec spec, ConnectionPreparer preparer, int poolSizeMax,
+            long connectTimeoutMs) throws SQLException {
+        return new ReplicaPool(spec, preparer, poolSizeMax, connectTimeoutMs, true);
+    }
+
+    private ReplicaPool(ReplicaSpec spec, ConnectionPreparer preparer, int poolSizeMax, long connectTimeoutMs,
+            boolean mayBeUnreachable) throws SQLException {
         this.spec = spec;
         this.preparer = preparer;
         this.sizeMax = poolSizeMax;
-        try (Connection first = openPhysical()) {
-            try {
-                preparer.prepareDatabase(first);
-            } catch (ReplicaRefusedException e) {
-                throw new ReplicaRefusedException("replica " + spec.name() + " (" + spec.dialect() + "): " + e.getMessage());
-            }
-            DatabaseMetaData md = first.getMetaData();
-            String quote = md.getIdentifierQuoteString();
-            databaseInfo = new DatabaseInfo(spec.dialect(), quote == null ? "" : quote.trim(),
-                    md.getDatabaseProductName(), md.getDatabaseProductVersion());
-            first.rollback();
+        SQLException unreachable = null;
+        try {
+            checkDatabase();
+        } catch (ReplicaRefusedException e) {
+            throw e;
+        } catch (SQLException e) {
+            if (!mayBeUnreachable) throw e;
+            unreachable = e;
+            LOG.warn("replica {} is not reachable at start: {}", spec.name(), e.getMessage());
         }
+        this.unreachableAtStart = unreachable;
         HikariConfig hc = new HikariConfig();
         hc.setPoolName("replica-" + spec.name());
         hc.setDataSource(new PreparingDataSource());
@@ -83,9 +100,49 @@ public final class ReplicaPool implements AutoCloseable {
         return spec;
     }
 
-    /** The replica's dialect, identifier quote and product, read when the pool started. */
-    public DatabaseInfo databaseInfo() {
-        return databaseInfo;
+    /**
+     * The replica's dialect, identifier quote and product, read when the pool started (or, for a replica unreachable then,
+     * at its first connection; until then an SQLException).
+     */
+    public DatabaseInfo databaseInfo() throws SQLException {
+        DatabaseInfo info = databaseInfo;
+        if (info == null) {
+            checkDatabase();
+            info = databaseInfo;
+        }
+        return info;
+    }
+
+    /** {@link #databaseInfo()} if it was read already (the replica answered once), else {@link DatabaseInfo#UNKNOWN}. */
+    public DatabaseInfo databaseInfoIfKnown() {
+        DatabaseInfo info = databaseInfo;
+        return info == null ? DatabaseInfo.UNKNOWN : info;
+    }
+
+    /** Why the replica could not be reached when the pool started, or null when it answered. */
+    public SQLException unreachableAtStart() {
+        return unreachableAtStart;
+    }
+
+    /** Checks the database's settings and reads its product, once (a replica that refuses them cannot be used). */
+    private void checkDatabase() throws SQLException {
+        if (databaseInfo != null) return;
+        synchronized (this) {
+            if (databaseInfo != null) return;
+            try (Connection first = openPhysical()) {
+                try {
+                    preparer.prepareDatabase(first);
+                } catch (ReplicaRefusedException e) {
+                    throw new ReplicaRefusedException("replica " + spec.name() + " (" + spec.dialect() + "): " + e.getMessage());
+                }
+                DatabaseMetaData md = first.getMetaData();
+                String quote = md.getIdentifierQuoteString();
+                DatabaseInfo info = new DatabaseInfo(spec.dialect(), quote == null ? "" : quote.trim(),
+                        md.getDatabaseProductName(), md.getDatabaseProductVersion());
+                first.rollback();
+                databaseInfo = info;
+            }
+        }
     }
 
     /**
@@ -98,6 +155,7 @@ public final class ReplicaPool implements AutoCloseable {
     }
 
     private Connection acquire(HikariDataSource from, int connectionsMax) throws SQLException {
+        checkDatabase(); // a replica unreachable at start: its settings are checked before it is used
         try {
             return from.getConnection();
         } catch (SQLException e) {

@@ -362,6 +362,26 @@ class CbsDerbyTest {
     }
 
     @Test
+    void aStartWithFewerThanFPlusOneReplicasAnsweringIsRefusedNamingThem() throws SQLException {
+        List<ReplicaPool> three = new ArrayList<>();
+        try {
+            three.add(new ReplicaPool(ReplicaSpec.of("r1", "jdbc:derby:memory:cbsreach" + DB.incrementAndGet() + ";create=true",
+                    "", ""), ConnectionPreparer.defaults("derby"), 2, 5000));
+            for (String name : List.of("r2", "r3")) { // nothing listens on port 1
+                three.add(ReplicaPool.startingUnreachable(new ReplicaSpec(name, "jdbc:derby://127.0.0.1:1/" + name, "u", "p",
+                        "derby"), ConnectionPreparer.defaults("derby"), 2, 1000));
+            }
+            assertThat((Object) three.get(1).unreachableAtStart()).isNotNull();
+            assertThatThrownBy(() -> new CbsCoordinator(three, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 2, 100, 1000,
+                    new DivergenceLog())).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("only 1 of 3 replicas answer, and at least f+1 = 2 are needed")
+                    .hasMessageContaining("r2 (").hasMessageContaining("r3 (");
+        } finally {
+            three.forEach(ReplicaPool::close);
+        }
+    }
+
+    @Test
     void fewerThanTwoFPlusOneReplicasAreRefused() throws SQLException {
         ReplicaSpec spec = ReplicaSpec.of("r1", "jdbc:derby:memory:cbsfew" + DB.incrementAndGet() + ";create=true", "", "");
         ReplicaPool only = new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 2, 5000);
