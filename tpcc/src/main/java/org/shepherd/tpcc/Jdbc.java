@@ -61,6 +61,11 @@ public record Jdbc(String url, String user, String password, ConnectionSetup set
         return next != null && next != e && isRetryable(next);
     }
 
+    /** A broken or refused connection (SQLState class 08): the next statement needs a new connection. */
+    public static boolean isConnectionLoss(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+    }
+
     /**
      * The time to store, truncated to whole seconds: some databases keep no fraction in TIMESTAMP/DATETIME
      * and others round it, which would make replicas of different vendors differ.

@@ -30,6 +30,11 @@ public final class Report {
         out.printf(Locale.ROOT, "tpmC %.1f (New-Order per minute, rollbacks included)   throughput %.2f tx/s = %.1f tx/min"
             + "   over %.1fs, %d terminals, %d%s warehouses%n", r.tpmC(), r.tps(), r.tpm(), r.elapsedS(), r.terminals(),
             r.warehouses(), r.small() ? " small" : "");
+        if (r.connectionLosses() > 0) {
+            out.printf(Locale.ROOT, "connections lost %d (the transactions re-run on a new connection are retries);"
+                + " in doubt %d (COMMIT failed with the connection: may or may not have committed)%n", r.connectionLosses(),
+                r.inDoubt());
+        }
     }
 
     public static void printLoad(Loader.Result r, PrintStream out) {

@@ -2,7 +2,11 @@ package org.shepherd.tpcc;
 
 import java.util.List;
 
-/** Everything a run measured; serialized as-is by {@code --json}. Latencies in milliseconds. */
+/**
+ * Everything a run measured; serialized as-is by {@code --json}. Latencies in milliseconds. With {@code --reconnect},
+ * {@code connectionLosses} counts the broken connections and {@code inDoubt} the transactions whose COMMIT failed with
+ * one (they may or may not have committed; they count nowhere else).
+ */
 public record RunResult(
     String url,
     int warehouses,
@@ -21,6 +25,8 @@ public record RunResult(
     double tpmC,
     double tps,
     double tpm,
+    long connectionLosses,
+    long inDoubt,
     List<TypeSummary> byType,
     List<ProgressSample> progress,
     List<String> firstErrors) {

@@ -30,13 +30,16 @@ public final class Runner {
 
     /**
      * How to run. Durations in seconds; think time 0..0 means none; {@code transactionsPerTerminal} > 0 ends each
-     * terminal after that many transactions even before the duration is over (0: no limit).
+     * terminal after that many transactions even before the duration is over (0: no limit). {@code reconnectS} > 0: a
+     * terminal whose connection breaks (SQLState class 08) opens a new one, trying for up to that many seconds, and goes
+     * on (0: the transaction is an error and the terminal reconnects once).
      */
     public record Options(Scale scale, int terminals, double durationS, double warmupS, long seed, int thinkMinMs,
                           int thinkMaxMs, int maxRetries, double progressIntervalS, long transactionsPerTerminal,
-                          Clock clock) {
+                          double reconnectS, Clock clock) {
         public Options {
             if (transactionsPerTerminal < 0) throw new IllegalArgumentException("--transactions must not be negative");
+            if (reconnectS < 0) throw new IllegalArgumentException("--reconnect must not be negative");
             if (terminals < 1) throw new IllegalArgumentException("--terminals must be at least 1");
             if (durationS <= 0) throw new IllegalArgumentException("--duration must be positive");
             if (warmupS < 0) throw new IllegalArgumentException("--warmup must not be negative");
@@ -51,9 +54,12 @@ public final class Runner {
     private final Jdbc jdbc;
     private final Options options;
     private final PrintStream log;
+    private final Recorder recorder;
     private final Map<TxType, LongAdder> completed = new EnumMap<>(TxType.class);
     private final LongAdder errors = new LongAdder();
     private final LongAdder retries = new LongAdder();
+    private final LongAdder connectionLosses = new LongAdder();
+    private final LongAdder inDoubt = new LongAdder();
     private final List<String> firstErrors = Collections.synchronizedList(new ArrayList<>());
     private volatile long measureFromNanos;
     private volatile long deadlineNanos;
@@ -75,10 +81,42 @@ public final class Runner {
         }
     };
 
+    /** A New-Order as its terminal ran it: the input and the order id it took. */
+    public record PlacedOrder(TxInput.NewOrder input, int orderId) {
+    }
+
+    /**
+     * Told, on the terminals' threads and for the warm-up too, what became of the transactions: for checks after the
+     * run, such as whether every New-Order the database acknowledged is there. Every method does nothing by default.
+     */
+    public interface Recorder {
+        /** A New-Order's COMMIT returned: its order must be in the database. */
+        default void newOrderCommitted(PlacedOrder order) {
+        }
+
+        /** A New-Order's COMMIT failed with a broken connection: it may or may not have committed. */
+        default void newOrderInDoubt(PlacedOrder order, SQLException cause) {
+        }
+
+        /** A transaction committed, or a New-Order rolled back as planned, at {@code nanos} ({@link System#nanoTime}). */
+        default void completed(TxType type, long nanos) {
+        }
+
+        /** A terminal's connection broke at {@code nanos} ({@link System#nanoTime}). */
+        default void connectionLost(int terminal, long nanos, SQLException cause) {
+        }
+    }
+
     public Runner(Jdbc jdbc, Options options, PrintStream log) {
+        this(jdbc, options, log, null);
+    }
+
+    /** As above; {@code recorder} (null: none) is told what became of each transaction. */
+    public Runner(Jdbc jdbc, Options options, PrintStream log, Recorder recorder) {
         this.jdbc = jdbc;
         this.options = options;
         this.log = log;
+        this.recorder = recorder;
         for (TxType t : TxType.ALL) completed.put(t, new LongAdder());
     }
 
@@ -206,7 +244,8 @@ public final class Runner {
         return new RunResult(jdbc.redactedUrl(), options.scale().warehouses(), options.scale().small(),
             options.terminals(), options.seed(), options.durationS(), options.warmupS(), options.thinkMinMs(),
             options.thinkMaxMs(), seconds, total, totalErrors, totalRetries, totalRollbacks, newOrders * 60 / seconds,
-            total / seconds, total * 60 / seconds, byType, samples, List.copyOf(firstErrors));
+            total / seconds, total * 60 / seconds, connectionLosses.sum(), inDoubt.sum(), byType, samples,
+            List.copyOf(firstErrors));
     }
 
     private static double ms(Histogram h, double percentile) {
@@ -261,40 +300,90 @@ public final class Runner {
 
         private void execute(TxInput input) {
             long start = System.nanoTime();
-            int attempts = 0;
+            int retryableFailures = 0;
             Transactions.Outcome outcome = null;
             int retriesHere = 0;
             SQLException failure = null;
-            while (outcome == null && failure == null) {
-                attempts++;
+            SQLException doubt = null;
+            while (outcome == null && failure == null && doubt == null) {
                 try {
                     outcome = tx.run(input);
                 } catch (SQLException e) {
                     Jdbc.rollbackQuietly(tx.connection());
-                    if (Jdbc.isRetryable(e) && attempts <= options.maxRetries()) {
+                    if (options.reconnectS() > 0 && Jdbc.isConnectionLoss(e)) {
+                        connectionLosses.increment();
+                        boolean atCommit = tx.failedAtCommit();
+                        if (recorder != null) {
+                            recorder.connectionLost(id, System.nanoTime(), e);
+                            if (atCommit && input instanceof TxInput.NewOrder in) {
+                                recorder.newOrderInDoubt(new PlacedOrder(in, tx.lastOrderId()), e);
+                            }
+                        }
+                        if (atCommit) doubt = e; // it may have committed: running it again could run it twice
+                        if (!reconnect(e)) {
+                            failure = e;
+                        } else if (!atCommit) {
+                            retriesHere++;
+                            retries.increment();
+                        }
+                    } else if (Jdbc.isRetryable(e) && ++retryableFailures <= options.maxRetries()) {
                         retriesHere++;
                         retries.increment();
                         if (DEBUG_RETRIES) log.println("retry " + input.type().label() + ": " + e.getMessage());
-                        if (!backOff(attempts)) failure = e;
+                        if (!backOff(retryableFailures)) failure = e;
                     } else {
                         failure = e;
                     }
                 }
             }
             long end = System.nanoTime();
+            if (outcome != null && recorder != null) {
+                if (outcome == Transactions.Outcome.COMMITTED && input instanceof TxInput.NewOrder in) {
+                    recorder.newOrderCommitted(new PlacedOrder(in, tx.lastOrderId()));
+                }
+                recorder.completed(input.type(), end);
+            }
+            if (failure != null && tx != null) reconnectIfBroken(failure);
             if (end > deadlineNanos || end < measureFromNanos) return;
             TypeStats s = stats.get(input.type());
             s.retries += retriesHere;
+            if (doubt != null) inDoubt.increment();
             if (failure != null) {
                 s.errors++;
                 errors.increment();
                 noteError(input, failure);
-                return;
             }
+            if (doubt != null || failure != null) return;
             s.count++;
             if (outcome == Transactions.Outcome.ROLLED_BACK) s.rollbacks++;
             s.latencyMicros.recordValue(Math.max(0, (end - start) / 1000));
             completed.get(input.type()).increment();
+        }
+
+        /**
+         * After a broken connection: closes it and opens a new one, trying again after 1, 2, 4 ... ms (at most
+         * {@link #RETRY_PAUSE_MAX_MS}) for up to {@code --reconnect} seconds and not past the end of the run. False when
+         * it gave up (the terminal then stops).
+         */
+        private boolean reconnect(SQLException cause) {
+            close();
+            tx = null;
+            long giveUpNanos = Math.min(System.nanoTime() + (long) (options.reconnectS() * 1e9), deadlineNanos);
+            SQLException last = cause;
+            for (int attempt = 1; backOff(attempt); attempt++) {
+                try {
+                    tx = new Transactions(jdbc.connect(), options.clock());
+                    return true;
+                } catch (SQLException e) {
+                    last = e;
+                }
+                if (System.nanoTime() >= giveUpNanos) break;
+            }
+            if (System.nanoTime() < deadlineNanos) {
+                log.printf(Locale.ROOT, "error: terminal %d lost its connection and could not open another within %.0fs: %s%n",
+                    id, options.reconnectS(), last.getMessage());
+            }
+            return false;
         }
 
         /**
@@ -322,11 +411,10 @@ public final class Runner {
                     log.println("error: " + message);
                 }
             }
-            reconnectIfBroken(e);
         }
 
         private void reconnectIfBroken(SQLException e) {
-            boolean broken = e.getSQLState() != null && e.getSQLState().startsWith("08");
+            boolean broken = Jdbc.isConnectionLoss(e);
             try {
                 broken |= tx.connection().isClosed();
             } catch (SQLException ignored) {

@@ -147,6 +147,11 @@ public final class TpccCli {
         long transactionsPerTerminal;
         @Option(names = "--progress-s", defaultValue = "5", description = "seconds between progress lines (default: ${DEFAULT-VALUE})")
         double progressS;
+        @Option(names = "--reconnect", arity = "0..1", paramLabel = "S", defaultValue = "0", fallbackValue = "60",
+            description = "a terminal whose connection breaks (SQLState class 08) opens a new one, trying for up to S"
+                + " seconds (60 when S is left out), and runs the transaction again as a new one; one whose COMMIT failed"
+                + " that way is counted in doubt, not run again (default: off, the transaction is an error)")
+        double reconnectS;
         @Option(names = "--isolation", defaultValue = "default",
             description = "transaction isolation: default (the driver's), read-committed, repeatable-read, serializable")
         String isolation;
@@ -163,7 +168,7 @@ public final class TpccCli {
                 verifyScale(c, scale);
             }
             Runner.Options options = new Runner.Options(scale, terminals, durationS, warmupS, seed, think[0], think[1],
-                maxRetries, progressS, transactionsPerTerminal, Clock.systemUTC());
+                maxRetries, progressS, transactionsPerTerminal, reconnectS, Clock.systemUTC());
             RunResult result = new Runner(jdbc, options, err).run();
             Report.printRun(result, out);
             writeJson(result);

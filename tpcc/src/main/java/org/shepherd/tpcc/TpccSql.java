@@ -186,6 +186,13 @@ public final class TpccSql {
     public static final String COUNT_WAREHOUSES = "SELECT COUNT(*) FROM warehouse";
     public static final String COUNT_ITEMS = "SELECT COUNT(*) FROM item";
 
+    // ---- NewOrderLedger: the orders the driver placed, read back from a district from the lowest id on ----
+    public static final String LEDGER_ORDERS =
+        "SELECT o_id, o_c_id, o_ol_cnt FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id >= ? ORDER BY o_id";
+    public static final String LEDGER_ORDER_LINES =
+        "SELECT ol_o_id, ol_i_id, ol_supply_w_id, ol_quantity FROM order_line WHERE ol_w_id = ? AND ol_d_id = ?"
+            + " AND ol_o_id >= ? ORDER BY ol_o_id, ol_number";
+
     private TpccSql() {
     }
 

@@ -30,6 +30,8 @@ final class Transactions implements AutoCloseable {
     private final Connection connection;
     private final Clock clock;
     private final Map<String, PreparedStatement> statements = new HashMap<>();
+    private boolean committing;
+    private int lastOrderId;
 
     Transactions(Connection connection, Clock clock) throws SQLException {
         this.connection = connection;
@@ -41,7 +43,26 @@ final class Transactions implements AutoCloseable {
         return connection;
     }
 
+    /**
+     * Whether the last {@link #run} threw from its COMMIT: when the connection broke there, the transaction may or may
+     * not have committed.
+     */
+    boolean failedAtCommit() {
+        return committing;
+    }
+
+    /** The order id the last New-Order took (d_next_o_id - 1 after its increment). */
+    int lastOrderId() {
+        return lastOrderId;
+    }
+
+    private void commit() throws SQLException {
+        committing = true;
+        connection.commit();
+    }
+
     Outcome run(TxInput input) throws SQLException {
+        committing = false;
         if (input instanceof TxInput.NewOrder in) return newOrder(in);
         if (input instanceof TxInput.Payment in) return payment(in);
         if (input instanceof TxInput.OrderStatus in) return orderStatus(in);
@@ -111,6 +132,7 @@ final class Transactions implements AutoCloseable {
         Object[] district = one(rs -> new Object[] {rs.getBigDecimal(1), rs.getInt(2)}, TpccSql.NEW_ORDER_DISTRICT, w, d);
         BigDecimal dTax = (BigDecimal) district[0];
         int orderId = (Integer) district[1] - 1;
+        lastOrderId = orderId;
         BigDecimal discount = one(rs -> rs.getBigDecimal(1), TpccSql.NEW_ORDER_CUSTOMER, w, d, in.customer());
         updateOne(TpccSql.NEW_ORDER_INSERT_ORDER, orderId, d, w, in.customer(), now, in.lines().size(),
             in.allLocal() ? 1 : 0);
@@ -139,7 +161,7 @@ final class Transactions implements AutoCloseable {
         // The total is shown to the terminal user and stored nowhere; computed to keep the work realistic.
         total.multiply(BigDecimal.ONE.subtract(discount)).multiply(BigDecimal.ONE.add(wTax).add(dTax))
             .setScale(2, RoundingMode.HALF_UP);
-        connection.commit();
+        commit();
         return Outcome.COMMITTED;
     }
 
@@ -174,7 +196,7 @@ final class Transactions implements AutoCloseable {
             updateOne(TpccSql.PAYMENT_CUSTOMER_DATA_UPDATE, newData, cw, cd, c);
         }
         updateOne(TpccSql.PAYMENT_INSERT_HISTORY, c, cd, cw, d, w, now, amount, wName.trim() + "    " + dName.trim());
-        connection.commit();
+        commit();
         return Outcome.COMMITTED;
     }
 
@@ -203,7 +225,7 @@ final class Transactions implements AutoCloseable {
                 while (rs.next()) rs.getBigDecimal(5);
             }
         }
-        connection.commit();
+        commit();
         return Outcome.COMMITTED;
     }
 
@@ -223,7 +245,7 @@ final class Transactions implements AutoCloseable {
             BigDecimal total = one(rs -> rs.getBigDecimal(1), TpccSql.DELIVERY_ORDER_TOTAL, w, d, orderId);
             updateOne(TpccSql.DELIVERY_CUSTOMER_BALANCE, total == null ? BigDecimal.ZERO : total, w, d, customer);
         }
-        connection.commit();
+        commit();
         return Outcome.COMMITTED;
     }
 
@@ -232,7 +254,7 @@ final class Transactions implements AutoCloseable {
         int d = in.district();
         int next = one(rs -> rs.getInt(1), TpccSql.STOCK_LEVEL_NEXT_ORDER_ID, w, d);
         one(rs -> rs.getInt(1), TpccSql.STOCK_LEVEL_LOW_STOCK, w, d, next - STOCK_LEVEL_ORDERS, next, w, in.threshold());
-        connection.commit();
+        commit();
         return Outcome.COMMITTED;
     }
 

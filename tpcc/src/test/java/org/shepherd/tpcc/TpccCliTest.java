@@ -95,6 +95,8 @@ class TpccCliTest {
         assertThat(tpcc("run", "--url", URL, "--warehouses", "1", "--small", "--isolation", "snapshot"))
             .isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(stderr()).contains("--isolation must be");
+        assertThat(tpcc("run", "--url", URL, "--warehouses", "1", "--small", "--reconnect", "-5")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(stderr()).contains("--reconnect must not be negative");
         assertThat(tpcc("load", "--url", "jdbc:unknown:x", "--warehouses", "1")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(stderr()).contains("--dialect");
     }
@@ -109,6 +111,6 @@ class TpccCliTest {
     void helpExitsZero() {
         assertThat(tpcc("--help")).isZero();
         assertThat(tpcc("run", "--help")).isZero();
-        assertThat(stdout()).contains("--think-ms");
+        assertThat(stdout()).contains("--think-ms", "--reconnect[=S]");
     }
 }

@@ -119,7 +119,7 @@ class TpccDerbyTest {
     void terminalsRunTheMixConcurrentlyAndTheDatabaseStaysConsistent() throws Exception {
         int terminals = 3;
         int perTerminal = 40;
-        Runner.Options options = new Runner.Options(SCALE, terminals, 600, 0, SEED, 0, 0, 10, 60, perTerminal,
+        Runner.Options options = new Runner.Options(SCALE, terminals, 600, 0, SEED, 0, 0, 10, 60, perTerminal, 0,
             Clock.systemUTC());
         RunResult result = new Runner(copyB, options, QUIET).run();
         assertThat(result.errors()).as(String.valueOf(result.firstErrors())).isZero();

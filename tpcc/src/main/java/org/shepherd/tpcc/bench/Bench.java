@@ -92,15 +92,22 @@ public final class Bench implements Callable<Integer> {
             description = "a shepherd config key for every shepherd run, e.g. replica.pool.size.max=8 (repeatable)")
     Map<String, String> shepherdSettings = new LinkedHashMap<>();
     @Option(names = "--scenario", defaultValue = "throughput",
-        description = "throughput (Figure 7) or crash (Figure 9: one replica crashes and restarts, its catch-up rate is"
-            + " measured; a crashed primary is replaced by a view change)")
+        description = "throughput (Figure 7), crash (Figure 9: one replica crashes and restarts, its catch-up rate is"
+            + " measured; a crashed primary is replaced by a view change) or shepherd-crash (the shepherd is killed and"
+            + " restarted under load; every New-Order it acknowledged must be on every replica)")
     String scenario;
     @Option(names = "--crash-at", defaultValue = "10",
-        description = "crash scenario: seconds into the measured window when the replica is killed (default: ${DEFAULT-VALUE})")
+        description = "crash scenarios: seconds into the measured window when the replica or the shepherd is killed"
+            + " (default: ${DEFAULT-VALUE})")
     double crashAtS;
-    @Option(names = "--crash-for", defaultValue = "10",
-        description = "crash scenario: seconds until its server is started again (default: ${DEFAULT-VALUE})")
-    double crashForS;
+    @Option(names = "--crash-for",
+        description = "crash scenarios: seconds until it is started again (default: 10 for crash, 2 for shepherd-crash)")
+    Double crashForS;
+    @Option(names = "--lag-for", defaultValue = "1",
+        description = "shepherd-crash: seconds before the kill during which the last replica (a secondary) is paused"
+            + " (SIGSTOP), so that the restarted shepherd must replay what it lacks from its log; 0: none"
+            + " (default: ${DEFAULT-VALUE})")
+    double lagForS;
     @Option(names = "--crash-replica", paramLabel = "NAME",
         description = "crash scenario: the replica to crash, r1 (the primary: the shepherd changes the view), r2 or r3"
             + " (default: r3)")
@@ -136,8 +143,14 @@ public final class Bench implements Callable<Integer> {
         if (repeats < 1) throw new IllegalArgumentException("--repeats must be at least 1");
         ShepherdProcess.checkSettings(shepherdSettings);
         Scale scale = new Scale(warehouses, small);
+        if (crashReplica != null && !"crash".equals(scenario)) {
+            throw new IllegalArgumentException("--crash-replica applies to --scenario crash only");
+        }
         if ("crash".equals(scenario)) return crashScenario(scale);
-        if (!"throughput".equals(scenario)) throw new IllegalArgumentException("--scenario must be throughput or crash");
+        if ("shepherd-crash".equals(scenario)) return shepherdCrashScenario(scale);
+        if (!"throughput".equals(scenario)) {
+            throw new IllegalArgumentException("--scenario must be throughput, crash or shepherd-crash");
+        }
         BenchDatabase.Engine db = Engines.forName(engine);
         Path launcher = launcher();
         Path svgFile = svgFile();
@@ -244,26 +257,15 @@ public final class Bench implements Callable<Integer> {
      * catch-up rate was measured, else 1.
      */
     private int crashScenario(Scale scale) throws Exception {
-        Setup cbs = new Setup(BenchConfig.CBS, null, Map.of(), null);
-        List<String> replicas = new ArrayList<>();
-        for (int i = 1; i <= cbs.kind().databases(); i++) replicas.add(replicaName(cbs.kind(), i));
+        List<String> replicas = cbsReplicaNames();
         CrashRun.Plan plan = CrashRun.Plan.of(crashReplica != null ? crashReplica : replicas.get(replicas.size() - 1),
-            crashAtS, crashForS, durationS, replicas);
+            crashAtS, crashForS != null ? crashForS : 10, durationS, replicas);
         parseThink();
-        BenchDatabase.Engine db = Engines.forName(engine);
         int clients = terminals.get(0);
-        boolean ownWorkDir = workDir == null;
-        Path work = ownWorkDir ? Files.createTempDirectory("shepherd-bench-") : Files.createDirectories(workDir);
         CrashRun crash = new CrashRun(plan, err);
-        RunResult r;
-        try {
-            Path golden = loadGoldenCopy(db, scale, work);
-            err.printf(Locale.ROOT, "== crash scenario: cbs, %d clients, %s crashed at %.0fs for %.0fs of the %.0fs measured%n",
-                clients, plan.replica(), plan.crashAtS(), plan.crashForS(), durationS);
-            r = runOnce(db, cbs, scale, clients, golden, work.resolve("run"), launcher(), new LinkedHashMap<>(), crash);
-        } finally {
-            if (ownWorkDir) deleteRecursively(work);
-        }
+        RunResult r = runScenario(scale, crash, String.format(Locale.ROOT,
+            "== crash scenario: cbs, %d clients, %s crashed at %.0fs for %.0fs of the %.0fs measured", clients, plan.replica(),
+            plan.crashAtS(), plan.crashForS(), durationS));
         Map<String, Object> settings = settings(List.of(clients));
         settings.remove("repeats");
         Report.writeJson(json, crash.toJson(settings, r, warmupS));
@@ -289,8 +291,55 @@ public final class Bench implements Callable<Integer> {
         return c.ratio() != null && crash.failure() == null ? TpccCli.EXIT_OK : TpccCli.EXIT_FAILED;
     }
 
+    /**
+     * One cbs run with the first --terminals value, the shepherd killed with SIGKILL during the measured window and started
+     * again on the same configuration and data (it replays its write-ahead log), the clients reconnecting; then every
+     * replica is read directly. Exits 0 when every New-Order the clients were told committed is on every replica, the
+     * consistency conditions hold there and the replicas' digests are equal, else 1.
+     */
+    private int shepherdCrashScenario(Scale scale) throws Exception {
+        ShepherdCrashRun.Plan plan = ShepherdCrashRun.Plan.of(crashAtS, crashForS != null ? crashForS : 2, lagForS, durationS);
+        parseThink();
+        int clients = terminals.get(0);
+        Path shepherdLog = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".shepherd.log");
+        ShepherdCrashRun crash = new ShepherdCrashRun(plan, scale, durationS, err, shepherdLog);
+        RunResult r = runScenario(scale, crash, String.format(Locale.ROOT,
+            "== shepherd crash scenario: cbs, %d clients, the shepherd killed at %.0fs for %.0fs of the %.0fs measured, r3"
+                + " paused for the %.1fs before", clients, plan.crashAtS(), plan.crashForS(), durationS, plan.lagForS()));
+        Map<String, Object> settings = settings(List.of(clients));
+        settings.remove("repeats");
+        Report.writeJson(json, crash.toJson(settings, r));
+        out.print(crash.table());
+        out.println();
+        out.print(crash.summary(r, cbsReplicaNames()));
+        out.println("JSON: " + json + "   the shepherd's log (both runs): " + shepherdLog);
+        return crash.problems().isEmpty() ? TpccCli.EXIT_OK : TpccCli.EXIT_FAILED;
+    }
+
+    /** Loads the golden copy into a work directory and makes one cbs run with the first --terminals value and {@code hooks}. */
+    private RunResult runScenario(Scale scale, RunHooks hooks, String banner) throws Exception {
+        BenchDatabase.Engine db = Engines.forName(engine);
+        boolean ownWorkDir = workDir == null;
+        Path work = ownWorkDir ? Files.createTempDirectory("shepherd-bench-") : Files.createDirectories(workDir);
+        try {
+            Path golden = loadGoldenCopy(db, scale, work);
+            err.println(banner);
+            return runOnce(db, new Setup(BenchConfig.CBS, null, Map.of(), null), scale, terminals.get(0), golden,
+                work.resolve("run"), launcher(), new LinkedHashMap<>(), hooks);
+        } finally {
+            if (ownWorkDir) deleteRecursively(work);
+        }
+    }
+
     private static String replicaName(BenchConfig config, int index) {
         return config.databases() == 1 ? "db" : "r" + index;
+    }
+
+    /** r1, r2, r3: the replicas of a cbs run; r1 is the primary. */
+    private static List<String> cbsReplicaNames() {
+        List<String> replicas = new ArrayList<>();
+        for (int i = 1; i <= BenchConfig.CBS.databases(); i++) replicas.add(replicaName(BenchConfig.CBS, i));
+        return replicas;
     }
 
     /** Loads TPC-C once into a database server, stops it, and keeps its data directory as the copy to restore. */
@@ -308,7 +357,7 @@ public final class Bench implements Callable<Integer> {
     }
 
     private RunResult runOnce(BenchDatabase.Engine db, Setup setup, Scale scale, int clients, Path golden, Path dir,
-                              Path launcher, Map<String, CpuMeter.Usage> cpuOut, CrashRun crash) throws Exception {
+                              Path launcher, Map<String, CpuMeter.Usage> cpuOut, RunHooks hooks) throws Exception {
         deleteRecursively(dir);
         BenchConfig config = setup.kind();
         List<BenchDatabase> servers = new ArrayList<>();
@@ -340,9 +389,9 @@ public final class Bench implements Callable<Integer> {
                 target = directBaseline(servers.get(0));
             }
             int[] think = parseThink();
-            double progressS = crash != null ? CrashRun.SAMPLE_INTERVAL_MS / 1000.0 : Math.max(5, durationS / 6);
+            double progressS = hooks != null ? CrashRun.SAMPLE_INTERVAL_MS / 1000.0 : Math.max(5, durationS / 6);
             Runner.Options options = new Runner.Options(scale, clients, durationS, warmupS, seed, think[0], think[1], 10,
-                progressS, 0, Clock.systemUTC());
+                progressS, 0, hooks != null ? hooks.reconnectS() : 0, Clock.systemUTC());
             Map<String, List<ProcessHandle>> roles = new LinkedHashMap<>();
             roles.put("client", List.of(ProcessHandle.current()));
             if (shepherd != null) roles.put("shepherd", List.of(shepherd.process()));
@@ -356,17 +405,19 @@ public final class Bench implements Callable<Integer> {
                 }
             }
             CpuMeter meter = new CpuMeter(roles);
-            RunResult result = new Runner(target, options, err).run(new Runner.WindowListener() {
+            ShepherdProcess started = shepherd;
+            Runner runner = new Runner(target, options, err, hooks != null ? hooks.recorder() : null);
+            RunResult result = runner.run(new Runner.WindowListener() {
                 @Override
                 public void measureStarted() {
                     meter.start();
-                    if (crash != null) crash.start(servers, target);
+                    if (hooks != null) hooks.measureStarted(servers, started, target);
                 }
 
                 @Override
                 public void measureEnded() {
                     meter.stop();
-                    if (crash != null) crash.stop();
+                    if (hooks != null) hooks.measureEnded();
                 }
             });
             cpuOut.putAll(meter.usage());
@@ -374,6 +425,7 @@ public final class Bench implements Callable<Integer> {
             if (result.errors() > 0 && shepherd != null) {
                 err.println("   the shepherd's log ends with:\n" + shepherd.logTail());
             }
+            if (hooks != null) hooks.afterRun(servers, shepherd);
             return result;
         } finally {
             if (shepherd != null) shepherd.close();

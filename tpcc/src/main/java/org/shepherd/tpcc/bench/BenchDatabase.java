@@ -26,6 +26,12 @@ interface BenchDatabase extends AutoCloseable {
     /** SIGKILL to the server and its children: a crash, no clean shutdown. */
     void kill();
 
+    /** SIGSTOP to the server: it holds its connections and answers nothing until {@link #resume()}. */
+    void pause();
+
+    /** SIGCONT to a paused server. */
+    void resume();
+
     /** Starts the server again on the same data directory and port (after {@link #kill()} or {@link #stop()}). */
     void restart() throws IOException;
 

@@ -24,7 +24,7 @@ import org.shepherd.tpcc.RunResult;
  * replica's role, state and last committed barrier from the shepherd ({@code shepherd.status}). When the crashed
  * replica is the primary, the shepherd's view change shows as another replica's role becoming primary.
  */
-final class CrashRun {
+final class CrashRun implements RunHooks {
 
     /** The clients' progress interval during a crash run. */
     static final long SAMPLE_INTERVAL_MS = 1_000;
@@ -121,8 +121,9 @@ final class CrashRun {
         return plan;
     }
 
-    /** Called when the measured window starts: schedules the crash, the restart and the sampling. */
-    void start(List<BenchDatabase> servers, Jdbc shepherd) {
+    /** Schedules the crash, the restart and the sampling. */
+    @Override
+    public void measureStarted(List<BenchDatabase> servers, ShepherdProcess process, Jdbc shepherd) {
         startNanos = System.nanoTime();
         BenchDatabase victim = servers.stream().filter(s -> s.name().equals(plan.replica())).findFirst()
             .orElseThrow(() -> new IllegalStateException("no replica " + plan.replica() + " in this run"));
@@ -143,8 +144,9 @@ final class CrashRun {
         scheduler.schedule(() -> restart(victim), millis(plan.crashAtS() + plan.crashForS()), TimeUnit.MILLISECONDS);
     }
 
-    /** Called when the measured window has ended: stops the schedule, takes one last sample and closes the connection. */
-    void stop() {
+    /** Stops the schedule, takes one last sample and closes the connection. */
+    @Override
+    public void measureEnded() {
         if (scheduler == null) return;
         scheduler.shutdown();
         try {
@@ -206,15 +208,22 @@ final class CrashRun {
             samples.add(new Sample(at, Map.of(), failure));
             return;
         }
-        try (ResultSet rs = status.unwrap(ShepherdConnection.class).adminStatus()) {
+        try {
+            samples.add(new Sample(at, readStatus(status), null));
+        } catch (SQLException e) {
+            samples.add(new Sample(at, Map.of(), "shepherd.status failed: " + e.getMessage()));
+        }
+    }
+
+    /** Every replica's state as the shepherd on {@code shepherd} says ({@code shepherd.status}), by name. */
+    static Map<String, ReplicaState> readStatus(Connection shepherd) throws SQLException {
+        try (ResultSet rs = shepherd.unwrap(ShepherdConnection.class).adminStatus()) {
             Map<String, ReplicaState> replicas = new TreeMap<>();
             while (rs.next()) {
                 replicas.put(rs.getString("replica"), ReplicaState.parse(rs.getString("state"),
                     rs.getLong("last_committed_barrier"), rs.getLong("lag_barriers"), "primary".equals(rs.getString("role"))));
             }
-            samples.add(new Sample(at, replicas, null));
-        } catch (SQLException e) {
-            samples.add(new Sample(at, Map.of(), "shepherd.status failed: " + e.getMessage()));
+            return replicas;
         }
     }
 

@@ -103,6 +103,16 @@ final class Engines {
         }
 
         @Override
+        public void pause() {
+            server.pause();
+        }
+
+        @Override
+        public void resume() {
+            server.resume();
+        }
+
+        @Override
         public void restart() throws IOException {
             server.restart();
         }

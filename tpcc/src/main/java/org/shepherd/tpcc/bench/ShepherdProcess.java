@@ -21,7 +21,8 @@ import org.shepherd.jdbc.ShepherdConnection;
 
 /**
  * A shepherd started as its own process with {@code bin/shepherd serve --config FILE}, listening on a free loopback
- * port, in front of the given replicas.
+ * port, in front of the given replicas. It can be killed with SIGKILL and started again on the same configuration, port
+ * and data directory.
  */
 final class ShepherdProcess implements AutoCloseable {
 
@@ -33,16 +34,18 @@ final class ShepherdProcess implements AutoCloseable {
     private static final int CONNECT_TIMEOUT_MS = 1_000;
     private static final int LOG_TAIL_LINES = 30;
 
-    private final Process process;
+    private final ProcessBuilder builder;
     private final int port;
     private final String password;
     private final Path logFile;
+    private volatile Process process;
 
-    private ShepherdProcess(Process process, int port, String password, Path logFile) {
-        this.process = process;
+    private ShepherdProcess(ProcessBuilder builder, int port, String password, Path logFile) throws IOException {
+        this.builder = builder;
         this.port = port;
         this.password = password;
         this.logFile = logFile;
+        this.process = builder.start();
     }
 
     /** Config keys every run sets itself ({@code --shepherd-set} may not change them). */
@@ -91,7 +94,7 @@ final class ShepherdProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         if (javaOpts != null) builder.environment().put("JAVA_OPTS", javaOpts);
-        ShepherdProcess shepherd = new ShepherdProcess(builder.start(), port, password, log);
+        ShepherdProcess shepherd = new ShepherdProcess(builder, port, password, log);
         try {
             shepherd.awaitListening();
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -144,6 +147,33 @@ final class ShepherdProcess implements AutoCloseable {
         return process.pid();
     }
 
+    /** SIGKILL to the shepherd and its children (a crash: no shutdown hook runs); returns once it has exited. */
+    void kill() throws InterruptedException {
+        Process p = process;
+        List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
+        p.destroyForcibly();
+        tree.forEach(ProcessHandle::destroyForcibly);
+        if (!p.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("the shepherd (pid " + p.pid() + ") did not exit within " + STOP_TIMEOUT_MS
+                + " ms of SIGKILL");
+        }
+    }
+
+    /**
+     * Starts the shepherd again with the same command, configuration and data directory (after {@link #kill()}), and
+     * returns once it accepts connections on the same port: it listens only when it is ready to serve.
+     */
+    void restart() throws IOException, InterruptedException {
+        if (process.isAlive()) throw new IllegalStateException("the shepherd still runs (pid " + process.pid() + ")");
+        process = builder.start();
+        awaitListening();
+    }
+
+    /** The shepherd's output (both of its runs, when it was restarted). */
+    Path logFile() {
+        return logFile;
+    }
+
     ProcessHandle process() {
         return process.toHandle();
     }
@@ -177,12 +207,13 @@ final class ShepherdProcess implements AutoCloseable {
     /** SIGTERM, then SIGKILL to the whole process tree if it does not exit in time. */
     @Override
     public void close() {
+        Process current = process;
         List<ProcessHandle> tree = new ArrayList<>();
-        tree.add(process.toHandle());
-        process.descendants().forEach(tree::add);
-        process.destroy();
+        tree.add(current.toHandle());
+        current.descendants().forEach(tree::add);
+        current.destroy();
         try {
-            if (!process.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) tree.forEach(ProcessHandle::destroyForcibly);
+            if (!current.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) tree.forEach(ProcessHandle::destroyForcibly);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             tree.forEach(ProcessHandle::destroyForcibly);

@@ -19,15 +19,13 @@ import org.shepherd.tpcc.TpccCli;
 
 class BenchCliTest {
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final BenchTestSupport run = new BenchTestSupport();
 
     @TempDir
     Path dir;
 
     private int bench(String... args) {
-        return Bench.execute(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8), args);
+        return run.bench(args);
     }
 
     @Test
@@ -37,29 +35,26 @@ class BenchCliTest {
         assertThat(bench("--scenario", "crash", "--crash-at", "-1")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--scenario", "crash", "--crash-for", "-0.5")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--scenario", "crash", "--crash-at", "30", "--duration", "30")).isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--crash-at must not be negative",
+        assertThat(run.stderr()).contains("--crash-at must not be negative",
             "--crash-for must not be negative", "--crash-at must fall inside the measured window", "must be one of [r1, r2, r3]");
         assertThat(dir.resolve("w")).doesNotExist();
     }
 
     /**
      * A real cbs shepherd process over three Derby servers; {@code replica} is killed 2 s into the run and restarted
-     * 2 s later; the shepherd probes it every second, replays what it missed, and it serves again before the run ends.
-     * Returns the JSON document; the run must have exited 0 (the replica caught up).
+     * 2 s later; the shepherd probes it every second, replays what it missed, and it serves again before the run ends
+     * (12 s: slack for a busy CI machine). Returns the JSON document; the run must have exited 0 (the replica caught up).
      */
     private JsonNode crashRun(String replica) throws Exception {
-        Path launcher = dir.resolve("shepherd-launcher");
-        Files.writeString(launcher, "#!/usr/bin/env bash\nexec '" + Path.of(System.getProperty("java.home"), "bin", "java")
-            + "' -cp '" + System.getProperty("java.class.path") + "' org.shepherd.cli.ShepherdCli \"$@\"\n");
-        assertThat(launcher.toFile().setExecutable(true)).isTrue();
+        Path launcher = BenchTestSupport.shepherdLauncher(dir);
         Path json = dir.resolve("crash.json");
         int exit = bench("--scenario", "crash", "--crash-replica", replica, "--warehouses", "1", "--terminals", "1", "--warmup",
-            "1", "--duration", "8", "--crash-at", "2", "--crash-for", "2", "--cpu-percent", "0", "--work-dir",
+            "1", "--duration", "12", "--crash-at", "2", "--crash-for", "2", "--cpu-percent", "0", "--work-dir",
             dir.resolve("work").toString(), "--json", json.toString(), "--shepherd", launcher.toString(), "--shepherd-set",
             "replica.probe.max.ms=1000");
 
-        String stdout = out.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as(stdout + err.toString(StandardCharsets.UTF_8)).isEqualTo(TpccCli.EXIT_OK);
+        String stdout = run.stdout();
+        assertThat(exit).as(stdout + run.stderr()).isEqualTo(TpccCli.EXIT_OK);
         assertThat(stdout).contains("catch-up: " + replica + " caught up at", replica + " is up in the shepherd at the end of the run");
         return new ObjectMapper().readTree(json.toFile());
     }
@@ -94,7 +89,7 @@ class BenchCliTest {
     @Test
     void crashScenarioKillsThePrimaryAndTheShepherdChangesTheView() throws Exception {
         JsonNode doc = crashRun("r1");
-        String stdout = out.toString(StandardCharsets.UTF_8);
+        String stdout = run.stdout();
         assertThat(stdout).contains("view change: ");
         assertThat(doc.at("/view_change/primary_before").asText()).isEqualTo("r1");
         assertThat(doc.at("/view_change/primary_after").asText()).isIn("r2", "r3");
@@ -163,17 +158,17 @@ class BenchCliTest {
     @Test
     void badUsageExitsTwo() {
         assertThat(bench("--configs", "direct,turbo")).isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("turbo");
+        assertThat(run.stderr()).contains("turbo");
         assertThat(bench("--terminals", "0")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--no-such-option")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--help")).isEqualTo(TpccCli.EXIT_OK);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("--configs", "--cpu-percent");
+        assertThat(run.stdout()).contains("--configs", "--cpu-percent");
     }
 
     @Test
     void shepherdSettingsMayNotChangeWhatBenchConfiguresItself() {
         assertThat(bench("--shepherd-set", "mode=serial")).isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--shepherd-set mode");
+        assertThat(run.stderr()).contains("--shepherd-set mode");
         assertThat(bench("--shepherd-set", "replica.r1.url=jdbc:derby:x")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--shepherd-set", "user.bench.password=x")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--shepherd-set", "no-equals-sign")).isEqualTo(TpccCli.EXIT_USAGE);
@@ -192,14 +187,14 @@ class BenchCliTest {
         assertThat(setups.get(1).javaOpts()).isNull();
 
         assertThat(bench("--configs", "cbs@nope")).isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no --variant nope");
+        assertThat(run.stderr()).contains("no --variant nope");
         assertThat(bench("--configs", "direct@a", "--variant", "a:fetch.size.default=16")).isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("only shepherd configurations have variants");
+        assertThat(run.stderr()).contains("only shepherd configurations have variants");
         assertThat(bench("--configs", "cbs@a", "--variant", "a:mode=serial")).isEqualTo(TpccCli.EXIT_USAGE);
         assertThat(bench("--configs", "cbs", "--variant", "unused:fetch.size.default=16")).isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("no configuration uses it");
+        assertThat(run.stderr()).contains("no configuration uses it");
         assertThat(bench("--configs", "cbs@a", "--variant", "a=b")).isEqualTo(TpccCli.EXIT_USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("NAME:KEY=VALUE");
+        assertThat(run.stderr()).contains("NAME:KEY=VALUE");
     }
 
     @Test

@@ -1,0 +1,29 @@
+package org.shepherd.tpcc.bench;
+
+import java.util.List;
+import org.shepherd.tpcc.Jdbc;
+import org.shepherd.tpcc.Runner;
+
+/** What a scenario adds to one run of {@link Bench}: faults during the measured window, checks once the clients stopped. */
+interface RunHooks {
+
+    /** Seconds a client tries to reconnect after its connection broke; 0: it does not (the transaction is an error). */
+    default double reconnectS() {
+        return 0;
+    }
+
+    /** Told what became of every transaction, or null. */
+    default Runner.Recorder recorder() {
+        return null;
+    }
+
+    /** The measured window starts; {@code shepherd} is null for {@code direct}. */
+    void measureStarted(List<BenchDatabase> servers, ShepherdProcess shepherd, Jdbc target);
+
+    /** The last client has stopped. */
+    void measureEnded();
+
+    /** After {@link #measureEnded()}, while the shepherd and the database servers still run. */
+    default void afterRun(List<BenchDatabase> servers, ShepherdProcess shepherd) throws Exception {
+    }
+}
