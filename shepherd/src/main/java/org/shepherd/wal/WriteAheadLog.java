@@ -37,6 +37,12 @@ public final class WriteAheadLog implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
     static final String THREAD_NAME = "shepherd-wal";
+    /**
+     * The released floor is recorded on disk once it moved this many barriers past the recorded one (and before segments
+     * are deleted, and at a clean close): a restart then reads and compares at most about this many transactions more
+     * than it must. Recording costs a small file written and forced.
+     */
+    static final long FLOOR_RECORD_STEP_BARRIERS = 4096;
 
     /**
      * How the log writes.
@@ -306,11 +312,14 @@ public final class WriteAheadLog implements AutoCloseable {
     /**
      * Says that no record with a barrier up to {@code floorBarrier} is needed any more (every replica committed it):
      * segment files whose records are all at or below it are deleted, by the log's thread, soon, after it has recorded
-     * the floor ({@link #recordFloor}). The newest segment is always kept. Cheap when nothing can be deleted.
+     * the floor ({@link #recordFloor}). The newest segment is always kept. The floor is also recorded every
+     * {@value #FLOOR_RECORD_STEP_BARRIERS} barriers and at a clean {@link #close}, so that a restart does not go over
+     * what every replica has. Cheap when there is nothing to do.
      */
     public void release(long floorBarrier) {
         long before = releaseFloor.getAndAccumulate(floorBarrier, Math::max);
-        if (floorBarrier <= before || floorBarrier < deletableLastBarrier) return;
+        if (floorBarrier <= before) return;
+        if (floorBarrier < deletableLastBarrier && floorBarrier - recordedFloor < FLOOR_RECORD_STEP_BARRIERS) return;
         synchronized (lock) {
             releaseWanted = true;
             lock.notifyAll();
@@ -392,6 +401,11 @@ public final class WriteAheadLog implements AutoCloseable {
                 deleteReleased();
                 waiters.forEach(f -> f.complete(null));
             }
+            boolean failed;
+            synchronized (lock) {
+                failed = failure != null;
+            }
+            if (!failed && releaseFloor.get() > recordedFloor) recordReleasedFloor(releaseFloor.get()); // a clean close
         } catch (InterruptedException e) {
             fail(new InterruptedIOException("the write-ahead log's thread was interrupted"), List.of());
         } finally {
@@ -473,6 +487,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
     private void deleteReleased() {
         long floor = releaseFloor.get();
+        if (floor - recordedFloor >= FLOOR_RECORD_STEP_BARRIERS) recordReleasedFloor(floor);
         while (segments.size() > 1 && segments.peekFirst().lastBarrier <= floor) {
             Segment oldest = segments.peekFirst();
             try {
@@ -488,6 +503,15 @@ public final class WriteAheadLog implements AutoCloseable {
             segments.removeFirst();
             bytesOnDisk -= oldest.bytes;
             segmentsChanged();
+        }
+    }
+
+    /** Records the released floor when nothing is deleted with it (a failure only costs a longer restart). */
+    private void recordReleasedFloor(long floor) {
+        try {
+            recordFloor(floor);
+        } catch (IOException e) {
+            LOG.warn("cannot record the released floor {} of the write-ahead log in {}: {}", floor, dir, e.toString());
         }
     }
 

@@ -139,4 +139,23 @@ class WalSegmentsTest {
         assertThatThrownBy(() -> WriteAheadLog.open(dir, SYNC)).isInstanceOf(WalDamagedException.class)
                 .hasMessageContaining(FloorFile.NAME).hasMessageContaining("CRC");
     }
+
+    @Test
+    void theFloorIsRecordedEveryStepAndAtACleanCloseWithoutDeletingAnything(@TempDir Path dir) throws Exception {
+        long step = WriteAheadLog.FLOOR_RECORD_STEP_BARRIERS;
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, SYNC)) {
+            appendAll(wal, records(1, step + 10, 2 * step + 10));
+            releaseAndWait(wal, step - 2);
+            assertThat(wal.floor()).as("less than a step past -1: not recorded").isEqualTo(-1);
+            assertThat(wal.releasedUpTo()).isEqualTo(step - 2);
+            releaseAndWait(wal, step + 5);
+            assertThat(wal.floor()).as("a step past the recorded one").isEqualTo(step + 5);
+            assertThat(segmentFiles(dir)).as("the only segment stays").hasSize(1);
+            wal.release(step + 20);
+        }
+        try (WriteAheadLog again = WriteAheadLog.open(dir, SYNC)) {
+            assertThat(again.floor()).as("recorded at the clean close").isEqualTo(step + 20);
+            assertThat(barriers(again.recovered())).containsExactly(1L, step + 10, 2 * step + 10);
+        }
+    }
 }
