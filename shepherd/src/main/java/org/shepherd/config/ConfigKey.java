@@ -116,8 +116,8 @@ public enum ConfigKey {
             v -> parseInt(v, 0, 1_000_000)),
     REPLICA_RECOVERY_LOG_MAX("replica.recovery.log.max", "100000",
             "Committed transactions the shepherd keeps in memory, while a replica is down, to replay on it when it is"
-                + " back. A replica that falls further behind is lost: restore it from a copy of an up-to-date replica"
-                + " and restart the shepherd.",
+                + " back. Older ones are read back from the write-ahead log on disk (modes cbs, ss, serial), which keeps"
+                + " every transaction a replica that is down lacks.",
             v -> parseInt(v, 1, 100_000_000)),
     RESULT_SPILL_BYTES_MAX("result.spill.bytes.max", "4294967296",
             "Disk space, in bytes, that autocommit results waiting for the client may take under data.dir/spill, "

@@ -47,6 +47,9 @@ public final class ReplicaManager<S> {
     private int replayAttempt = REPLAY_ATTEMPT_FIRST;
     /** While down or recovering: every committed transaction with a barrier up to here is applied at the replica. */
     private long replayCursor = -1;
+    /** Committed transactions read back from the commit log for this replica's replay, not replayed yet. */
+    private final java.util.ArrayDeque<Txn<S>> replayFromLog = new java.util.ArrayDeque<>();
+    private boolean readingLog;
     /** For a replica that could not be read at start: how many barriers up to the cursor it must hold, else -1. */
     private long expectedUpToCursor = -1;
     /** Barriers above the cursor its transaction log already held when it was reached again. */
@@ -138,6 +141,23 @@ public final class ReplicaManager<S> {
         return expectedUpToCursor;
     }
 
+    /**
+     * Committed transactions read back from the commit log (the write-ahead log on disk) for this replica's replay: the
+     * shepherd no longer kept them in memory. Emptied when the replica goes down.
+     */
+    public java.util.ArrayDeque<Txn<S>> replayFromLog() {
+        return replayFromLog;
+    }
+
+    /** Whether a read from the commit log for this replica is under way. */
+    public boolean readingLog() {
+        return readingLog;
+    }
+
+    public void setReadingLog(boolean reading) {
+        readingLog = reading;
+    }
+
     /** Whether the replica's log already held this barrier when it was reached again. */
     public boolean alreadyApplied(long barrier) {
         return alreadyApplied.contains(barrier);
@@ -183,6 +203,8 @@ public final class ReplicaManager<S> {
     public void markLost(String reason) {
         phase = Phase.LOST;
         downReason = reason;
+        replayFromLog.clear();
+        readingLog = false;
     }
 
     public String downReason() {
@@ -216,6 +238,8 @@ public final class ReplicaManager<S> {
         downReason = reason;
         epoch++;
         pool.clear();
+        replayFromLog.clear();
+        readingLog = false;
         endpoint.wentDown();
     }
 

@@ -1,5 +1,6 @@
 package org.shepherd.wal;
 
+import java.util.List;
 import java.util.function.Consumer;
 import org.shepherd.schedule.Txn;
 
@@ -21,6 +22,15 @@ public interface CommitLog<S> {
 
     /** Every transaction with a barrier up to {@code floorBarrier} is committed at every replica that may need it. */
     void release(long floorBarrier);
+
+    /**
+     * Reads back the logged transactions with a barrier above {@code afterBarrier} (ascending, writes only, at most
+     * {@code max}; fewer when there are no more yet), for a replica that must replay more than the coordinator keeps in
+     * memory. {@code done} or {@code failed} is called once, later, from any thread. Without a log: fails.
+     */
+    default void readAfter(long afterBarrier, int max, Consumer<List<Txn<S>>> done, Consumer<Exception> failed) {
+        failed.accept(new IllegalStateException("no write-ahead log to read transactions back from"));
+    }
 
     /** Whether appends are durable at once (no log): the coordinator then skips them. */
     default boolean durableAtOnce() {

@@ -72,6 +72,36 @@ final class SegmentReader {
         }
     }
 
+    /**
+     * The records of {@code file} with a barrier above {@code afterBarrier}, at most {@code max}, while the shepherd runs:
+     * the newest segment may end in a frame being written, which ends the read; records at or below the barrier are not
+     * decoded.
+     */
+    static List<WalRecord> readAfter(Path file, long firstBarrier, boolean newest, long afterBarrier, int max)
+            throws IOException {
+        SegmentReader reader = new SegmentReader(file, firstBarrier, newest);
+        try {
+            return reader.readAfter(afterBarrier, max);
+        } finally {
+            reader.in.close();
+        }
+    }
+
+    private List<WalRecord> readAfter(long afterBarrier, int max) throws IOException {
+        List<WalRecord> records = new ArrayList<>();
+        byte[] header = in.readNBytes(SEGMENT_HEADER_BYTES);
+        position = header.length;
+        if (header.length < SEGMENT_HEADER_BYTES) return records; // being created
+        String problem = WalFormat.headerProblem(header);
+        if (problem != null) throw damaged(0, problem);
+        while (position < sizeBytes && records.size() < max) {
+            long frameStart = position;
+            if (nextFrameProblem() != null) break; // the frame being written
+            if (WalFormat.barrierOf(payload) > afterBarrier) records.add(record(frameStart));
+        }
+        return records;
+    }
+
     private Scan read(long barrierBefore) throws IOException {
         List<WalRecord> records = new ArrayList<>();
         byte[] header = in.readNBytes(SEGMENT_HEADER_BYTES);

@@ -334,6 +334,34 @@ public final class WriteAheadLog implements AutoCloseable {
         return Math.max(releaseFloor.get(), recordedFloor);
     }
 
+    /**
+     * Reads back, from the segment files, the records with a barrier above {@code afterBarrier}, ascending, at most
+     * {@code maxRecords} (fewer: there are no more yet): for a replica that must replay more than the shepherd keeps in
+     * memory. Only records above the released floor can be asked for (the others may be deleted). Blocks on the disk:
+     * call it off the coordinator's thread; safe beside appends and releases.
+     *
+     * @throws IOException when a segment cannot be read, or {@code afterBarrier} is below the released floor
+     */
+    public List<WalRecord> readAfter(long afterBarrier, int maxRecords) throws IOException {
+        if (afterBarrier < releasedUpTo()) {
+            throw new IOException("records after barrier " + afterBarrier + " may have been released (the floor is "
+                    + releasedUpTo() + ")");
+        }
+        TreeMap<Long, Path> files = segmentFiles(dir);
+        Long start = files.floorKey(afterBarrier + 1);
+        List<WalRecord> out = new ArrayList<>();
+        for (var e : (start == null ? files : files.tailMap(start, true)).entrySet()) {
+            if (out.size() >= maxRecords) break;
+            try {
+                out.addAll(SegmentReader.readAfter(e.getValue(), e.getKey(), e.getKey().equals(files.lastKey()), afterBarrier,
+                        maxRecords - out.size()));
+            } catch (java.nio.file.NoSuchFileException deleted) {
+                // released meanwhile: it held only records at or below the floor, none of them asked for
+            }
+        }
+        return out;
+    }
+
     /** The highest barrier ever appended or recovered, -1 for none. */
     public long lastBarrier() {
         synchronized (lock) {

@@ -130,9 +130,36 @@ class ShepherdCrashTest {
         assertThat(txlogBarriers(r3)).isEqualTo(txlogBarriers(servers.get(0)));
     }
 
+    @Test
+    void aReplicaDownForLongerThanTheShepherdKeepsInMemoryCatchesUpFromTheLogOnDisk() throws Exception {
+        Path config = startReplicas("replica.recovery.log.max=5\n");
+        String url = startShepherd(config);
+        DerbyNetworkServer r3 = servers.get(2);
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE acct (id INT PRIMARY KEY, balance DECIMAL(12,2) NOT NULL)");
+            s.executeUpdate("INSERT INTO acct VALUES (1, 100.00), (2, 200.00)");
+            r3.kill();
+            for (int i = 0; i < 40; i++) { // eight times what the shepherd keeps in memory for r3
+                s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = " + (1 + i % 2));
+                if (i % 10 == 0) s.executeUpdate("INSERT INTO acct VALUES (" + (10 + i) + ", " + i + ".00)");
+            }
+        }
+        r3.restart();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        while (!rows(r3).equals(rows(servers.get(0))) && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(rows(r3)).as("r3 replayed what it missed, most of it read back from the log")
+                .isEqualTo(rows(servers.get(0))).contains("1=120.00", "2=220.00", "40=30.00");
+        assertThat(txlogBarriers(r3)).isEqualTo(txlogBarriers(servers.get(0)));
+    }
+
     /** Three Derby servers, each behind a proxy; returns the shepherd's configuration file. */
     private Path startReplicas() throws IOException {
-        StringBuilder config = new StringBuilder("listen=127.0.0.1:0\nf=1\nuser.app.password=secret\n")
+        return startReplicas("");
+    }
+
+    /** As above, with {@code extraConfig} (lines) added to the configuration. */
+    private Path startReplicas(String extraConfig) throws IOException {
+        StringBuilder config = new StringBuilder("listen=127.0.0.1:0\nf=1\nuser.app.password=secret\n").append(extraConfig)
                 .append("data.dir=").append(dir.resolve("shepherd-data")).append('\n')
                 .append("replica.probe.ms=100\nreplica.probe.max.ms=500\n");
         for (int i = 1; i <= 3; i++) {

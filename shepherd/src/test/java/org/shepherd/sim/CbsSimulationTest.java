@@ -9,6 +9,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.shepherd.coordinator.cbs.CbsCore;
 import org.shepherd.divergence.Divergence;
+import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.recovery.RestartPlan;
 import org.shepherd.replica.ReplicaManager;
 import org.shepherd.schedule.ExecutionMode;
@@ -470,8 +471,8 @@ class CbsSimulationTest {
     }
 
     @Test
-    @DisplayName("the shepherd restarts while a secondary that was down is still down: that secondary comes back and, if it"
-            + " missed what nobody can replay any more, is found lost then; otherwise it catches up")
+    @DisplayName("the shepherd restarts while a secondary that was down is still down: the restarted shepherd serves, and"
+            + " the secondary is checked, replays what it missed and serves when it is back")
     void replicaDownAcrossAShepherdRestart() {
         // r3 is down from 10 to 300 ms; the shepherd crashes once between 100 and 140 ms and restarts 20 ms later
         Scenario keeps = Scenario.random(List.of(OK, OK, OK.crashAt(10).restartAt(300))).withWorkload(4, 12, 5)
@@ -481,16 +482,64 @@ class CbsSimulationTest {
                 && r.restarts().get(0).replicas().get(2).start() == RestartPlan.Start.UNREACHABLE);
         assertThat(caughtUp).allMatch(r -> r.core().replicas().get(2).phase() == ReplicaManager.Phase.UP);
         assertThat(caughtUp).allMatch(r -> r.replicas().get(2).data().equals(r.reference()));
+    }
 
-        // lost before the crash (the first run keeps only 3 transactions to replay), so the log's floor moved past it; the
-        // restarted shepherd keeps many, so it is only when r3 answers that its log shows what it lacks
-        Scenario beyond = keeps.withRecovery(new CbsCore.Recovery(50, 400, 3))
-                .withShepherd(keeps.shepherd().restartingWith(Simulation.Scenario.RECOVERY));
-        List<Result> lost = runAll(beyond, 50);
-        assertThat(lost).allMatch(r -> r.core().replicas().get(2).phase() == ReplicaManager.Phase.LOST);
-        assertThat(lost).extracting(r -> r.core().replicas().get(2).downReason()).as("found out when it answered")
-                .allMatch(why -> why.startsWith("when it answered"));
-        assertThat(lost).allMatch(r -> r.replicas().get(1).data().equals(r.reference()));
+    /** Three simulated replicas whose logs hold {@code rows[i]} transactions (barriers 0..), and a core resumed over them. */
+    private static CbsCore<SimOp> resumedOver(SimScheduler sched, List<SimReplica> replicas, RestartPlan.ReplicaStart r3Start,
+            int... rows) {
+        for (int i = 0; i < replicas.size(); i++) {
+            for (int b = 0; b < rows[i]; b++) replicas.get(i).commit(100 + b, 0, b, o -> { });
+        }
+        while (sched.step()) {
+            // the commits above
+        }
+        CbsCore<SimOp> core = new CbsCore<>(replicas, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS)
+                .withRecovery(Simulation.Scenario.RECOVERY), sched, new DivergenceLog());
+        RestartPlan.ReplicaStart up = new RestartPlan.ReplicaStart(RestartPlan.Start.UP, 4, -1, "");
+        core.resume(104, 5, List.of(), List.of(up, up, r3Start));
+        for (int i = 0; i < 10_000 && core.replicas().get(2).phase() == ReplicaManager.Phase.DOWN && sched.step(); i++) {
+            // until r3 was probed
+        }
+        return core;
+    }
+
+    private static List<SimReplica> threeReplicas(SimScheduler sched) {
+        List<SimReplica> out = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) out.add(new SimReplica("r" + i, sched, new java.util.Random(i), OK, null, r -> { }));
+        return out;
+    }
+
+    @Test
+    @DisplayName("a replica unreachable at a restart is checked when it answers: fewer transactions up to the floor than the"
+            + " others held is lost (it missed what nobody can replay); as many, it catches up and serves")
+    void unreachableAtRestartIsCheckedWhenItAnswers() {
+        RestartPlan.ReplicaStart unreachable = new RestartPlan.ReplicaStart(RestartPlan.Start.UNREACHABLE, -1, 4, 5, "test");
+        SimScheduler sched = new SimScheduler();
+        CbsCore<SimOp> behind = resumedOver(sched, threeReplicas(sched), unreachable, 5, 5, 2);
+        assertThat(behind.replicas().get(2).phase()).isEqualTo(ReplicaManager.Phase.LOST);
+        assertThat(behind.replicas().get(2).downReason()).startsWith("when it answered, its transaction log held 2 committed"
+                + " transactions up to barrier 4 where the others held 5");
+
+        SimScheduler again = new SimScheduler();
+        CbsCore<SimOp> whole = resumedOver(again, threeReplicas(again), unreachable, 5, 5, 5);
+        assertThat(whole.replicas().get(2).phase()).isNotEqualTo(ReplicaManager.Phase.LOST);
+        while (whole.replicas().get(2).phase() != ReplicaManager.Phase.UP && again.step()) {
+            // it replays nothing and rejoins
+        }
+        assertThat(whole.replicas().get(2).phase()).isEqualTo(ReplicaManager.Phase.UP);
+    }
+
+    @Test
+    @DisplayName("with the write-ahead log, a secondary down for longer than the shepherd keeps in memory catches up from the"
+            + " log on disk instead of being lost")
+    void replicaBeyondMemoryCatchesUpFromTheLog() {
+        Scenario s = Scenario.random(List.of(OK, OK, OK.crashAt(10).restartAt(300))).withWorkload(4, 12, 5)
+                .withRecovery(new CbsCore.Recovery(50, 400, 3)).withShepherd(Shepherd.withLog(3));
+        List<Result> results = runAll(s, 100);
+        assertThat(results).allMatch(r -> r.core().replicas().get(2).phase() == ReplicaManager.Phase.UP);
+        assertThat(results).allMatch(r -> r.replicas().get(2).data().equals(r.reference()));
+        assertThat(results.stream().mapToLong(r -> r.log().readBack()).sum()).as("transactions read back from the log")
+                .isPositive();
     }
 
     @Test

@@ -86,6 +86,9 @@ final class SimCommitLog implements CommitLog<SimOp> {
     private Exception failure;
     private long forces;
     private long durableRecords;
+    private long readBack;
+    /** Ballots per read-back transaction: the simulation runs three replicas. */
+    private static final int READ_BACK_REPLICAS = 3;
 
     /**
      * @param forceDelayMinMs a force runs this..{@code forceDelayMaxMs} simulated ms after the append that asked for it
@@ -165,6 +168,34 @@ final class SimCommitLog implements CommitLog<SimOp> {
             floor = Math.max(floor, released);
             segments.removeFirst();
         }
+    }
+
+    /**
+     * Reads back the durable records after {@code afterBarrier} a few simulated ms later, as the production log reads its
+     * segment files; fails for a barrier below what was released (those records may be gone). {@code replicaCount} sizes
+     * the transactions' ballots.
+     */
+    @Override
+    public void readAfter(long afterBarrier, int max, Consumer<List<Txn<SimOp>>> done, Consumer<Exception> failed) {
+        scheduler.schedule(1 + rnd.nextInt(3), () -> {
+            if (afterBarrier < released) {
+                failed.accept(new IOException("records after barrier " + afterBarrier + " may have been released (the floor is "
+                        + released + ")"));
+                return;
+            }
+            List<Txn<SimOp>> out = new ArrayList<>();
+            for (Record r : records().tailMap(afterBarrier, false).values()) {
+                if (out.size() >= max) break;
+                out.add(Txn.logged(r.txId(), r.barrier(), r.writes(), READ_BACK_REPLICAS));
+            }
+            readBack += out.size();
+            done.accept(out);
+        });
+    }
+
+    /** Records read back for replicas that replayed more than the core kept in memory. */
+    long readBack() {
+        return readBack;
     }
 
     private TreeMap<Long, Record> records() {

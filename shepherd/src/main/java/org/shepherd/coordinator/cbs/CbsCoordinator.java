@@ -79,6 +79,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final boolean homogeneous;
     private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
     private final WriteAheadLog wal;
+    /** The log as the core uses it; null without a log. */
+    private final JdbcCommitLog commitLogReader;
     private final Object identityLookup = new Object();
     private volatile boolean closed;
 
@@ -147,9 +149,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         }
         if (!plan.primaryNote().isEmpty()) LOG.warn("{}", plan.primaryNote());
         CommitLog<JdbcStatement> commitLog = CommitLog.none();
+        JdbcCommitLog jdbcLog = null;
         List<Txn<JdbcStatement>> logged = new ArrayList<>();
         if (wal != null) {
-            commitLog = new JdbcCommitLog(wal, targets);
+            jdbcLog = new JdbcCommitLog(wal, targets, endpoints.size());
+            commitLog = jdbcLog;
             if (!logState.history() && floor >= 0) {
                 LOG.warn("the write-ahead log has no history but the replicas committed transactions up to barrier {}: an"
                         + " earlier run's acknowledged commits that had not reached every replica cannot be replayed (first"
@@ -165,6 +169,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 if (r.barrier() > logState.floor()) logged.add(JdbcCommitLog.replayable(r, endpoints.size()));
             }
         }
+        this.commitLogReader = jdbcLog;
         this.core = new CbsCore<>(endpoints, plan.primary(), settings, scheduler, divergences, commitLog);
         onCore(f -> {
             core.resume(plan.lastTxId(), plan.nextBarrier(), logged, plan.replicas());
@@ -551,6 +556,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             e.close();
             e.pool().close();
         }
+        if (commitLogReader != null) commitLogReader.close();
         if (wal != null) wal.close();
         spill.close();
     }

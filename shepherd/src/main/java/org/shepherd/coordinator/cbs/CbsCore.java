@@ -178,6 +178,13 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private final TreeMap<Long, Txn<S>> live = new TreeMap<>();
     private final Map<Long, Ctx> ctx = new HashMap<>();
     private final ArrayDeque<Txn<S>> gateQueue = new ArrayDeque<>();
+    /** Transactions read back from the write-ahead log at a time, for a replica that replays more than memory keeps. */
+    static final int LOG_READ_BATCH = 256;
+    /**
+     * The highest barrier {@link #boundLog} dropped from {@link #committedLog}: a replica whose replay cursor is below it
+     * reads what it lacks back from the commit log (the write-ahead log on disk), -1 while nothing was dropped.
+     */
+    private long memoryFloor = -1;
     /** Committed transactions by barrier, kept while some replica is down or recovering and may need them replayed. */
     private final TreeMap<Long, Txn<S>> committedLog = new TreeMap<>();
     private Txn<S> gateHolder;
@@ -923,10 +930,21 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
     }
 
-    /** Keeps the log within its bound: a replica that would need a dropped transaction can no longer catch up. */
+    /**
+     * Keeps the in-memory log within its bound. With a commit log, what is dropped is read back from it when a replica
+     * needs it (only durable transactions are dropped: the commit log holds them); without one, a replica that would
+     * need a dropped transaction can no longer catch up.
+     */
     private void boundLog() {
         int max = settings.recovery().logTransactionsMax();
         while (committedLog.size() > max) {
+            if (!commitLog.durableAtOnce()) {
+                Txn<S> oldest = committedLog.firstEntry().getValue();
+                if (!oldest.durable()) break; // not on disk yet: kept beyond the bound for now
+                committedLog.pollFirstEntry();
+                memoryFloor = Math.max(memoryFloor, oldest.barrier());
+                continue;
+            }
             long dropped = committedLog.pollFirstEntry().getKey();
             for (ReplicaManager<S> r : replicas) {
                 if (r.awaitingReplay() && r.replayCursor() < dropped) {
@@ -978,6 +996,22 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     /** Replays the next committed transaction the recovering replica lacks, or lets it rejoin when there is none. */
     private void replayNext(ReplicaManager<S> r) {
+        java.util.ArrayDeque<Txn<S>> fromLog = r.replayFromLog();
+        while (!fromLog.isEmpty()) {
+            Txn<S> t = fromLog.poll();
+            if (t.barrier() <= r.replayCursor()) continue;
+            if (r.alreadyApplied(t.barrier())) {
+                r.committed(t.barrier());
+                r.setReplayCursor(t.barrier());
+                continue;
+            }
+            replayStatement(r, r.epoch(), t, r.nextReplayAttempt(), 0);
+            return;
+        }
+        if (r.replayCursor() < memoryFloor) {
+            if (!r.readingLog()) readFromLog(r);
+            return;
+        }
         Map.Entry<Long, Txn<S>> next = committedLog.higherEntry(r.replayCursor());
         // skipped: what its log already held, and what wrote nothing (no change, no log row: nothing to send)
         while (next != null && (r.alreadyApplied(next.getKey()) || next.getValue().wroteNothing())) {
@@ -995,6 +1029,33 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             return;
         }
         replayStatement(r, r.epoch(), next.getValue(), r.nextReplayAttempt(), 0);
+    }
+
+    /** Reads the next transactions the replica lacks back from the commit log: memory no longer holds them. */
+    private void readFromLog(ReplicaManager<S> r) {
+        r.setReadingLog(true);
+        int epoch = r.epoch();
+        long after = r.replayCursor();
+        commitLog.readAfter(after, LOG_READ_BATCH, read -> scheduler.execute(() -> {
+            if (r.phase() != ReplicaManager.Phase.RECOVERING || r.epoch() != epoch) return;
+            r.setReadingLog(false);
+            if (read.isEmpty()) {
+                // nothing that wrote after the cursor is on disk: what memory dropped up to its floor wrote nothing
+                r.setReplayCursor(Math.max(r.replayCursor(), memoryFloor));
+            } else {
+                r.replayFromLog().addAll(read);
+            }
+            replayNext(r);
+            afterEvent();
+        }), e -> scheduler.execute(() -> {
+            if (r.phase() != ReplicaManager.Phase.RECOVERING || r.epoch() != epoch) return;
+            r.markLost("it needs committed transactions after barrier " + after + " that the shepherd no longer keeps in"
+                    + " memory, and the write-ahead log could not give them back (" + e.getMessage() + "); restore it from"
+                    + " a copy of an up-to-date replica");
+            LOG.error("replica {} is lost: {}", r.name(), r.downReason());
+            trimLog();
+            afterEvent();
+        }));
     }
 
     /** Goes on replaying on the recovering replicas that waited for a transaction to become durable. */

@@ -21,10 +21,41 @@ final class JdbcCommitLog implements CommitLog<JdbcStatement> {
 
     private final WriteAheadLog wal;
     private final List<Dialect> dialects;
+    private final int replicaCount;
+    /** Reads transactions back from disk for replicas that replay more than the core keeps in memory. */
+    private final java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "shepherd-wal-reader");
+        t.setDaemon(true);
+        return t;
+    });
 
-    JdbcCommitLog(WriteAheadLog wal, java.util.Collection<Dialect> dialects) {
+    JdbcCommitLog(WriteAheadLog wal, java.util.Collection<Dialect> dialects, int replicaCount) {
         this.wal = wal;
         this.dialects = List.copyOf(dialects);
+        this.replicaCount = replicaCount;
+    }
+
+    @Override
+    public void readAfter(long afterBarrier, int max, Consumer<List<Txn<JdbcStatement>>> done, Consumer<Exception> failed) {
+        try {
+            reader.execute(() -> {
+                List<Txn<JdbcStatement>> out = new ArrayList<>();
+                try {
+                    for (WalRecord r : wal.readAfter(afterBarrier, max)) out.add(replayable(r, replicaCount));
+                } catch (java.io.IOException | RuntimeException e) {
+                    failed.accept(e);
+                    return;
+                }
+                done.accept(out);
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            failed.accept(e);
+        }
+    }
+
+    /** Stops reading transactions back (the coordinator is closing). */
+    void close() {
+        reader.shutdownNow();
     }
 
     @Override
