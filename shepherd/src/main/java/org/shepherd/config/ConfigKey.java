@@ -114,6 +114,12 @@ public enum ConfigKey {
                 + " outvoted (f+1 replicas agreed on another answer, so with at most f faulty replicas the primary's was"
                 + " wrong) since the last view change; it serves on as a secondary. 0: never.",
             v -> parseInt(v, 0, 1_000_000)),
+    VIEW_CHANGE_UNRESPONSIVE_MS("view.change.unresponsive.ms", "5000",
+            "With view.change: when a request has been running at the primary this long, the shepherd pings it on a"
+                + " connection of its own; no answer within this long either, and the primary is replaced as if it went"
+                + " down (a stalled or paused server keeps its connections open). A long query answers the ping and"
+                + " runs on. 0: never.",
+            v -> parseLong(v, 0, 3_600_000)),
     REPLICA_RECOVERY_LOG_MAX("replica.recovery.log.max", "100000",
             "Committed transactions the shepherd keeps in memory, while a replica is down, to replay on it when it is"
                 + " back. Older ones are read back from the write-ahead log on disk (modes cbs, ss, serial), which keeps"

@@ -203,6 +203,10 @@ public final class ShepherdConfig {
         return (Boolean) values.get(ConfigKey.VIEW_CHANGE);
     }
 
+    public long viewChangeUnresponsiveMs() {
+        return (Long) values.get(ConfigKey.VIEW_CHANGE_UNRESPONSIVE_MS);
+    }
+
     public int viewChangeOutvoted() {
         return (Integer) values.get(ConfigKey.VIEW_CHANGE_OUTVOTED);
     }

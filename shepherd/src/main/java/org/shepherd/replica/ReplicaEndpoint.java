@@ -69,6 +69,15 @@ public interface ReplicaEndpoint<S> {
     }
 
     /**
+     * Asks the replica, on a connection and a thread of its own, whether it answers at all (a request of a transaction
+     * has been running there for long): {@code done} gets {@link Outcome#done()} when it does, a down outcome when it
+     * fails; it may never be called when the replica hangs.
+     */
+    default void ping(Consumer<Outcome> done) {
+        done.accept(Outcome.done());
+    }
+
+    /**
      * Whether the statement only reads (a query that takes no write locks): a replica catching up on committed
      * transactions skips it, since it changes nothing.
      */

@@ -286,7 +286,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
-                            config.replicaRecoveryLogMax(), config.viewChange(), config.viewChangeOutvoted())),
+                            config.replicaRecoveryLogMax(), config.viewChange(), config.viewChangeOutvoted(),
+                            config.viewChangeUnresponsiveMs())),
                     config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill, wal);
         } catch (SQLException | RuntimeException e) {

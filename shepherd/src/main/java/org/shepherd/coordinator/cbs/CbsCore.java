@@ -111,17 +111,27 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * {@code viewChange}: when the primary goes down, a secondary that is up takes its role once it has committed
      * every committed transaction (seed 3.5); false: the service waits for the primary to come back. With view changes,
      * a primary that is up is also replaced once {@code outvotedMax} of its answers were outvoted since the last view
-     * change (0: never).
+     * change (0: never), and when it stops answering ({@code unresponsiveMs}: a request has been running there that long
+     * and a ping gets no answer within that long either; 0: never).
      */
-    public record Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax) {
+    public record Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax,
+            long unresponsiveMs) {
 
         public static final int OUTVOTED_MAX_DEFAULT = 1;
-        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000, true, OUTVOTED_MAX_DEFAULT);
+        /** The default of {@code unresponsiveMs}, as {@code view.change.unresponsive.ms}. */
+        public static final long UNRESPONSIVE_MS_DEFAULT = 5_000;
+        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000, true, OUTVOTED_MAX_DEFAULT,
+                UNRESPONSIVE_MS_DEFAULT);
 
         public Recovery {
             if (probeMinMs <= 0 || probeMaxMs < probeMinMs) throw new IllegalArgumentException("need 0 < probeMinMs <= probeMaxMs");
             if (logTransactionsMax < 1) throw new IllegalArgumentException("logTransactionsMax must be >= 1");
             if (outvotedMax < 0) throw new IllegalArgumentException("outvotedMax must be >= 0");
+            if (unresponsiveMs < 0) throw new IllegalArgumentException("unresponsiveMs must be >= 0");
+        }
+
+        public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax) {
+            this(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, 0);
         }
 
         /** With view changes, on crash and on the first outvoted answer. */
@@ -134,11 +144,15 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
 
         public Recovery withViewChange(boolean on) {
-            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, on, outvotedMax);
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, on, outvotedMax, unresponsiveMs);
         }
 
         public Recovery withOutvotedMax(int max) {
-            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, max);
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, max, unresponsiveMs);
+        }
+
+        public Recovery withUnresponsiveMs(long ms) {
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, ms);
         }
     }
 
@@ -191,6 +205,10 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private long nextTxId = 1;
     private long barrier;
     private Scheduler.Timer blockTimer;
+    /** Looks for a primary request running longer than {@code unresponsiveMs}; null when not armed. */
+    private Scheduler.Timer primaryCheckTimer;
+    /** A ping of the primary is under way (its epoch), or -1. */
+    private int pingingEpoch = -1;
     private long commits;
     private long aborts;
     private long voteAborts;
@@ -508,6 +526,58 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             if (first.inFlight() && now - first.inFlightSinceMs() >= settings.blockBoundMs()) clearTheWay(r, first.txn());
         }
         afterEvent();
+    }
+
+    // ---------------------------------------------------------------- a primary that stops answering (seed 3.5: timeouts)
+
+    /** While the primary has a request in flight, checks now and then whether it has been running too long. */
+    private void armPrimaryCheck() {
+        long ms = settings.recovery().unresponsiveMs();
+        if (ms == 0 || !settings.recovery().viewChange() || primaryCheckTimer != null || primaryManager().down()) return;
+        if (oldestInFlightAtPrimary() == Long.MAX_VALUE) return;
+        primaryCheckTimer = scheduler.schedule(Math.max(1, ms / 4), this::primaryCheck);
+    }
+
+    private long oldestInFlightAtPrimary() {
+        long oldest = Long.MAX_VALUE;
+        for (PoolEntry<S> e : primaryManager().pool().entries()) {
+            if (e.inFlight()) oldest = Math.min(oldest, e.inFlightSinceMs());
+        }
+        return oldest;
+    }
+
+    /**
+     * A request has been running at the primary for {@code unresponsiveMs}: a long query, or a primary that stopped
+     * answering with its connections open (a stalled or paused server). A ping on a connection of its own tells them
+     * apart: no answer within {@code unresponsiveMs} either, and the primary is treated as down (a view change).
+     */
+    private void primaryCheck() {
+        primaryCheckTimer = null;
+        ReplicaManager<S> p = primaryManager();
+        long ms = settings.recovery().unresponsiveMs();
+        long oldest = oldestInFlightAtPrimary();
+        if (!p.down() && pingingEpoch < 0 && oldest != Long.MAX_VALUE && scheduler.clock().nowMillis() - oldest >= ms) {
+            int epoch = p.epoch();
+            pingingEpoch = epoch;
+            long runningMs = scheduler.clock().nowMillis() - oldest;
+            Scheduler.Timer noAnswer = scheduler.schedule(ms, () -> {
+                if (pingingEpoch != epoch || p.epoch() != epoch || p.down() || !p.primary()) return;
+                pingingEpoch = -1;
+                LOG.warn("the primary {} does not answer: a request has been running there for {} ms and a ping got no answer"
+                        + " within {} ms", p.name(), runningMs + ms, ms);
+                replicaDown(p, new SQLException("unresponsive: a request had been running for " + runningMs + " ms and a ping"
+                        + " got no answer within " + ms + " ms (view.change.unresponsive.ms)", "08006"));
+                afterEvent();
+            });
+            p.endpoint().ping(o -> scheduler.execute(() -> {
+                if (pingingEpoch != epoch) return;
+                pingingEpoch = -1;
+                noAnswer.cancel();
+                if (o.kind() == Outcome.Kind.DOWN && p.epoch() == epoch && !p.down()) replicaDown(p, o.error());
+                afterEvent();
+            }));
+        }
+        armPrimaryCheck();
     }
 
     private void armBlockTimer() {
@@ -1210,6 +1280,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         if (settings.recovery().viewChange() && (successor >= 0 || primaryManager().down())) advanceViewChange();
         for (ReplicaManager<S> r : replicas) r.pump(live.values());
         armBlockTimer();
+        armPrimaryCheck();
     }
 
     private ReplicaManager<S> primaryManager() {

@@ -47,6 +47,12 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     /** Requests queued per replica at most; beyond it the replica counts as overloaded (down). */
     public static final int QUEUED_REQUESTS_MAX = 10_000;
     public static final String TXLOG_TABLE = "shepherd_txlog";
+    /** Ends the connections of replicas given up; its threads may wait for a replica that does not answer. */
+    private static final java.util.concurrent.ExecutorService RELEASER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "replica-release");
+        t.setDaemon(true);
+        return t;
+    });
     private static final String TXLOG_INSERT = "INSERT INTO " + TXLOG_TABLE + "(txid, barrier) VALUES (?, ?)";
 
     private record TxConnection(int attempt, Connection connection) {
@@ -61,6 +67,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final SpillSpace spill;
     private final long resultMemoryBytesMax;
     private final ThreadPoolExecutor workers;
+    /** Pings run here, not on the workers: every worker may be stuck in a call to a replica that stopped answering. */
+    private final java.util.concurrent.ExecutorService pinger;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
     /**
      * Incremented (under this endpoint's lock) when the coordinator gives the replica up ({@link #wentDown}): a request
@@ -98,6 +106,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     return t;
                 });
         workers.allowCoreThreadTimeOut(true);
+        this.pinger = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "replica-" + pool.spec().name() + "-ping");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     @Override
@@ -303,13 +316,16 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             }
         }
         if (taken.isEmpty()) return;
-        Runnable closeAll = () -> taken.forEach((tx, tc) -> close(tx, tc, true));
-        if (inBackground) {
-            // a rollback waits for a statement still running on its connection, or for a peer that stopped answering
-            java.util.concurrent.CompletableFuture.runAsync(closeAll);
-        } else {
-            closeAll.run();
+        if (!inBackground) {
+            taken.forEach((tx, tc) -> close(tx, tc, true));
+            return;
         }
+        // given up: every session is aborted (a rollback would wait for a statement still running on its connection, or
+        // for a replica that stopped answering), off the calling thread, which may be the core's
+        RELEASER.execute(() -> taken.forEach((tx, tc) -> {
+            abort(tx, tc);
+            close(tx, tc, false);
+        }));
     }
 
     @Override
@@ -418,6 +434,14 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
     }
 
+    private static void abort(long txId, TxConnection tc) {
+        try {
+            tc.connection().abort(RELEASER);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debug("aborting the connection of T{}: {}", txId, e.toString());
+        }
+    }
+
     /** Asks the replica to stop the statement transaction {@code txId} is running here, where the driver can. */
     void cancel(long txId) {
         Statement st = running.get(txId);
@@ -515,6 +539,24 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     @Override
+    public void ping(Consumer<Outcome> done) {
+        try {
+            pinger.execute(() -> {
+                try (Connection c = pool.acquireForMetadata()) {
+                    if (!c.isValid(0)) throw new SQLException("replica " + name() + " answered a ping as not valid", "08006");
+                    c.rollback();
+                    done.accept(Outcome.done());
+                } catch (SQLException | RuntimeException e) {
+                    SQLException why = JdbcExecution.toSqlException(e);
+                    done.accept(ErrorOutcome.isConnectionFailure(why) ? Outcome.down(why) : Outcome.done());
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            done.accept(Outcome.down(new SQLException("replica " + name() + ": no thread to ping it", "08004", e)));
+        }
+    }
+
+    @Override
     public void becomePrimary(Consumer<Outcome> done) {
         try {
             workers.execute(() -> {
@@ -580,6 +622,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     @Override
     public void close() {
+        pinger.shutdownNow();
         workers.shutdownNow();
         releaseAll(false);
     }

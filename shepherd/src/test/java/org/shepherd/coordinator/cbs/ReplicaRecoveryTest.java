@@ -56,6 +56,10 @@ class ReplicaRecoveryTest {
      * r1 is the primary.
      */
     private CbsCoordinator start(String test, int onServer, boolean viewChange) throws Exception {
+        return start(test, onServer, new CbsCore.Recovery(100, 1_000, 100_000, viewChange));
+    }
+
+    private CbsCoordinator start(String test, int onServer, CbsCore.Recovery recovery) throws Exception {
         server = new DerbyNetworkServer("r" + onServer, dir.resolve("r" + onServer), "shepherd");
         server.start();
         for (int i = 1; i <= 3; i++) {
@@ -64,8 +68,7 @@ class ReplicaRecoveryTest {
                     : ReplicaSpec.of("r" + i, "jdbc:derby:memory:" + test + "r" + i + ";create=true", "", "");
             pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 16, 2_000));
         }
-        CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS)
-                .withRecovery(new CbsCore.Recovery(100, 1_000, 100_000, viewChange));
+        CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS).withRecovery(recovery);
         coordinator = new CbsCoordinator(pools, 0, settings, 16, 100, 60_000, new DivergenceLog());
         return coordinator;
     }
@@ -176,6 +179,67 @@ class ReplicaRecoveryTest {
         BANK.assertReplicasAgree(pools);
         ReplicaTables.assertEqualEverywhere(pools, "item", "id");
         assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
+    }
+
+    @Test
+    void aPrimaryThatStopsAnsweringWithItsConnectionsOpenIsReplacedWhileItsStuckClientWaitsForIt() throws Exception {
+        start("paused", 1, new CbsCore.Recovery(100, 1_000, 100_000, true, 1, 300));
+        BANK.create(SqlClient.sessions(coordinator));
+        BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 9_200);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+
+        server.pause(); // SIGSTOP: its sockets stay open, nothing answers
+        java.util.concurrent.CompletableFuture<Object> stuck = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try (Session s = coordinator.openSession("app", "db")) {
+                s.execute("UPDATE acct SET bal = bal + 0 WHERE id = 1", List.of(), ExecOptions.DEFAULT);
+                return "answered";
+            } catch (SQLException e) {
+                return e;
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
+        while (coordinator.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(coordinator.viewStatus().view()).as("a view change within %d ms", WAIT_MS).isEqualTo(1);
+        assertThat(coordinator.replicaStatus().get(0).state()).startsWith("down: unresponsive");
+
+        BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 9_300); // served by the new primary while r1 is paused
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+
+        server.resume();
+        // the Derby client cannot be interrupted in a read (its abort() rolls back first): the session whose statement
+        // was running at r1 waits for r1, and then gets the error of its aborted transaction instead of an answer
+        assertThat(stuck.get(WAIT_MS, TimeUnit.MILLISECONDS)).as("the client whose statement hung gets an error")
+                .isInstanceOf(SQLException.class);
+        assertThat(awaitState(0, "up"::equals)).as("r1 within %d ms", WAIT_MS).isEqualTo("up");
+        assertThat(coordinator.replicaStatus().get(0).primary()).as("r1 came back as a secondary").isFalse();
+        BANK.run(SqlClient.sessions(coordinator), 2, 5, 0, 9_400);
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        BANK.assertReplicasAgree(pools);
+    }
+
+    @Test
+    void aPrimaryThatIsSlowButAnswersIsNotReplaced() throws Exception {
+        start("slow", 1, new CbsCore.Recovery(100, 1_000, 100_000, true, 1, 200));
+        BANK.create(SqlClient.sessions(coordinator));
+        try (Session holder = coordinator.openSession("app", "db")) {
+            holder.setAutoCommit(false);
+            holder.execute("UPDATE acct SET bal = bal + 1 WHERE id = 1", List.of(), ExecOptions.DEFAULT);
+            // another statement waits at the primary for the row lock: a request in flight far longer than 200 ms
+            java.util.concurrent.CompletableFuture<Object> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try (Session s = coordinator.openSession("app", "db")) {
+                    s.execute("UPDATE acct SET bal = bal - 1 WHERE id = 1", List.of(), ExecOptions.DEFAULT);
+                    return "answered";
+                } catch (SQLException e) {
+                    return e;
+                }
+            });
+            Thread.sleep(1_500); // several checks and pings: each ping is answered
+            assertThat(waiting).isNotDone();
+            holder.commit();
+            assertThat(waiting.get(WAIT_MS, TimeUnit.MILLISECONDS)).isEqualTo("answered");
+        }
+        assertThat(coordinator.viewStatus().view()).as("no view change").isZero();
+        assertThat(coordinator.replicaStatus().get(0).state()).isEqualTo("up");
     }
 
     /**
