@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
@@ -181,6 +182,18 @@ class ReplicaRecoveryTest {
         assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
     }
 
+    /** Runs {@code sql} in autocommit mode on another thread: "answered", or the SQLException it failed with. */
+    private CompletableFuture<Object> autocommitInTheBackground(String sql) {
+        return CompletableFuture.supplyAsync(() -> {
+            try (Session s = coordinator.openSession("app", "db")) {
+                s.execute(sql, List.of(), ExecOptions.DEFAULT);
+                return "answered";
+            } catch (SQLException e) {
+                return e;
+            }
+        });
+    }
+
     @Test
     void aPrimaryThatStopsAnsweringWithItsConnectionsOpenIsReplacedWhileItsStuckClientWaitsForIt() throws Exception {
         start("paused", 1, new CbsCore.Recovery(100, 1_000, 100_000, true, 1, 300));
@@ -189,14 +202,7 @@ class ReplicaRecoveryTest {
         assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
 
         server.pause(); // SIGSTOP: its sockets stay open, nothing answers
-        java.util.concurrent.CompletableFuture<Object> stuck = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try (Session s = coordinator.openSession("app", "db")) {
-                s.execute("UPDATE acct SET bal = bal + 0 WHERE id = 1", List.of(), ExecOptions.DEFAULT);
-                return "answered";
-            } catch (SQLException e) {
-                return e;
-            }
-        });
+        CompletableFuture<Object> stuck = autocommitInTheBackground("UPDATE acct SET bal = bal + 0 WHERE id = 1");
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WAIT_MS);
         while (coordinator.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(20);
         assertThat(coordinator.viewStatus().view()).as("a view change within %d ms", WAIT_MS).isEqualTo(1);
@@ -225,14 +231,7 @@ class ReplicaRecoveryTest {
             holder.setAutoCommit(false);
             holder.execute("UPDATE acct SET bal = bal + 1 WHERE id = 1", List.of(), ExecOptions.DEFAULT);
             // another statement waits at the primary for the row lock: a request in flight far longer than 200 ms
-            java.util.concurrent.CompletableFuture<Object> waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try (Session s = coordinator.openSession("app", "db")) {
-                    s.execute("UPDATE acct SET bal = bal - 1 WHERE id = 1", List.of(), ExecOptions.DEFAULT);
-                    return "answered";
-                } catch (SQLException e) {
-                    return e;
-                }
-            });
+            CompletableFuture<Object> waiting = autocommitInTheBackground("UPDATE acct SET bal = bal - 1 WHERE id = 1");
             Thread.sleep(1_500); // several checks and pings: each ping is answered
             assertThat(waiting).isNotDone();
             holder.commit();
