@@ -297,7 +297,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private void close(long txId, TxConnection tc, boolean rollback) {
         try (Connection c = tc.connection()) {
             if (rollback && !c.isClosed()) c.rollback();
-        } catch (SQLException e) {
+        } catch (SQLException | RuntimeException e) { // a connection ended underneath may fail in any way
             LOG.debug("releasing the connection of T{} on {}: {}", txId, name(), e.toString());
         }
     }
@@ -324,7 +324,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         // for a replica that stopped answering), off the calling thread, which may be the core's
         RELEASER.execute(() -> taken.forEach((tx, tc) -> {
             abort(tx, tc);
-            close(tx, tc, false);
+            pool.evict(tc.connection()); // never back into the pool: the driver may end it underneath later
         }));
     }
 
@@ -436,7 +436,14 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     private static void abort(long txId, TxConnection tc) {
         try {
-            tc.connection().abort(RELEASER);
+            // a driver's own abort task may fail in its error handling (Derby's prints to a log writer it may not have)
+            tc.connection().abort(task -> RELEASER.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.debug("the driver's abort of T{}'s connection failed: {}", txId, e.toString());
+                }
+            }));
         } catch (SQLException | RuntimeException e) {
             LOG.debug("aborting the connection of T{}: {}", txId, e.toString());
         }

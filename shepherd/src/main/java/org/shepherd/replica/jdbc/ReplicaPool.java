@@ -185,6 +185,18 @@ public final class ReplicaPool implements AutoCloseable {
         return sizeMax;
     }
 
+    /**
+     * Takes a connection of {@link #acquire()} out of the pool for good instead of giving it back: it was aborted, and
+     * its driver may still end it underneath whoever would borrow it next.
+     */
+    public void evict(Connection c) {
+        try {
+            pool.evictConnection(c);
+        } catch (RuntimeException e) {
+            LOG.debug("evicting a connection of replica {}: {}", spec.name(), e.toString());
+        }
+    }
+
     /** Connections handed out and not yet returned. */
     public int activeConnections() {
         return pool.getHikariPoolMXBean() == null ? 0 : pool.getHikariPoolMXBean().getActiveConnections();
