@@ -120,8 +120,12 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.endpoints = new ArrayList<>();
         for (ReplicaPool p : pools) endpoints.add(new JdbcReplicaEndpoint(p, workerThreadsMax, fetchSize, spill, RESULT_MEMORY_BYTES_MAX));
         String[] unreachable = new String[endpoints.size()];
+        long[][] highWater = new long[endpoints.size()][];
         long[] lastBarriers = new long[endpoints.size()];
-        for (int i = 0; i < endpoints.size(); i++) readable(i, unreachable, lastBarriers);
+        for (int i = 0; i < endpoints.size(); i++) {
+            highWater[i] = readable(i, unreachable);
+            lastBarriers[i] = highWater[i] == null ? -1 : highWater[i][1];
+        }
         requireReachable(unreachable, settings.f());
         Dialect client = endpoints.get(primaryIndex).dialect();
         Set<Dialect> targets = new LinkedHashSet<>();
@@ -137,7 +141,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         List<RestartPlan.ReplicaLog> replicaLogs = new ArrayList<>();
         for (int i = 0; i < endpoints.size(); i++) {
             JdbcReplicaEndpoint e = endpoints.get(i);
-            replicaLogs.add(unreachable[i] == null ? e.readTxlog(floor)
+            replicaLogs.add(unreachable[i] == null ? e.readTxlog(highWater[i], floor)
                     : RestartPlan.ReplicaLog.unreachable(e.name(), e.canBePrimary(), unreachable[i]));
         }
         RestartPlan.Plan plan;
@@ -180,21 +184,21 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     /**
-     * Creates replica {@code i}'s transaction log if it has none and reads its last barrier; a replica that does not answer
-     * (unreachable when its pool started, or now) gets the reason in {@code unreachable} instead: it starts down and is
-     * probed. Other failures stop the start.
+     * Creates replica {@code i}'s transaction log if it has none and returns its high water ({@code [last txid, last
+     * barrier]}); a replica that does not answer (unreachable when its pool started, or now) gets the reason in
+     * {@code unreachable} instead, and null: it starts down and is probed. Other failures stop the start.
      */
-    private void readable(int i, String[] unreachable, long[] lastBarriers) throws SQLException {
+    private long[] readable(int i, String[] unreachable) throws SQLException {
         JdbcReplicaEndpoint e = endpoints.get(i);
-        lastBarriers[i] = -1;
         SQLException atStart = e.pool().unreachableAtStart();
         try {
             e.createTxlogIfMissing();
-            lastBarriers[i] = e.txlogHighWater()[1];
+            return e.txlogHighWater();
         } catch (SQLException failure) {
             if (atStart == null && !org.shepherd.vote.ErrorOutcome.isConnectionFailure(failure)) throw failure;
             unreachable[i] = (atStart != null ? atStart : failure).getMessage();
             LOG.warn("replica {} does not answer at start ({}); it is probed until it does", e.name(), unreachable[i]);
+            return null;
         }
     }
 

@@ -207,8 +207,12 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private Scheduler.Timer blockTimer;
     /** Looks for a primary request running longer than {@code unresponsiveMs}; null when not armed. */
     private Scheduler.Timer primaryCheckTimer;
-    /** A ping of the primary is under way (its epoch), or -1. */
-    private int pingingEpoch = -1;
+    /** A ping of the primary under way: whom, in which of its epochs, and the timer that gives up on it. */
+    private record Ping<S>(ReplicaManager<S> replica, int epoch, Scheduler.Timer noAnswer) {
+    }
+
+    /** The ping under way, or null. */
+    private Ping<S> ping;
     private long commits;
     private long aborts;
     private long voteAborts;
@@ -304,12 +308,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /** Runs a statement: at once on the primary; the callback gets the primary's answer. */
     public void execute(Txn<S> t, S payload, String text, StatementCallback callback) {
         Ctx c = ctx.get(t.id());
-        if (commitLogFailure != null) {
-            if (c != null) abort(t, "the write-ahead log failed");
-            callback.failed(commitLogFailedError());
-            afterEvent();
-            return;
-        }
+        if (refusedByFailedLog(t, callback::failed)) return;
         if (c == null || t.state() != TxState.ACTIVE) {
             callback.failed(new SQLException("transaction " + t.id() + " was aborted"
                     + (c == null || c.abortReason.isEmpty() ? "" : ": " + c.abortReason) + "; roll back and retry", "40001"));
@@ -351,12 +350,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             return;
         }
         if (t.state() != TxState.ACTIVE) throw new IllegalStateException("commit twice of " + t);
-        if (commitLogFailure != null) {
-            abort(t, "the write-ahead log failed");
-            callback.failed(commitLogFailedError());
-            afterEvent();
-            return;
-        }
+        if (refusedByFailedLog(t, callback::failed)) return;
         t.setState(TxState.COMMITTING);
         c.commitCallback = callback;
         c.commitTimer = scheduler.schedule(settings.commitTimeoutMs(), () -> commitTimedOut(t));
@@ -556,23 +550,26 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         ReplicaManager<S> p = primaryManager();
         long ms = settings.recovery().unresponsiveMs();
         long oldest = oldestInFlightAtPrimary();
-        if (!p.down() && pingingEpoch < 0 && oldest != Long.MAX_VALUE && scheduler.clock().nowMillis() - oldest >= ms) {
-            int epoch = p.epoch();
-            pingingEpoch = epoch;
+        // a ping of another replica, or of an earlier epoch of this one, no longer counts (it may never answer)
+        if (ping != null && (ping.replica() != p || ping.replica().epoch() != ping.epoch())) ping = null;
+        if (!p.down() && ping == null && oldest != Long.MAX_VALUE && scheduler.clock().nowMillis() - oldest >= ms) {
             long runningMs = scheduler.clock().nowMillis() - oldest;
-            Scheduler.Timer noAnswer = scheduler.schedule(ms, () -> {
-                if (pingingEpoch != epoch || p.epoch() != epoch || p.down() || !p.primary()) return;
-                pingingEpoch = -1;
+            int epoch = p.epoch();
+            Ping<S> sent = new Ping<>(p, epoch, scheduler.schedule(ms, () -> {
+                if (ping == null || ping.replica() != p || ping.epoch() != epoch) return; // answered, or given up
+                ping = null;
+                if (p.epoch() != epoch || p.down() || !p.primary()) return;
                 LOG.warn("the primary {} does not answer: a request has been running there for {} ms and a ping got no answer"
                         + " within {} ms", p.name(), runningMs + ms, ms);
                 replicaDown(p, new SQLException("unresponsive: a request had been running for " + runningMs + " ms and a ping"
                         + " got no answer within " + ms + " ms (view.change.unresponsive.ms)", "08006"));
                 afterEvent();
-            });
+            }));
+            ping = sent;
             p.endpoint().ping(o -> scheduler.execute(() -> {
-                if (pingingEpoch != epoch) return;
-                pingingEpoch = -1;
-                noAnswer.cancel();
+                if (ping != sent) return;
+                ping = null;
+                sent.noAnswer().cancel();
                 if (o.kind() == Outcome.Kind.DOWN && p.epoch() == epoch && !p.down()) replicaDown(p, o.error());
                 afterEvent();
             }));
@@ -743,6 +740,15 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
         resumeReplays();
         afterEvent();
+    }
+
+    /** Once the log failed, a statement or COMMIT is refused (58030) and its transaction aborted. */
+    private boolean refusedByFailedLog(Txn<S> t, java.util.function.Consumer<SQLException> failed) {
+        if (commitLogFailure == null) return false;
+        abort(t, "the write-ahead log failed");
+        failed.accept(commitLogFailedError());
+        afterEvent();
+        return true;
     }
 
     /** For a transaction refused before its commit decision: it was not committed. */

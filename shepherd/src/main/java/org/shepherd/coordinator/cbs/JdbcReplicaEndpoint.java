@@ -167,16 +167,16 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     /**
-     * What this replica's transaction log holds, for a restart of the shepherd: its last transaction id and barrier, how
-     * many barriers up to {@code floor} it holds and which ones above.
+     * What this replica's transaction log holds, for a restart of the shepherd: its last transaction id and barrier
+     * ({@code highWater}, as {@link #txlogHighWater()} read it), how many barriers up to {@code floor} it holds and which
+     * ones above.
      */
-    public RestartPlan.ReplicaLog readTxlog(long floor) throws SQLException {
-        long[] hw = txlogHighWater();
+    public RestartPlan.ReplicaLog readTxlog(long[] highWater, long floor) throws SQLException {
         try (Connection c = pool.acquireForMetadata()) {
             long upToFloor = countUpTo(c, floor);
             long[] above = barriersAbove(c, floor);
             c.rollback();
-            return new RestartPlan.ReplicaLog(name(), canBePrimary(), hw[0], hw[1], upToFloor, above);
+            return new RestartPlan.ReplicaLog(name(), canBePrimary(), highWater[0], highWater[1], upToFloor, above);
         }
     }
 
@@ -527,7 +527,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         Runnable job = () -> {
             Probe present;
             try {
-                createTxlogIfMissing(); // a replica unreachable when the shepherd started may have none yet
+                // a replica unreachable when the shepherd started may have none yet; its count then decides whether it
+                // is lost. Without a count to check, a missing log fails the probe: a replica wiped while it was down must
+                // not look like one that lacks only what came after the cursor
+                if (countUpTo) createTxlogIfMissing();
                 try (Connection c = pool.acquireForMetadata()) {
                     present = new Probe(barriersAbove(c, above), countUpTo ? countUpTo(c, above) : -1);
                     c.rollback();
