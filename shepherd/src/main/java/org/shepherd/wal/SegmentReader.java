@@ -73,33 +73,46 @@ final class SegmentReader {
     }
 
     /**
-     * The records of {@code file} with a barrier above {@code afterBarrier}, at most {@code max}, while the shepherd runs:
-     * the newest segment may end in a frame being written, which ends the read; records at or below the barrier are not
-     * decoded.
+     * What {@link #readAfter} read: the records, and where in the file the frame after the last of them starts.
      */
-    static List<WalRecord> readAfter(Path file, long firstBarrier, boolean newest, long afterBarrier, int max)
+    record Read(List<WalRecord> records, long endOffset) {
+    }
+
+    /**
+     * The records of {@code file} with a barrier above {@code afterBarrier}, at most {@code max}, read from
+     * {@code fromOffset} (a frame start; 0: the file's start) while the shepherd runs: the newest segment may end in a
+     * frame being written, which ends the read; records at or below the barrier are not decoded.
+     */
+    static Read readAfter(Path file, long firstBarrier, boolean newest, long afterBarrier, int max, long fromOffset)
             throws IOException {
         SegmentReader reader = new SegmentReader(file, firstBarrier, newest);
         try {
-            return reader.readAfter(afterBarrier, max);
+            return reader.readAfter(afterBarrier, max, fromOffset);
         } finally {
             reader.in.close();
         }
     }
 
-    private List<WalRecord> readAfter(long afterBarrier, int max) throws IOException {
+    private Read readAfter(long afterBarrier, int max, long fromOffset) throws IOException {
         List<WalRecord> records = new ArrayList<>();
-        byte[] header = in.readNBytes(SEGMENT_HEADER_BYTES);
-        position = header.length;
-        if (header.length < SEGMENT_HEADER_BYTES) return records; // being created
-        String problem = WalFormat.headerProblem(header);
-        if (problem != null) throw damaged(0, problem);
+        if (fromOffset > 0) {
+            in.skipNBytes(fromOffset);
+            position = fromOffset;
+        } else {
+            byte[] header = in.readNBytes(SEGMENT_HEADER_BYTES);
+            position = header.length;
+            if (header.length < SEGMENT_HEADER_BYTES) return new Read(records, 0); // being created
+            String problem = WalFormat.headerProblem(header);
+            if (problem != null) throw damaged(0, problem);
+        }
+        long end = position;
         while (position < sizeBytes && records.size() < max) {
             long frameStart = position;
             if (nextFrameProblem() != null) break; // the frame being written
             if (WalFormat.barrierOf(payload) > afterBarrier) records.add(record(frameStart));
+            end = position;
         }
-        return records;
+        return new Read(records, end);
     }
 
     private Scan read(long barrierBefore) throws IOException {

@@ -147,12 +147,12 @@ final class WalFormat {
         }
     }
 
-    /** The record in a frame's payload (whose CRC matched); IOException when the bytes are not a record. */
     /** The barrier of the record in {@code payload}, without decoding the rest (type byte, txId, then the barrier). */
     static long barrierOf(byte[] payload) {
         return ByteBuffer.wrap(payload).getLong(1 + Long.BYTES);
     }
 
+    /** The record in a frame's payload (whose CRC matched); IOException when the bytes are not a record. */
     static WalRecord decode(byte[] payload) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(payload));
         try {

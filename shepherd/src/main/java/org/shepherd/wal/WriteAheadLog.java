@@ -69,14 +69,13 @@ public final class WriteAheadLog implements AutoCloseable {
     /**
      * Counters for status pages and tests. Each is current; together they may be a moment apart.
      *
-     * @param recordsAppended records accepted by {@link #append} (recovered ones not counted)
      * @param recordsDurable records reported durable
      * @param forces forces of segment files (one per group commit, one per segment started, one per segment filled up
      *     in the middle of a group)
      * @param segments segment files on disk
      * @param bytesOnDisk bytes of those files
      */
-    public record Stats(long recordsAppended, long recordsDurable, long forces, int segments, long bytesOnDisk) {
+    public record Stats(long recordsDurable, long forces, int segments, long bytesOnDisk) {
     }
 
     /** Creates segment files for writing; tests replace it to make writes fail. */
@@ -106,6 +105,8 @@ public final class WriteAheadLog implements AutoCloseable {
 
     private final Path dir;
     private final Options options;
+    /** Where the last read-back ended (readers: one at a time, see {@link #readAfter}). */
+    private volatile ReadMark lastRead;
     private final ChannelFactory channels;
     private volatile List<WalRecord> recovered;
     private final boolean history;
@@ -127,7 +128,6 @@ public final class WriteAheadLog implements AutoCloseable {
     private volatile long recordedFloor;
     /** The last barrier of the oldest segment that {@link #release} may delete; MAX_VALUE when none may be deleted. */
     private volatile long deletableLastBarrier = Long.MAX_VALUE;
-    private volatile long recordsAppended;
     private volatile long recordsDurable;
     private volatile long forces;
     private volatile int segmentCount;
@@ -171,7 +171,7 @@ public final class WriteAheadLog implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Files.createDirectories(dir);
         Files.deleteIfExists(dir.resolve(FloorFile.TEMPORARY_NAME));
-        TreeMap<Long, Path> files = segmentFiles(dir);
+        TreeMap<Long, Path> files = segmentFiles(dir, true);
         long floor = FloorFile.read(dir);
         boolean history = !files.isEmpty() || Files.exists(dir.resolve(FloorFile.NAME));
         List<SegmentReader.Scan> scans = new ArrayList<>();
@@ -197,7 +197,7 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     /** The segment files in {@code dir} by first barrier; anything else there is ignored with a warning. */
-    private static TreeMap<Long, Path> segmentFiles(Path dir) throws IOException {
+    private static TreeMap<Long, Path> segmentFiles(Path dir, boolean warn) throws IOException {
         TreeMap<Long, Path> files = new TreeMap<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
@@ -206,7 +206,7 @@ public final class WriteAheadLog implements AutoCloseable {
                 long firstBarrier = WalFormat.firstBarrierOf(name);
                 if (firstBarrier >= 0 && Files.isRegularFile(p)) {
                     files.put(firstBarrier, p);
-                } else {
+                } else if (warn && !name.equals(FloorFile.TEMPORARY_NAME)) {
                     LOG.warn("ignoring {} in the write-ahead log directory: segment files are named <20 digits>{}", p,
                             WalFormat.SUFFIX);
                 }
@@ -302,7 +302,6 @@ public final class WriteAheadLog implements AutoCloseable {
             } else {
                 queue.add(new Pending(r.barrier(), frame, onDurable, onFailure));
                 lastBarrier = r.barrier();
-                recordsAppended++;
                 lock.notifyAll();
             }
         }
@@ -347,19 +346,31 @@ public final class WriteAheadLog implements AutoCloseable {
             throw new IOException("records after barrier " + afterBarrier + " may have been released (the floor is "
                     + releasedUpTo() + ")");
         }
-        TreeMap<Long, Path> files = segmentFiles(dir);
-        Long start = files.floorKey(afterBarrier + 1);
+        TreeMap<Long, Path> files = segmentFiles(dir, false);
+        // a replay reads batch after batch: the next one starts where the last one ended, not at the segment's start
+        ReadMark mark = lastRead;
+        boolean resume = mark != null && mark.lastBarrier() == afterBarrier && files.containsKey(mark.segment());
+        Long start = resume ? Long.valueOf(mark.segment()) : files.floorKey(afterBarrier + 1);
         List<WalRecord> out = new ArrayList<>();
         for (var e : (start == null ? files : files.tailMap(start, true)).entrySet()) {
             if (out.size() >= maxRecords) break;
+            long from = resume && e.getKey() == mark.segment() ? mark.offset() : 0;
             try {
-                out.addAll(SegmentReader.readAfter(e.getValue(), e.getKey(), e.getKey().equals(files.lastKey()), afterBarrier,
-                        maxRecords - out.size()));
+                SegmentReader.Read read = SegmentReader.readAfter(e.getValue(), e.getKey(), e.getKey().equals(files.lastKey()),
+                        afterBarrier, maxRecords - out.size(), from);
+                out.addAll(read.records());
+                if (!read.records().isEmpty()) {
+                    lastRead = new ReadMark(e.getKey(), read.endOffset(), out.get(out.size() - 1).barrier());
+                }
             } catch (java.nio.file.NoSuchFileException deleted) {
                 // released meanwhile: it held only records at or below the floor, none of them asked for
             }
         }
         return out;
+    }
+
+    /** Where the last {@link #readAfter} ended: the segment (by first barrier), the offset after it, the last barrier. */
+    private record ReadMark(long segment, long offset, long lastBarrier) {
     }
 
     /** The highest barrier ever appended or recovered, -1 for none. */
@@ -371,7 +382,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
     /** The counters now. */
     public Stats stats() {
-        return new Stats(recordsAppended, recordsDurable, forces, segmentCount, bytesOnDisk);
+        return new Stats(recordsDurable, forces, segmentCount, bytesOnDisk);
     }
 
     /**

@@ -51,11 +51,7 @@ class ShepherdCrashTest {
     @Test
     void aCommitAcknowledgedJustBeforeTheShepherdIsKilledIsReplayedFromItsLogOnEveryReplica() throws Exception {
         Path config = startReplicas();
-        String url = startShepherd(config);
-        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE acct (id INT PRIMARY KEY, balance DECIMAL(12,2) NOT NULL)");
-            s.executeUpdate("INSERT INTO acct VALUES (1, 100.00), (2, 200.00)");
-        }
+        String url = startWithAccounts(config);
 
         try (Connection c = DriverManager.getConnection(url, "app", "secret")) {
             commitWhileTheReplicasAreCutOff(c, "UPDATE acct SET balance = balance + 50 WHERE id = 1",
@@ -67,10 +63,8 @@ class ShepherdCrashTest {
                     .containsExactly("1=100.00", "2=200.00");
         }
 
-        url = startShepherd(config);
-        for (DerbyNetworkServer server : servers) {
-            assertThat(rows(server)).as("%s after the restart", server.name()).containsExactly("1=150.00", "2=200.00", "3=300.00");
-        }
+        url = startShepherd(config); // the primary replayed before the ready line; the others replay meanwhile
+        for (DerbyNetworkServer server : servers) awaitRows(server, "1=150.00", "2=200.00", "3=300.00");
         try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
             s.executeUpdate("UPDATE acct SET balance = balance - 1 WHERE id = 3");
             try (ResultSet rs = s.executeQuery("SELECT SUM(balance) FROM acct")) {
@@ -79,7 +73,7 @@ class ShepherdCrashTest {
             }
         }
         for (DerbyNetworkServer server : servers) {
-            assertThat(rows(server)).as("%s serves on", server.name()).containsExactly("1=150.00", "2=200.00", "3=299.00");
+            awaitRows(server, "1=150.00", "2=200.00", "3=299.00");
             assertThat(txlogBarriers(server)).as("every replica logged the same commits")
                     .isEqualTo(txlogBarriers(servers.get(0)));
         }
@@ -90,20 +84,18 @@ class ShepherdCrashTest {
         }
         killShepherdAndCutTheLinks();
         deleteRecursively(dir.resolve("shepherd-data").resolve("wal"));
-        startShepherd(config);
-        for (DerbyNetworkServer server : servers) {
-            assertThat(rows(server)).as("%s without the log", server.name()).doesNotContain("4=400.00");
+        url = startShepherd(config);
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO acct VALUES (5, 500.00)");
         }
+        // every replica has the commit after the restart: a replay of the lost one, had there been one, came before it
+        for (DerbyNetworkServer server : servers) awaitRows(server, "1=150.00", "2=200.00", "3=299.00", "5=500.00");
     }
 
     @Test
     void aShepherdRestartedWhileAReplicaIsDownServesAndCatchesThatReplicaUpWhenItIsBack() throws Exception {
         Path config = startReplicas();
-        String url = startShepherd(config);
-        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE acct (id INT PRIMARY KEY, balance DECIMAL(12,2) NOT NULL)");
-            s.executeUpdate("INSERT INTO acct VALUES (1, 100.00), (2, 200.00)");
-        }
+        String url = startWithAccounts(config);
         try (Connection c = DriverManager.getConnection(url, "app", "secret")) {
             commitWhileTheReplicasAreCutOff(c, "UPDATE acct SET balance = balance + 50 WHERE id = 1");
         }
@@ -119,37 +111,47 @@ class ShepherdCrashTest {
                 assertThat(rs.getBigDecimal(1)).isEqualByComparingTo("650.00");
             }
         }
-        for (DerbyNetworkServer server : servers.subList(0, 2)) {
-            assertThat(rows(server)).as("%s", server.name()).containsExactly("1=150.00", "2=200.00", "3=300.00");
-        }
+        for (DerbyNetworkServer server : servers.subList(0, 2)) awaitRows(server, "1=150.00", "2=200.00", "3=300.00");
 
         r3.restart(); // probed, checked against the others' log, the logged update and the insert replayed
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
-        while (!rows(r3).equals(rows(servers.get(0))) && System.nanoTime() < deadline) Thread.sleep(50);
-        assertThat(rows(r3)).containsExactly("1=150.00", "2=200.00", "3=300.00");
+        awaitRows(r3, "1=150.00", "2=200.00", "3=300.00");
         assertThat(txlogBarriers(r3)).isEqualTo(txlogBarriers(servers.get(0)));
     }
 
     @Test
     void aReplicaDownForLongerThanTheShepherdKeepsInMemoryCatchesUpFromTheLogOnDisk() throws Exception {
         Path config = startReplicas("replica.recovery.log.max=5\n");
-        String url = startShepherd(config);
+        String url = startWithAccounts(config);
         DerbyNetworkServer r3 = servers.get(2);
         try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE acct (id INT PRIMARY KEY, balance DECIMAL(12,2) NOT NULL)");
-            s.executeUpdate("INSERT INTO acct VALUES (1, 100.00), (2, 200.00)");
             r3.kill();
             for (int i = 0; i < 40; i++) { // eight times what the shepherd keeps in memory for r3
                 s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = " + (1 + i % 2));
                 if (i % 10 == 0) s.executeUpdate("INSERT INTO acct VALUES (" + (10 + i) + ", " + i + ".00)");
             }
         }
-        r3.restart();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
-        while (!rows(r3).equals(rows(servers.get(0))) && System.nanoTime() < deadline) Thread.sleep(50);
-        assertThat(rows(r3)).as("r3 replayed what it missed, most of it read back from the log")
-                .isEqualTo(rows(servers.get(0))).contains("1=120.00", "2=220.00", "40=30.00");
+        r3.restart(); // it replays what it missed, most of it read back from the log
+        awaitRows(r3, rows(servers.get(0)).toArray(String[]::new));
+        assertThat(rows(r3)).contains("1=120.00", "2=220.00", "40=30.00");
         assertThat(txlogBarriers(r3)).isEqualTo(txlogBarriers(servers.get(0)));
+    }
+
+    /** Starts the shepherd with an account table of two rows; returns its URL. */
+    private String startWithAccounts(Path config) throws Exception {
+        String url = startShepherd(config);
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE acct (id INT PRIMARY KEY, balance DECIMAL(12,2) NOT NULL)");
+            s.executeUpdate("INSERT INTO acct VALUES (1, 100.00), (2, 200.00)");
+        }
+        return url;
+    }
+
+    /** Waits (bounded) until {@code server} holds exactly {@code expected}, read directly, and asserts it. */
+    private static void awaitRows(DerbyNetworkServer server, String... expected) throws Exception {
+        List<String> want = List.of(expected);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        while (!rows(server).equals(want) && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(rows(server)).as(server.name()).containsExactlyElementsOf(want);
     }
 
     /** Three Derby servers, each behind a proxy; returns the shepherd's configuration file. */

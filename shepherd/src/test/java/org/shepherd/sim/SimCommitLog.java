@@ -171,9 +171,9 @@ final class SimCommitLog implements CommitLog<SimOp> {
     }
 
     /**
-     * Reads back the durable records after {@code afterBarrier} a few simulated ms later, as the production log reads its
-     * segment files; fails for a barrier below what was released (those records may be gone). {@code replicaCount} sizes
-     * the transactions' ballots.
+     * Reads back the records after {@code afterBarrier} a few simulated ms later, as the production log reads its segment
+     * files: the durable ones, and those appended but not forced yet (in the file, not durable); fails for a barrier
+     * below what was released (those records may be gone).
      */
     @Override
     public void readAfter(long afterBarrier, int max, Consumer<List<Txn<SimOp>>> done, Consumer<Exception> failed) {
@@ -187,6 +187,12 @@ final class SimCommitLog implements CommitLog<SimOp> {
             for (Record r : records().tailMap(afterBarrier, false).values()) {
                 if (out.size() >= max) break;
                 out.add(Txn.logged(r.txId(), r.barrier(), r.writes(), READ_BACK_REPLICAS));
+            }
+            // like the production log, whose file holds written frames before their force: not durable yet
+            for (Pending p : queue) {
+                if (out.size() >= max) break;
+                Txn<SimOp> t = p.t();
+                if (t.barrier() > afterBarrier) out.add(Txn.logged(t.id(), t.barrier(), writes(t), READ_BACK_REPLICAS));
             }
             readBack += out.size();
             done.accept(out);

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.shepherd.coordinator.cbs.CbsCore;
 import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.recovery.RestartPlan;
@@ -81,18 +82,8 @@ final class Simulation {
      * The shepherd process.
      *
      * @param log its write-ahead log, null for none ({@link CommitLog#none()}: a commit is durable at its decision)
-     * @param recoveryAfterRestart the recovery settings of a restarted shepherd, null for the scenario's
      */
-    record Shepherd(Log log, Crash crash, CbsCore.Recovery recoveryAfterRestart) {
-
-        Shepherd(Log log, Crash crash) {
-            this(log, crash, null);
-        }
-
-        /** A restarted shepherd runs with {@code r} (e.g. a larger replay log than the first run). */
-        Shepherd restartingWith(CbsCore.Recovery r) {
-            return new Shepherd(log, crash, r);
-        }
+    record Shepherd(Log log, Crash crash) {
 
 
         /** No log, no crash. */
@@ -187,7 +178,7 @@ final class Simulation {
      * @param decidedNotDurable transactions decided but not durable at a crash (lost: committed nowhere)
      * @param replayedAfterRestart transactions replayed on replicas by the cores started after a crash
      */
-    record Crashes(int crashes, int durableInDoubt, int decidedNotDurable, long replayedAfterRestart) {
+    record Crashes(int durableInDoubt, int decidedNotDurable, long replayedAfterRestart) {
     }
 
     /**
@@ -263,16 +254,12 @@ final class Simulation {
     private final TreeMap<Long, List<String>> referenceAnswers = new TreeMap<>();
     private final Map<Long, List<SimOp>> referenceOps = new TreeMap<>();
     private final Map<Long, Long> referenceBarrier = new TreeMap<>();
-    /** Reference transactions that wrote nothing, decided by the current core. */
-    private final Set<Long> readOnlyOfThisCore = new LinkedHashSet<>();
-    /** Reference transactions that wrote nothing, decided by a core that crashed: a replica may never have committed them. */
-    private final Set<Long> readOnlyMayBeMissing = new LinkedHashSet<>();
     /** Reference transactions whose client was told they committed. */
     private final Set<Long> acknowledged = new LinkedHashSet<>();
     /** Transactions the core appended to the log (so their acknowledgement is not their decision). */
     private final Set<Txn<SimOp>> appended = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** Decided, never durable: lost with a crash (barrier by id). */
-    private final Map<Long, Long> notDurableAtCrash = new TreeMap<>();
+    /** Decided, never durable: lost with a crash. */
+    private final Set<Long> notDurableAtCrash = new TreeSet<>();
     /** Decided, never durable: the log failed. */
     private final Set<Long> failedInLog = new LinkedHashSet<>();
     /** Replicas unreachable at a restart that lacked what nobody can replay: they must not serve again. */
@@ -316,10 +303,8 @@ final class Simulation {
     }
 
     private void startCore(int primary) {
-        CbsCore.Recovery recovery = restarts.isEmpty() || scenario.shepherd().recoveryAfterRestart() == null
-                ? scenario.recovery() : scenario.shepherd().recoveryAfterRestart();
         CbsCore.Settings settings = new CbsCore.Settings(F, scenario.mode(), scenario.rules(), 5_000, 100, 25)
-                .withRecovery(recovery);
+                .withRecovery(scenario.recovery());
         process = new FencedScheduler(scheduler);
         core = new CbsCore<>(replicas, primary, settings, process, divergences, log != null ? log : CommitLog.none());
     }
@@ -471,12 +456,10 @@ final class Simulation {
         crashedCores.add(core);
         if (log != null) {
             for (Txn<SimOp> t : log.crash()) {
-                notDurableAtCrash.put(t.id(), t.barrier());
+                notDurableAtCrash.add(t.id());
                 decidedNotDurable++;
             }
         }
-        readOnlyMayBeMissing.addAll(readOnlyOfThisCore);
-        readOnlyOfThisCore.clear();
         for (SimReplica r : replicas) r.shepherdCrashed();
         for (ClientTxn x : new ArrayList<>(openSince.keySet())) {
             if (x.outcomeKnown) continue;
@@ -615,14 +598,12 @@ final class Simulation {
             }
         }
         // a transaction id of a crashed core that no replica committed and no log kept may be used again
-        readOnlyMayBeMissing.remove(t.id());
         acknowledged.remove(t.id());
         notDurableAtCrash.remove(t.id());
         failedInLog.remove(t.id());
         referenceAnswers.put(t.id(), expected);
         referenceOps.put(t.id(), tops);
         referenceBarrier.put(t.id(), t.barrier());
-        if (!wrote(tops)) readOnlyOfThisCore.add(t.id());
     }
 
     private static String ops(Txn<SimOp> t) {
@@ -673,7 +654,7 @@ final class Simulation {
     }
 
     private String whyNotCommitted(long txId) {
-        if (notDurableAtCrash.containsKey(txId)) return " (decided, but not durable when the shepherd crashed)";
+        if (notDurableAtCrash.contains(txId)) return " (decided, but not durable when the shepherd crashed)";
         if (failedInLog.contains(txId)) return " (decided, but the write-ahead log failed to make it durable)";
         return "";
     }
@@ -752,7 +733,7 @@ final class Simulation {
             for (long txId : referenceAnswers.keySet()) {
                 // one that wrote nothing changes nothing and leaves no log row: its commit there proves nothing
                 if (!wrote(referenceOps.get(txId))) continue;
-                if (!r.holds(txId) && !readOnlyMayBeMissing.contains(txId)) {
+                if (!r.holds(txId)) {
                     violate(lostCommit(txId) + ": correct replica " + r.name() + " never committed it");
                 }
             }
@@ -785,7 +766,7 @@ final class Simulation {
         for (CbsCore<SimOp> c : restarted) {
             for (ReplicaManager<SimOp> m : c.replicas()) replayed += m.replayed();
         }
-        return new Crashes(crashesDone, durableInDoubt, decidedNotDurable, replayed);
+        return new Crashes(durableInDoubt, decidedNotDurable, replayed);
     }
 
     private CbsCore.Stats stats() {

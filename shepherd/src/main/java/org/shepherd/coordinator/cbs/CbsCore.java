@@ -278,9 +278,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             }
         }
         if (toReplay.isEmpty()) return;
-        // all of them, even beyond replica.recovery.log.max: they were read from disk to be replayed, not given up
         for (Txn<S> t : logged) committedLog.put(t.barrier(), t);
-        trimLog();
+        boundLog(); // beyond replica.recovery.log.max, the oldest are read back from the log when the replay gets there
         for (ReplicaManager<S> r : toReplay) {
             if (r.phase() != ReplicaManager.Phase.DOWN) continue;
             LOG.info("replica {}: {}", r.name(), r.downReason());
@@ -1115,11 +1114,14 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         commitLog.readAfter(after, LOG_READ_BATCH, read -> scheduler.execute(() -> {
             if (r.phase() != ReplicaManager.Phase.RECOVERING || r.epoch() != epoch) return;
             r.setReadingLog(false);
-            if (read.isEmpty()) {
-                // nothing that wrote after the cursor is on disk: what memory dropped up to its floor wrote nothing
+            // only what memory dropped (durable: see boundLog); the log's newest records may not be forced yet, and
+            // memory holds them with their durability
+            List<Txn<S>> dropped = read.stream().filter(t -> t.barrier() <= memoryFloor).toList();
+            if (dropped.isEmpty()) {
+                // nothing that wrote after the cursor is on disk up to memory's floor: what memory dropped wrote nothing
                 r.setReplayCursor(Math.max(r.replayCursor(), memoryFloor));
             } else {
-                r.replayFromLog().addAll(read);
+                r.replayFromLog().addAll(dropped);
             }
             replayNext(r);
             afterEvent();

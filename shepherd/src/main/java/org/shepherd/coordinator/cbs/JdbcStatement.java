@@ -30,8 +30,8 @@ public final class JdbcStatement {
     private final String pinnedKeyColumn;
     private final boolean streamsToClient;
     private volatile List<Object> primaryKeys;
-    /** For a statement read back from the write-ahead log: its rendering per dialect name; else null. */
-    private final java.util.Map<String, Rendering> logged;
+    /** For a statement read back from the write-ahead log: its renderings per dialect; else null. */
+    private final LoggedStatement logged;
 
     /** A statement sent unchanged to every replica; row order is not voted. */
     public JdbcStatement(String sql, List<Param> params, ExecOptions options) {
@@ -72,8 +72,7 @@ public final class JdbcStatement {
     }
 
     private JdbcStatement(LoggedStatement statement) {
-        this.logged = new java.util.HashMap<>();
-        for (Rendering r : statement.renderings()) logged.put(r.dialect(), r);
+        this.logged = statement;
         Rendering any = statement.renderings().isEmpty() ? null : statement.renderings().get(0);
         this.sql = any == null ? "(a statement no replica dialect can express)" : any.sql();
         this.params = List.of();
@@ -120,7 +119,7 @@ public final class JdbcStatement {
     /** Whether {@code e}, raised by a replica of dialect {@code d} for this statement, means "already done". */
     public boolean isIgnorableError(Dialect d, SQLException e) {
         if (logged != null) {
-            Rendering r = logged.get(d.name());
+            Rendering r = logged.rendering(d.name());
             if (r == null) return false;
             return switch (r.ignorable()) {
                 case ALREADY_EXISTS -> d.isAlreadyExistsError(e);
@@ -133,7 +132,7 @@ public final class JdbcStatement {
     }
 
     private Rendering loggedFor(Dialect d) throws SQLException {
-        Rendering r = logged.get(d.name());
+        Rendering r = logged.rendering(d.name());
         if (r == null) throw new SQLException("the logged statement [" + sql + "] has no rendering for " + d.name(), "0A000");
         return r;
     }
