@@ -81,4 +81,14 @@ public record Jdbc(String url, String user, String password, ConnectionSetup set
             // the connection is already broken; the caller reports the original error
         }
     }
+
+    /** Closes {@code connection} (null: none), ignoring a failure: it is broken or no longer needed. */
+    public static void closeQuietly(Connection connection) {
+        if (connection == null) return;
+        try {
+            connection.close();
+        } catch (SQLException ignored) {
+            // nothing depends on it any more
+        }
+    }
 }

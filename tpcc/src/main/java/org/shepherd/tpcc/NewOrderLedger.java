@@ -35,7 +35,7 @@ public final class NewOrderLedger implements Runner.Recorder {
     }
 
     @Override
-    public void newOrderInDoubt(Runner.PlacedOrder order, SQLException cause) {
+    public void newOrderInDoubt(Runner.PlacedOrder order) {
         inDoubt.add(order);
     }
 

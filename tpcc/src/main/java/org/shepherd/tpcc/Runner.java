@@ -95,15 +95,15 @@ public final class Runner {
         }
 
         /** A New-Order's COMMIT failed with a broken connection: it may or may not have committed. */
-        default void newOrderInDoubt(PlacedOrder order, SQLException cause) {
+        default void newOrderInDoubt(PlacedOrder order) {
         }
 
         /** A transaction committed, or a New-Order rolled back as planned, at {@code nanos} ({@link System#nanoTime}). */
-        default void completed(TxType type, long nanos) {
+        default void completed(long nanos) {
         }
 
         /** A terminal's connection broke at {@code nanos} ({@link System#nanoTime}). */
-        default void connectionLost(int terminal, long nanos, SQLException cause) {
+        default void connectionLost(long nanos) {
         }
     }
 
@@ -314,13 +314,14 @@ public final class Runner {
                         connectionLosses.increment();
                         boolean atCommit = tx.failedAtCommit();
                         if (recorder != null) {
-                            recorder.connectionLost(id, System.nanoTime(), e);
+                            recorder.connectionLost(System.nanoTime());
                             if (atCommit && input instanceof TxInput.NewOrder in) {
-                                recorder.newOrderInDoubt(new PlacedOrder(in, tx.lastOrderId()), e);
+                                recorder.newOrderInDoubt(new PlacedOrder(in, tx.lastOrderId()));
                             }
                         }
                         if (atCommit) doubt = e; // it may have committed: running it again could run it twice
-                        if (!reconnect(e)) {
+                        long giveUpNanos = Math.min(System.nanoTime() + (long) (options.reconnectS() * 1e9), deadlineNanos);
+                        if (!reconnect(e, giveUpNanos)) {
                             failure = e;
                         } else if (!atCommit) {
                             retriesHere++;
@@ -341,7 +342,7 @@ public final class Runner {
                 if (outcome == Transactions.Outcome.COMMITTED && input instanceof TxInput.NewOrder in) {
                     recorder.newOrderCommitted(new PlacedOrder(in, tx.lastOrderId()));
                 }
-                recorder.completed(input.type(), end);
+                recorder.completed(end);
             }
             if (failure != null && tx != null) reconnectIfBroken(failure);
             if (end > deadlineNanos || end < measureFromNanos) return;
@@ -362,13 +363,12 @@ public final class Runner {
 
         /**
          * After a broken connection: closes it and opens a new one, trying again after 1, 2, 4 ... ms (at most
-         * {@link #RETRY_PAUSE_MAX_MS}) for up to {@code --reconnect} seconds and not past the end of the run. False when
-         * it gave up (the terminal then stops).
+         * {@link #RETRY_PAUSE_MAX_MS}) until {@code giveUpNanos} ({@link System#nanoTime}; one attempt when it has passed).
+         * False when it gave up: {@code tx} is then null and the terminal stops.
          */
-        private boolean reconnect(SQLException cause) {
+        private boolean reconnect(SQLException cause, long giveUpNanos) {
             close();
             tx = null;
-            long giveUpNanos = Math.min(System.nanoTime() + (long) (options.reconnectS() * 1e9), deadlineNanos);
             SQLException last = cause;
             for (int attempt = 1; backOff(attempt); attempt++) {
                 try {
@@ -380,8 +380,8 @@ public final class Runner {
                 if (System.nanoTime() >= giveUpNanos) break;
             }
             if (System.nanoTime() < deadlineNanos) {
-                log.printf(Locale.ROOT, "error: terminal %d lost its connection and could not open another within %.0fs: %s%n",
-                    id, options.reconnectS(), last.getMessage());
+                log.printf(Locale.ROOT, "error: terminal %d lost its connection and could not open another: %s%n", id,
+                    last.getMessage());
             }
             return false;
         }
@@ -420,15 +420,7 @@ public final class Runner {
             } catch (SQLException ignored) {
                 broken = true;
             }
-            if (!broken) return;
-            close();
-            try {
-                tx = new Transactions(jdbc.connect(), options.clock());
-            } catch (SQLException reconnectFailure) {
-                log.println("error: terminal " + id + " lost its connection and cannot reconnect: "
-                    + reconnectFailure.getMessage());
-                tx = null;
-            }
+            if (broken) reconnect(e, System.nanoTime());
         }
 
         private void think() throws InterruptedException {
@@ -441,11 +433,7 @@ public final class Runner {
         void close() {
             if (tx == null) return;
             tx.close();
-            try {
-                tx.connection().close();
-            } catch (SQLException ignored) {
-                // already broken
-            }
+            Jdbc.closeQuietly(tx.connection());
         }
     }
 }

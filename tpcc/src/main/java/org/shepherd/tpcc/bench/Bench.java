@@ -170,7 +170,8 @@ public final class Bench implements Callable<Integer> {
                         err.printf(Locale.ROOT, "== repeat %d/%d, %d clients, %s%n", repeat + 1, repeats, t, config.label());
                         try {
                             Map<String, CpuMeter.Usage> cpu = new LinkedHashMap<>();
-                            RunResult r = runOnce(db, config, scale, t, golden, work.resolve("run"), launcher, cpu, null);
+                            RunResult r = runOnce(db, config, scale, t, golden, work.resolve("run"), launcher, cpu,
+                                RunHooks.NONE);
                             RunResult.TypeSummary newOrder = r.byType().get(0);
                             BenchResults.Run run = new BenchResults.Run(config.label(), t, repeat, r.tps(), r.tpmC(),
                                 r.transactions(), r.errors(), r.retries(), newOrder.p90Ms(), cpu);
@@ -302,16 +303,18 @@ public final class Bench implements Callable<Integer> {
         parseThink();
         int clients = terminals.get(0);
         Path shepherdLog = json.resolveSibling(json.getFileName().toString().replaceFirst("\\.json$", "") + ".shepherd.log");
-        ShepherdCrashRun crash = new ShepherdCrashRun(plan, scale, durationS, err, shepherdLog);
+        ShepherdCrashRun crash = new ShepherdCrashRun(plan, cbsReplicaNames(), scale, durationS, err, shepherdLog);
+        String pause = plan.lagForS() == 0 ? ""
+            : String.format(Locale.ROOT, ", %s paused for the %.1fs before", crash.lagging(), plan.lagForS());
         RunResult r = runScenario(scale, crash, String.format(Locale.ROOT,
-            "== shepherd crash scenario: cbs, %d clients, the shepherd killed at %.0fs for %.0fs of the %.0fs measured, r3"
-                + " paused for the %.1fs before", clients, plan.crashAtS(), plan.crashForS(), durationS, plan.lagForS()));
+            "== shepherd crash scenario: cbs, %d clients, the shepherd killed at %.0fs for %.0fs of the %.0fs measured%s",
+            clients, plan.crashAtS(), plan.crashForS(), durationS, pause));
         Map<String, Object> settings = settings(List.of(clients));
         settings.remove("repeats");
         Report.writeJson(json, crash.toJson(settings, r));
         out.print(crash.table());
         out.println();
-        out.print(crash.summary(r, cbsReplicaNames()));
+        out.print(crash.summary(r));
         out.println("JSON: " + json + "   the shepherd's log (both runs): " + shepherdLog);
         return crash.problems().isEmpty() ? TpccCli.EXIT_OK : TpccCli.EXIT_FAILED;
     }
@@ -350,7 +353,7 @@ public final class Bench implements Callable<Integer> {
         try (BenchDatabase server = db.start("golden", root)) {
             Loader.Options options = new Loader.Options(scale, seed, Dialect.parse(server.dialect()),
                 Loader.DEFAULT_BATCH_ROWS, 1, Clock.systemUTC());
-            new Loader(new Jdbc(server.jdbcUrl(), server.user(), server.password()), options, err, false).load();
+            new Loader(server.jdbc(), options, err, false).load();
             server.stop();
         }
         return db.dataDir(root);
@@ -384,14 +387,13 @@ public final class Bench implements Callable<Integer> {
                 settings.putAll(setup.settings());
                 shepherd = ShepherdProcess.start(launcher.toAbsolutePath(), dir.resolve("shepherd"), setup.label(), config,
                     servers, setup.javaOpts() != null ? setup.javaOpts() : shepherdJavaOpts, settings);
-                target = new Jdbc(shepherd.jdbcUrl(), shepherd.user(), shepherd.password());
+                target = shepherd.jdbc();
             } else {
                 target = directBaseline(servers.get(0));
             }
             int[] think = parseThink();
-            double progressS = hooks != null ? CrashRun.SAMPLE_INTERVAL_MS / 1000.0 : Math.max(5, durationS / 6);
             Runner.Options options = new Runner.Options(scale, clients, durationS, warmupS, seed, think[0], think[1], 10,
-                progressS, 0, hooks != null ? hooks.reconnectS() : 0, Clock.systemUTC());
+                hooks.progressIntervalS(durationS), 0, hooks.reconnectS(), Clock.systemUTC());
             Map<String, List<ProcessHandle>> roles = new LinkedHashMap<>();
             roles.put("client", List.of(ProcessHandle.current()));
             if (shepherd != null) roles.put("shepherd", List.of(shepherd.process()));
@@ -406,18 +408,18 @@ public final class Bench implements Callable<Integer> {
             }
             CpuMeter meter = new CpuMeter(roles);
             ShepherdProcess started = shepherd;
-            Runner runner = new Runner(target, options, err, hooks != null ? hooks.recorder() : null);
+            Runner runner = new Runner(target, options, err, hooks.recorder());
             RunResult result = runner.run(new Runner.WindowListener() {
                 @Override
                 public void measureStarted() {
                     meter.start();
-                    if (hooks != null) hooks.measureStarted(servers, started, target);
+                    hooks.measureStarted(servers, started, target);
                 }
 
                 @Override
                 public void measureEnded() {
                     meter.stop();
-                    if (hooks != null) hooks.measureEnded();
+                    hooks.measureEnded();
                 }
             });
             cpuOut.putAll(meter.usage());
@@ -425,7 +427,7 @@ public final class Bench implements Callable<Integer> {
             if (result.errors() > 0 && shepherd != null) {
                 err.println("   the shepherd's log ends with:\n" + shepherd.logTail());
             }
-            if (hooks != null) hooks.afterRun(servers, shepherd);
+            hooks.afterRun(servers, shepherd, target);
             return result;
         } finally {
             if (shepherd != null) shepherd.close();
@@ -442,8 +444,7 @@ public final class Bench implements Callable<Integer> {
      */
     static Jdbc directBaseline(BenchDatabase db) throws SQLException {
         ReplicaSetup setup = ReplicaSetup.forDialect(db.dialect());
-        Jdbc plain = new Jdbc(db.jdbcUrl(), db.user(), db.password());
-        try (Connection c = plain.connect()) {
+        try (Connection c = db.jdbc().connect()) {
             setup.prepareDatabase(c);
             setup.prepareConnection(c);
             setup.verify(c);

@@ -2,6 +2,7 @@ package org.shepherd.tpcc.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import org.shepherd.tpcc.Jdbc;
 
 /** A database server process the benchmark starts, measures against and stops. */
 interface BenchDatabase extends AutoCloseable {
@@ -16,6 +17,11 @@ interface BenchDatabase extends AutoCloseable {
     String user();
 
     String password();
+
+    /** Connections to the server as {@link #user()}. */
+    default Jdbc jdbc() {
+        return new Jdbc(jdbcUrl(), user(), password());
+    }
 
     /** The server's process id (its descendants are found from it). */
     long pid();

@@ -26,7 +26,7 @@ import org.shepherd.tpcc.RunResult;
  */
 final class CrashRun implements RunHooks {
 
-    /** The clients' progress interval during a crash run. */
+    /** The clients' progress interval during a crash run: the table matches each sample with the nearest one. */
     static final long SAMPLE_INTERVAL_MS = 1_000;
     /** How often the shepherd's status is sampled: a replica may catch up within a second. */
     static final long STATUS_INTERVAL_MS = 200;
@@ -121,6 +121,11 @@ final class CrashRun implements RunHooks {
         return plan;
     }
 
+    @Override
+    public double progressIntervalS(double durationS) {
+        return SAMPLE_INTERVAL_MS / 1000.0;
+    }
+
     /** Schedules the crash, the restart and the sampling. */
     @Override
     public void measureStarted(List<BenchDatabase> servers, ShepherdProcess process, Jdbc shepherd) {
@@ -156,13 +161,7 @@ final class CrashRun implements RunHooks {
             scheduler.shutdownNow();
         }
         sample();
-        if (status != null) {
-            try {
-                status.close();
-            } catch (SQLException ignored) {
-                // the sampling connection; the run's result does not depend on it
-            }
-        }
+        Jdbc.closeQuietly(status);
     }
 
     private static long millis(double seconds) {
@@ -305,8 +304,8 @@ final class CrashRun implements RunHooks {
         root.put("crash_replica", plan.replica());
         root.put("crash_at_s", plan.crashAtS());
         root.put("crash_for_s", plan.crashForS());
-        root.put("crashed_at_s", crashedAtS == null ? null : round2(crashedAtS));
-        root.put("restarted_at_s", restartedAtS == null ? null : round2(restartedAtS));
+        root.put("crashed_at_s", round2(crashedAtS));
+        root.put("restarted_at_s", round2(restartedAtS));
         root.put("restart", restartNote);
         ReplicaState last = finalStateOfCrashed();
         root.put("crashed_replica_final_state", last == null ? null : last.state());
@@ -405,7 +404,8 @@ final class CrashRun implements RunHooks {
         return Math.round(v * 10) / 10.0;
     }
 
-    private static double round2(double v) {
-        return Math.round(v * 100) / 100.0;
+    /** {@code v} rounded to two decimals; null stays null. */
+    static Double round2(Double v) {
+        return v == null ? null : Math.round(v * 100) / 100.0;
     }
 }

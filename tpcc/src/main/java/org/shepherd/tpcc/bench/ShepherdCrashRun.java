@@ -26,7 +26,6 @@ import org.shepherd.tpcc.NewOrderLedger;
 import org.shepherd.tpcc.RunResult;
 import org.shepherd.tpcc.Runner;
 import org.shepherd.tpcc.Scale;
-import org.shepherd.tpcc.TxType;
 
 /**
  * The shepherd-crash scenario's side of one cbs run: during the measured window it SIGKILLs the shepherd process and
@@ -82,9 +81,6 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
      */
     record ReplicaCheck(String replica, NewOrderLedger.Audit orders, List<Checker.Condition> failedConditions,
                         List<Digest.TableDigest> digest, String error) {
-        boolean passed() {
-            return error == null && orders.lost() == 0 && failedConditions.isEmpty();
-        }
     }
 
     /**
@@ -136,6 +132,8 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
     }
 
     private final Plan plan;
+    private final List<String> replicas;
+    private final String lagging;
     private final Scale scale;
     private final double durationS;
     private final PrintStream log;
@@ -161,9 +159,14 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
     private Replay replay = new Replay(Map.of(), Map.of(), Map.of());
     private final List<ReplicaCheck> checks = new ArrayList<>();
 
-    /** {@code keptLog}: where the shepherd's output (both runs) is copied before the run's directory is deleted. */
-    ShepherdCrashRun(Plan plan, Scale scale, double durationS, PrintStream log, Path keptLog) {
+    /**
+     * {@code replicas}: the run's replicas by name, the primary first; the last is the one paused. {@code keptLog}: where
+     * the shepherd's output (both runs) is copied before the run's directory is deleted.
+     */
+    ShepherdCrashRun(Plan plan, List<String> replicas, Scale scale, double durationS, PrintStream log, Path keptLog) {
         this.plan = plan;
+        this.replicas = List.copyOf(replicas);
+        this.lagging = replicas.get(replicas.size() - 1);
         this.scale = scale;
         this.durationS = durationS;
         this.log = log;
@@ -171,6 +174,11 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
         int buckets = (int) Math.ceil(durationS * 1000 / BUCKET_MS) + 1;
         this.completions = new AtomicLongArray(buckets);
         this.losses = new AtomicLongArray(buckets);
+    }
+
+    /** The replica paused before the kill (when --lag-for is above 0). */
+    String lagging() {
+        return lagging;
     }
 
     @Override
@@ -191,19 +199,19 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
     }
 
     @Override
-    public void newOrderInDoubt(Runner.PlacedOrder order, SQLException cause) {
-        ledger.newOrderInDoubt(order, cause);
+    public void newOrderInDoubt(Runner.PlacedOrder order) {
+        ledger.newOrderInDoubt(order);
     }
 
     @Override
-    public void completed(TxType type, long nanos) {
+    public void completed(long nanos) {
         count(completions, nanos);
         Long launched = launchedNanos;
         if (launched != null && nanos - launched > 0) earliest(firstCompletionAfterRestartNanos, nanos);
     }
 
     @Override
-    public void connectionLost(int terminal, long nanos, SQLException cause) {
+    public void connectionLost(long nanos) {
         count(losses, nanos);
         earliest(firstLossNanos, nanos);
         lastLossNanos.accumulateAndGet(nanos, (a, b) -> a == 0 || b - a > 0 ? b : a);
@@ -227,19 +235,20 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
     public void measureStarted(List<BenchDatabase> servers, ShepherdProcess shepherd, Jdbc target) {
         originNanos = System.nanoTime();
         started = true;
-        BenchDatabase lagging = servers.get(servers.size() - 1);
-        faults = new Thread(() -> crashAndRestart(shepherd, lagging), "bench-shepherd-crash");
+        BenchDatabase paused = servers.stream().filter(s -> s.name().equals(lagging)).findFirst()
+            .orElseThrow(() -> new IllegalStateException("no replica " + lagging + " in this run"));
+        faults = new Thread(() -> crashAndRestart(shepherd, paused), "bench-shepherd-crash");
         faults.setDaemon(true);
         faults.start();
     }
 
-    private void crashAndRestart(ShepherdProcess shepherd, BenchDatabase lagging) {
+    private void crashAndRestart(ShepherdProcess shepherd, BenchDatabase paused) {
         try {
             if (plan.lagForS() > 0) {
                 sleepUntil(originNanos + seconds(plan.crashAtS() - plan.lagForS()));
-                lagging.pause();
+                paused.pause();
                 pausedNanos = System.nanoTime();
-                log.printf(Locale.ROOT, "   [%5.1fs] paused %s (SIGSTOP to its server)%n", atS(pausedNanos), lagging.name());
+                log.printf(Locale.ROOT, "   [%5.1fs] paused %s (SIGSTOP to its server)%n", atS(pausedNanos), paused.name());
             }
             sleepUntil(originNanos + seconds(plan.crashAtS()));
             long pid = shepherd.pid();
@@ -248,12 +257,12 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
                 shepherd.kill();
             } finally {
                 if (pausedNanos != null) {
-                    lagging.resume();
+                    paused.resume();
                     resumedNanos = System.nanoTime();
                 }
             }
             log.printf(Locale.ROOT, "   [%5.1fs] SIGKILL to the shepherd (pid %d)%s%n", atS(killedNanos), pid,
-                pausedNanos == null ? "" : ", then resumed " + lagging.name());
+                pausedNanos == null ? "" : ", then resumed " + paused.name());
             sleepUntil(killedNanos + seconds(plan.crashForS()));
             logOffset = Files.size(shepherd.logFile());
             launchedNanos = System.nanoTime();
@@ -264,7 +273,7 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             failure = "interrupted before the shepherd was killed and started again";
-            if (pausedNanos != null && resumedNanos == null) lagging.resume();
+            if (pausedNanos != null && resumedNanos == null) paused.resume();
         } catch (IOException | RuntimeException e) {
             failure = (launchedNanos == null ? "could not kill the shepherd: " : "the shepherd did not start again: ")
                 + e.getMessage();
@@ -315,8 +324,8 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
      * stops it cleanly, then checks every replica's database directly.
      */
     @Override
-    public void afterRun(List<BenchDatabase> servers, ShepherdProcess shepherd) throws Exception {
-        awaitReplicasInStep(shepherd);
+    public void afterRun(List<BenchDatabase> servers, ShepherdProcess shepherd, Jdbc target) throws Exception {
+        awaitReplicasInStep(target);
         if (launchedNanos != null) replay = Replay.parse(logSince(shepherd.logFile(), logOffset));
         shepherd.close();
         Path parent = keptLog.toAbsolutePath().getParent();
@@ -328,33 +337,46 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
         }
     }
 
-    /** Waits until the shepherd says every replica is up at the same barrier, or one is lost (it will not come back). */
-    private void awaitReplicasInStep(ShepherdProcess shepherd) throws InterruptedException {
+    /**
+     * Waits until the shepherd on {@code shepherd} says every replica is up at the same barrier, or one is lost (it will
+     * not come back). One connection polls; it is opened again only when it fails.
+     */
+    private void awaitReplicasInStep(Jdbc shepherd) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(SYNC_TIMEOUT_MS);
         String last = "the shepherd did not answer";
-        while (System.nanoTime() < deadline) {
-            try (Connection c = new Jdbc(shepherd.jdbcUrl(), shepherd.user(), shepherd.password()).connect()) {
-                Map<String, CrashRun.ReplicaState> states = CrashRun.readStatus(c);
-                StringBuilder sb = new StringBuilder();
-                states.forEach((name, r) -> sb.append(sb.length() == 0 ? "" : ", ").append(name).append(' ').append(r.state())
-                    .append(" at barrier ").append(r.lastCommittedBarrier()));
-                last = sb.toString();
-                boolean allUp = states.values().stream().allMatch(s -> "up".equals(s.state()) && s.lagBarriers() == 0);
-                long distinctBarriers = states.values().stream().mapToLong(CrashRun.ReplicaState::lastCommittedBarrier)
-                    .distinct().count();
-                if (allUp && distinctBarriers == 1) {
-                    synced = true;
-                    syncNote = "every replica up at barrier " + states.values().iterator().next().lastCommittedBarrier();
-                    return;
+        Connection c = null;
+        try {
+            while (System.nanoTime() < deadline) {
+                try {
+                    if (c == null) c = shepherd.connect();
+                    Map<String, CrashRun.ReplicaState> states = CrashRun.readStatus(c);
+                    StringBuilder sb = new StringBuilder();
+                    states.forEach((name, r) -> sb.append(sb.length() == 0 ? "" : ", ").append(name).append(' ')
+                        .append(r.state()).append(" at barrier ").append(r.lastCommittedBarrier()));
+                    last = sb.toString();
+                    boolean allUp = states.values().stream().allMatch(s -> "up".equals(s.state()) && s.lagBarriers() == 0);
+                    // lag 0 everywhere does not prove one barrier: the shepherd clamps lag_barriers at 0 and reads its
+                    // own barrier apart from the replicas'
+                    long distinctBarriers = states.values().stream().mapToLong(CrashRun.ReplicaState::lastCommittedBarrier)
+                        .distinct().count();
+                    if (allUp && distinctBarriers == 1) {
+                        synced = true;
+                        syncNote = "every replica up at barrier " + states.values().iterator().next().lastCommittedBarrier();
+                        return;
+                    }
+                    if (states.values().stream().anyMatch(s -> "lost".equals(s.state()))) {
+                        syncNote = "not in step: " + last;
+                        return;
+                    }
+                } catch (SQLException e) {
+                    last = "the shepherd did not answer: " + e.getMessage();
+                    Jdbc.closeQuietly(c);
+                    c = null;
                 }
-                if (states.values().stream().anyMatch(s -> "lost".equals(s.state()))) {
-                    syncNote = "not in step: " + last;
-                    return;
-                }
-            } catch (SQLException e) {
-                last = "the shepherd did not answer: " + e.getMessage();
+                Thread.sleep(SYNC_POLL_MS);
             }
-            Thread.sleep(SYNC_POLL_MS);
+        } finally {
+            Jdbc.closeQuietly(c);
         }
         syncNote = "the replicas were not in step within " + SYNC_TIMEOUT_MS + " ms: " + last;
         log.println("bench: " + syncNote);
@@ -367,7 +389,7 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
     }
 
     private ReplicaCheck check(BenchDatabase server) {
-        try (Connection c = new Jdbc(server.jdbcUrl(), server.user(), server.password()).connect()) {
+        try (Connection c = server.jdbc().connect()) {
             NewOrderLedger.Audit orders = ledger.audit(c);
             List<Checker.Condition> failed = new Checker(c, scale).checkAll(false).stream()
                 .filter(x -> x.status() == Checker.Status.FAIL).toList();
@@ -380,8 +402,14 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
 
     // ---------------------------------------------------------------- the verdict
 
+    /** The checks of the replicas that could be read. */
+    private static List<ReplicaCheck> read(List<ReplicaCheck> checks) {
+        return checks.stream().filter(c -> c.error() == null).toList();
+    }
+
+    /** Whether the replicas that could be read have equal digests (false when none could). */
     boolean digestsEqual() {
-        return !checks.isEmpty() && checks.stream().allMatch(c -> c.error() == null && c.digest().equals(checks.get(0).digest()));
+        return !read(checks).isEmpty() && digestDifferences(checks).isEmpty();
     }
 
     /** Why the run failed, or an empty list when it passed. */
@@ -406,14 +434,21 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
             }
         }
         if (checks.isEmpty()) problems.add("no replica was checked");
-        if (!checks.isEmpty() && !digestsEqual()) problems.add("the replicas' digests differ: " + digestDifferences());
+        List<String> differences = digestDifferences(checks);
+        if (!differences.isEmpty()) problems.add("the replicas' digests differ: " + String.join("; ", differences));
         return problems;
     }
 
-    private String digestDifferences() {
+    /**
+     * "r3 differs from r1 in [ORDERS]" for every replica read whose digest is not the first read replica's; a replica that
+     * could not be read is left out (its read error is reported apart).
+     */
+    static List<String> digestDifferences(List<ReplicaCheck> checks) {
+        List<ReplicaCheck> read = read(checks);
         List<String> out = new ArrayList<>();
-        ReplicaCheck first = checks.get(0);
-        for (ReplicaCheck c : checks.subList(1, checks.size())) {
+        if (read.isEmpty()) return out;
+        ReplicaCheck first = read.get(0);
+        for (ReplicaCheck c : read.subList(1, read.size())) {
             List<String> tables = new ArrayList<>();
             for (int i = 0; i < Math.min(c.digest().size(), first.digest().size()); i++) {
                 if (!c.digest().get(i).equals(first.digest().get(i))) tables.add(c.digest().get(i).table());
@@ -422,7 +457,7 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
                 out.add(c.replica() + " differs from " + first.replica() + " in " + tables);
             }
         }
-        return String.join("; ", out);
+        return out;
     }
 
     /** Transactions per second the clients completed between two times (seconds into the window), or null. */
@@ -495,11 +530,11 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
     }
 
     /** The lines after the table: the crash, the gap, the replay, the checks per replica, the verdict. */
-    String summary(RunResult r, List<String> replicas) {
+    String summary(RunResult r) {
         StringBuilder sb = new StringBuilder();
         if (pausedNanos != null) {
             sb.append(String.format(Locale.ROOT, "%s (a secondary) paused from %s to %s, so that it lacks what the shepherd"
-                + " acknowledged meanwhile%n", replicas.get(replicas.size() - 1), fmt(atS(pausedNanos)), fmt(atS(resumedNanos))));
+                + " acknowledged meanwhile%n", lagging, fmt(atS(pausedNanos)), fmt(atS(resumedNanos))));
         }
         sb.append(String.format(Locale.ROOT, "shepherd: SIGKILL at %s, started again at %s on the same configuration, port"
             + " and data.dir, listening at %s%n", fmt(atS(killedNanos)), fmt(atS(launchedNanos)), fmt(atS(readyNanos))));
@@ -516,6 +551,7 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
             ledger.acknowledgedCount(), ledger.inDoubtCount(), syncNote));
         sb.append(String.format(Locale.ROOT, "%-8s %20s %6s %15s  %-14s %s%n", "replica", "acknowledged found", "lost",
             "in doubt found", "consistency", "digest"));
+        List<ReplicaCheck> read = read(checks);
         for (ReplicaCheck c : checks) {
             if (c.error() != null) {
                 sb.append(String.format(Locale.ROOT, "%-8s not read: %s%n", c.replica(), c.error()));
@@ -525,7 +561,7 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
             sb.append(String.format(Locale.ROOT, "%-8s %20s %6d %15s  %-14s %s%n", c.replica(),
                 a.acknowledgedFound() + "/" + a.acknowledged(), a.lost(), a.inDoubtFound() + "/" + a.inDoubt(),
                 c.failedConditions().isEmpty() ? "passed" : "FAILED " + c.failedConditions().size(),
-                c.digest().equals(checks.get(0).digest()) ? "= " + checks.get(0).replica() : "DIFFERS"));
+                c.digest().equals(read.get(0).digest()) ? "= " + read.get(0).replica() : "DIFFERS"));
         }
         List<String> problems = problems();
         if (problems.isEmpty()) {
@@ -554,11 +590,11 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
         root.put("crash_at_s", plan.crashAtS());
         root.put("crash_for_s", plan.crashForS());
         root.put("lag_for_s", plan.lagForS());
-        root.put("paused_at_s", round2(atS(pausedNanos)));
-        root.put("resumed_at_s", round2(atS(resumedNanos)));
-        root.put("killed_at_s", round2(atS(killedNanos)));
-        root.put("restarted_at_s", round2(atS(launchedNanos)));
-        root.put("listening_at_s", round2(atS(readyNanos)));
+        root.put("paused_at_s", CrashRun.round2(atS(pausedNanos)));
+        root.put("resumed_at_s", CrashRun.round2(atS(resumedNanos)));
+        root.put("killed_at_s", CrashRun.round2(atS(killedNanos)));
+        root.put("restarted_at_s", CrashRun.round2(atS(launchedNanos)));
+        root.put("listening_at_s", CrashRun.round2(atS(readyNanos)));
         Map<String, Object> replayJson = new LinkedHashMap<>();
         replayJson.put("lacked", replay.lacked());
         replayJson.put("replayed_when_caught_up", replay.replayed());
@@ -567,17 +603,17 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
         root.put("shepherd_log", keptLog.toString());
         Map<String, Object> client = new LinkedHashMap<>();
         client.put("throughput_tps", r.tps());
-        client.put("tps_before_crash", round2(tpsBeforeCrash()));
-        client.put("tps_after_restart", round2(tpsAfterRestart()));
+        client.put("tps_before_crash", CrashRun.round2(tpsBeforeCrash()));
+        client.put("tps_after_restart", CrashRun.round2(tpsAfterRestart()));
         client.put("transactions", r.transactions());
         client.put("errors", r.errors());
         client.put("retries", r.retries());
         client.put("connection_losses", r.connectionLosses());
         client.put("in_doubt", r.inDoubt());
-        client.put("first_connection_error_at_s", round2(atS(firstLossNanos)));
-        client.put("last_connection_error_at_s", round2(atS(lastLossNanos)));
-        client.put("first_commit_after_restart_at_s", round2(atS(firstCompletionAfterRestartNanos)));
-        client.put("gap_s", round2(gapS()));
+        client.put("first_connection_error_at_s", CrashRun.round2(atS(firstLossNanos)));
+        client.put("last_connection_error_at_s", CrashRun.round2(atS(lastLossNanos)));
+        client.put("first_commit_after_restart_at_s", CrashRun.round2(atS(firstCompletionAfterRestartNanos)));
+        client.put("gap_s", CrashRun.round2(gapS()));
         client.put("first_errors", r.firstErrors());
         root.put("client", client);
         Map<String, Object> orders = new LinkedHashMap<>();
@@ -587,7 +623,7 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
         root.put("new_orders", orders);
         root.put("replicas_in_step", synced);
         root.put("replicas_in_step_note", syncNote);
-        Map<String, Object> replicas = new LinkedHashMap<>();
+        Map<String, Object> perReplica = new LinkedHashMap<>();
         for (ReplicaCheck c : checks) {
             Map<String, Object> one = new LinkedHashMap<>();
             if (c.error() != null) one.put("error", c.error());
@@ -595,18 +631,14 @@ final class ShepherdCrashRun implements RunHooks, Runner.Recorder {
             one.put("consistency_passed", c.error() == null && c.failedConditions().isEmpty());
             one.put("failed_conditions", c.failedConditions());
             one.put("digest", c.digest());
-            replicas.put(c.replica(), one);
+            perReplica.put(c.replica(), one);
         }
-        root.put("replicas", replicas);
+        root.put("replicas", perReplica);
         root.put("digests_equal", digestsEqual());
         List<String> problems = problems();
         root.put("passed", problems.isEmpty());
         root.put("problems", problems);
         if (failure != null) root.put("failure", failure);
         return root;
-    }
-
-    private static Double round2(Double v) {
-        return v == null ? null : Math.round(v * 100) / 100.0;
     }
 }

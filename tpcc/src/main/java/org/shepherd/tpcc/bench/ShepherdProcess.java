@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -18,6 +17,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.shepherd.jdbc.ShepherdConnection;
+import org.shepherd.tpcc.Jdbc;
 
 /**
  * A shepherd started as its own process with {@code bin/shepherd serve --config FILE}, listening on a free loopback
@@ -108,12 +108,9 @@ final class ShepherdProcess implements AutoCloseable {
         return "jdbc:shepherd://" + LOOPBACK + ":" + port + "/tpcc";
     }
 
-    String user() {
-        return USER;
-    }
-
-    String password() {
-        return password;
+    /** Connections to the shepherd as {@link #USER}; the same after a {@link #restart()}. */
+    Jdbc jdbc() {
+        return new Jdbc(jdbcUrl(), USER, password);
     }
 
     /**
@@ -121,7 +118,7 @@ final class ShepherdProcess implements AutoCloseable {
      * and, per replica, the transactions it rolled back and ran again; or why they could not be read.
      */
     String counters() {
-        try (Connection c = DriverManager.getConnection(jdbcUrl(), USER, password)) {
+        try (Connection c = jdbc().connect()) {
             ShepherdConnection sc = c.unwrap(ShepherdConnection.class);
             StringBuilder sb = new StringBuilder();
             try (ResultSet view = sc.adminView()) {
