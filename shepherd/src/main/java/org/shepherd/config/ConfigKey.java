@@ -125,6 +125,11 @@ public enum ConfigKey {
                 + " back. Older ones are read back from the write-ahead log on disk (modes cbs, ss, serial), which keeps"
                 + " every transaction a replica that is down lacks.",
             v -> parseInt(v, 1, 100_000_000)),
+    REPLICA_TXLOG_TRUNCATE_BARRIERS("replica.txlog.truncate.barriers", "4096",
+            "Modes cbs, ss, serial: each replica's shepherd_txlog (one row per transaction that wrote) is truncated once"
+                + " every replica committed this many more transactions, the write-ahead log recorded that, and the"
+                + " count of the deleted rows is kept in shepherd_txlog_base; so the table stays small. 0: never.",
+            v -> parseLong(v, 0, 1L << 40)),
     RESULT_SPILL_BYTES_MAX("result.spill.bytes.max", "4294967296",
             "Disk space, in bytes, that autocommit results waiting for the client may take under data.dir/spill, "
                     + "all sessions together (an autocommit result is answered after its vote, so the primary's rows "
@@ -137,6 +142,12 @@ public enum ConfigKey {
                     + " transaction committed meanwhile). false: written but not forced, so an acknowledged commit survives a"
                     + " crash of the shepherd process but not of the machine.",
             ConfigKey::parseBoolean),
+    WAL_RETAIN_BYTES_MAX("wal.retain.bytes.max", "0",
+            "Modes cbs, ss, serial: the write-ahead log keeps every transaction a replica that is down (or catching up)"
+                    + " lacks. When keeping them for one secondary would take more than this many bytes on disk, that"
+                    + " replica is declared lost (restore it from a copy of an up-to-date replica) and the log is released"
+                    + " past it. A primary that is down is waited for, never lost. 0: no bound.",
+            v -> parseLong(v, 0, Long.MAX_VALUE)),
     WAL_SEGMENT_BYTES_MAX("wal.segment.bytes.max", "67108864",
             "Size, in bytes, at which the write-ahead log starts a new segment file. Segments whose transactions every"
                     + " replica has committed are deleted.",

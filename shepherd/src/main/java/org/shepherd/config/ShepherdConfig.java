@@ -199,6 +199,11 @@ public final class ShepherdConfig {
         return (Integer) values.get(ConfigKey.REPLICA_RECOVERY_LOG_MAX);
     }
 
+    /** Every how many barriers each replica's shepherd_txlog is truncated; 0: never. */
+    public long replicaTxlogTruncateBarriers() {
+        return (Long) values.get(ConfigKey.REPLICA_TXLOG_TRUNCATE_BARRIERS);
+    }
+
     public boolean viewChange() {
         return (Boolean) values.get(ConfigKey.VIEW_CHANGE);
     }
@@ -209,6 +214,11 @@ public final class ShepherdConfig {
 
     public int viewChangeOutvoted() {
         return (Integer) values.get(ConfigKey.VIEW_CHANGE_OUTVOTED);
+    }
+
+    /** The write-ahead log's disk use beyond which a replica that is down is declared lost; 0: no bound. */
+    public long walRetainBytesMax() {
+        return (Long) values.get(ConfigKey.WAL_RETAIN_BYTES_MAX);
     }
 
     /** Whether the write-ahead log is forced to disk before a commit is acknowledged. */

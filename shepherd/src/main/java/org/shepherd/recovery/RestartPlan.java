@@ -92,6 +92,14 @@ public final class RestartPlan {
         public ReplicaStart(Start start, long lastCommittedBarrier, long replayCursor, String reason) {
             this(start, lastCommittedBarrier, replayCursor, -1, reason);
         }
+
+        /**
+         * Whether the replica holds every committed transaction up to the floor the plan was read against (up, or lacking
+         * only some above it): its transaction log may be truncated up to that floor before it serves.
+         */
+        public boolean holdsFloor() {
+            return start == Start.UP || start == Start.REPLAY;
+        }
     }
 
     /**

@@ -69,6 +69,18 @@ public interface ReplicaEndpoint<S> {
     }
 
     /**
+     * Deletes the rows of transactions {@code txIds} (their barriers {@code barriers}, ascending) from the replica's
+     * transaction log, adding their count and high water to what earlier truncations kept, so that the log does not
+     * grow with every transaction. The core names only durable transactions that this replica and every other one that is
+     * not lost committed, up to the floor the commit log recorded ({@link org.shepherd.wal.CommitLog#recordedFloor}):
+     * a restart never counts below it. {@code done} gets {@link Outcome#done()} or the failure, once, later, from any
+     * thread. It may be asked again for rows a failed call deleted: those are no longer there, and not counted again.
+     */
+    default void truncateTxlog(long[] txIds, long[] barriers, Consumer<Outcome> done) {
+        done.accept(Outcome.retryable(new SQLException("replica " + name() + " cannot truncate its transaction log", "0A000")));
+    }
+
+    /**
      * Asks the replica, on a connection and a thread of its own, whether it answers at all (a request of a transaction
      * has been running there for long): {@code done} gets {@link Outcome#done()} when it does, a down outcome when it
      * fails; it may never be called when the replica hangs.

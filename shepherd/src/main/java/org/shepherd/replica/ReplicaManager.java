@@ -54,6 +54,10 @@ public final class ReplicaManager<S> {
     private long expectedUpToCursor = -1;
     /** Barriers above the cursor its transaction log already held when it was reached again. */
     private java.util.Set<Long> alreadyApplied = java.util.Set.of();
+    /** Its transaction log's truncation: deleted through here (-1: nothing), next at that floor, and whether one runs. */
+    private long txlogTruncatedThrough = -1;
+    private long txlogNextTruncation;
+    private boolean truncatingTxlog;
 
     /** Attempt numbers of replayed transactions start here, far from the attempts of normal runs. */
     static final int REPLAY_ATTEMPT_FIRST = 1 << 30;
@@ -209,6 +213,36 @@ public final class ReplicaManager<S> {
 
     public String downReason() {
         return downReason;
+    }
+
+    /** Its transaction log's rows of durable transactions up to this barrier were deleted (-1: none yet). */
+    public long txlogTruncatedThrough() {
+        return txlogTruncatedThrough;
+    }
+
+    /** The floor at which its transaction log is truncated next. */
+    public long txlogNextTruncation() {
+        return txlogNextTruncation;
+    }
+
+    /** Whether a truncation of its transaction log is under way. */
+    public boolean truncatingTxlog() {
+        return truncatingTxlog;
+    }
+
+    public void truncatingTxlog(boolean running) {
+        truncatingTxlog = running;
+    }
+
+    /** Its transaction log was truncated through {@code through}; the next truncation comes {@code every} barriers later. */
+    public void txlogTruncated(long through, long every) {
+        txlogTruncatedThrough = Math.max(txlogTruncatedThrough, through);
+        txlogNextTruncation = through + every;
+    }
+
+    /** A truncation through {@code through} failed: tried again {@code every} barriers later. */
+    public void txlogTruncationFailed(long through, long every) {
+        txlogNextTruncation = through + every;
     }
 
     /** The highest barrier of a transaction this replica committed, or -1. */

@@ -32,6 +32,23 @@ public interface CommitLog<S> {
         failed.accept(new IllegalStateException("no write-ahead log to read transactions back from"));
     }
 
+    /**
+     * The floor a restarted shepherd would read: the highest {@link #release}d floor recorded durably. The replicas'
+     * transaction logs are truncated only up to it, so that a restart never counts their barriers below what they
+     * deleted. Without a log: {@link Long#MAX_VALUE} (a restart has no floor to read but the replicas' own).
+     */
+    default long recordedFloor() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
+     * The bytes the log would keep on disk were it {@link #release}d up to {@code floorBarrier} (what a replica whose
+     * replay starts after that barrier costs it); 0 without a log.
+     */
+    default long bytesKeptAbove(long floorBarrier) {
+        return 0;
+    }
+
     /** Whether appends are durable at once (no log): the coordinator then skips them. */
     default boolean durableAtOnce() {
         return false;

@@ -132,6 +132,8 @@ public final class WriteAheadLog implements AutoCloseable {
     private volatile long forces;
     private volatile int segmentCount;
     private volatile long bytesOnDisk;
+    /** The last barrier and size of each segment but the newest (whose size grows), oldest first: [last0, bytes0, ...]. */
+    private volatile long[] finishedSegments = new long[0];
 
     // the log's thread only (and open, before the thread starts)
     private final ArrayDeque<Segment> segments;
@@ -380,6 +382,17 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
+    /**
+     * The bytes the log would keep on disk were it released up to {@code floorBarrier}: all of it but the segments
+     * (never the newest) whose records are all at or below that barrier. Safe from any thread.
+     */
+    public long bytesKeptAbove(long floorBarrier) {
+        long[] finished = finishedSegments;
+        long kept = bytesOnDisk;
+        for (int i = 0; i < finished.length && finished[i] <= floorBarrier; i += 2) kept -= finished[i + 1];
+        return kept;
+    }
+
     /** The counters now. */
     public Stats stats() {
         return new Stats(recordsDurable, forces, segmentCount, bytesOnDisk);
@@ -555,6 +568,14 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     private void segmentsChanged() {
+        long[] finished = new long[2 * Math.max(0, segments.size() - 1)];
+        int i = 0;
+        for (Segment segment : segments) {
+            if (i == finished.length) break;
+            finished[i++] = segment.lastBarrier;
+            finished[i++] = segment.bytes;
+        }
+        finishedSegments = finished;
         segmentCount = segments.size();
         deletableLastBarrier = segments.size() > 1 ? segments.peekFirst().lastBarrier : Long.MAX_VALUE;
     }

@@ -57,13 +57,17 @@ class HeterogeneousCbsTest {
 
     /** The replica set of these servers (fresh databases), with {@code names.get(primary)} as primary. */
     private static CbsCoordinator coordinator(List<String> names, int primary) throws SQLException {
+        return coordinator(names, primary, CbsCore.Settings.defaults(1, ExecutionMode.CBS));
+    }
+
+    private static CbsCoordinator coordinator(List<String> names, int primary, CbsCore.Settings settings) throws SQLException {
         int set = servers.newSet();
         List<ReplicaPool> pools = new ArrayList<>();
         try {
             for (String n : names) {
                 pools.add(servers.pool(n, set));
             }
-            return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(1, ExecutionMode.CBS), WORKER_THREADS_MAX,
+            return new CbsCoordinator(pools, primary, settings, WORKER_THREADS_MAX,
                     FETCH_SIZE, STATEMENT_TIMEOUT_MS, new DivergenceLog());
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
@@ -188,6 +192,56 @@ class HeterogeneousCbsTest {
                     "ID=E2|BAL=E993", "ID=E3|BAL=E1007", "ID=E4|BAL=E1005");
             assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
             System.out.printf("insufficiently blocking primary: %s%n", c.stats());
+        }
+    }
+
+    /**
+     * Each replica's shepherd_txlog is truncated while transactions commit (every 8 barriers here), on every engine: what
+     * the deleted rows counted is kept in shepherd_txlog_base, so every replica counts the same commits.
+     */
+    @Test
+    void transactionLogsAreTruncatedOnMariaDbHsqldbAndPostgresql() throws Exception {
+        CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS);
+        settings = settings.withRecovery(settings.recovery().withTxlogTruncateBarriers(8));
+        List<String> names = List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL);
+        try (CbsCoordinator c = coordinator(names, 0, settings)) {
+            BANK.create(SqlClient.sessions(c));
+            BankWorkload.Counts counts = BANK.run(SqlClient.sessions(c), CLIENTS, BANK_TXNS_PER_CLIENT, 0, SEED + 7);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
+            List<ReplicaPool> pools = ReplicaTables.pools(c);
+            ReplicaTables.assertEqualEverywhere(pools, "acct", "id");
+            long[] first = awaitTruncated(pools.get(0));
+            assertThat(first[1]).as("rows left in %s's shepherd_txlog", names.get(0)).isLessThan(first[0] + first[1]);
+            assertThat(first[0] + first[1]).as("commits counted").isGreaterThanOrEqualTo(counts.transfers());
+            for (ReplicaPool p : pools.subList(1, pools.size())) {
+                long[] log = awaitTruncated(p);
+                assertThat(log[0] + log[1]).as("commits counted on %s", p.spec().name()).isEqualTo(first[0] + first[1]);
+            }
+            assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        }
+    }
+
+    /** Waits (bounded) until {@code pool}'s transaction log was truncated: {@code [commits truncated, rows left]}. */
+    private static long[] awaitTruncated(ReplicaPool pool) throws Exception {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(IDLE_TIMEOUT_MS);
+        while (true) {
+            try (java.sql.Connection conn = pool.acquire(); java.sql.Statement st = conn.createStatement()) {
+                // one serializable transaction: a truncation moves rows into the count
+                conn.setTransactionIsolation(java.sql.Connection.TRANSACTION_SERIALIZABLE);
+                long rows; // in the order a truncation writes them, so that this reader cannot deadlock with one
+                try (java.sql.ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM shepherd_txlog")) {
+                    rs.next();
+                    rows = rs.getLong(1);
+                }
+                long truncated = 0;
+                try (java.sql.ResultSet rs = st.executeQuery("SELECT commit_count FROM shepherd_txlog_base")) {
+                    if (rs.next()) truncated = rs.getLong(1);
+                }
+                conn.rollback();
+                if (truncated > 0) return new long[] {truncated, rows};
+            }
+            if (System.nanoTime() > deadline) throw new AssertionError(pool.spec().name() + "'s shepherd_txlog was never truncated");
+            Thread.sleep(50);
         }
     }
 

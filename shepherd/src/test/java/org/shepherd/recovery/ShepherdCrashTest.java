@@ -74,8 +74,8 @@ class ShepherdCrashTest {
         }
         for (DerbyNetworkServer server : servers) {
             awaitRows(server, "1=150.00", "2=200.00", "3=299.00");
-            assertThat(txlogBarriers(server)).as("every replica logged the same commits")
-                    .isEqualTo(txlogBarriers(servers.get(0)));
+            assertThat(txlogCommits(server)).as("every replica logged the same commits")
+                    .isEqualTo(txlogCommits(servers.get(0)));
         }
 
         // the same crash with the log removed before the restart: the acknowledged commit is lost
@@ -115,7 +115,7 @@ class ShepherdCrashTest {
 
         r3.restart(); // probed, checked against the others' log, the logged update and the insert replayed
         awaitRows(r3, "1=150.00", "2=200.00", "3=300.00");
-        assertThat(txlogBarriers(r3)).isEqualTo(txlogBarriers(servers.get(0)));
+        assertThat(txlogCommits(r3)).isEqualTo(txlogCommits(servers.get(0)));
     }
 
     @Test
@@ -133,7 +133,73 @@ class ShepherdCrashTest {
         r3.restart(); // it replays what it missed, most of it read back from the log
         awaitRows(r3, rows(servers.get(0)).toArray(String[]::new));
         assertThat(rows(r3)).contains("1=120.00", "2=220.00", "40=30.00");
-        assertThat(txlogBarriers(r3)).isEqualTo(txlogBarriers(servers.get(0)));
+        assertThat(txlogCommits(r3)).isEqualTo(txlogCommits(servers.get(0)));
+    }
+
+    @Test
+    void replicaTransactionLogsAreTruncatedAndARestartCountsTheirCommitsAcrossTheTruncation() throws Exception {
+        // small segments: the log records its floor as it deletes them, and the replicas' logs are truncated up to it
+        Path config = startReplicas("replica.txlog.truncate.barriers=8\nwal.segment.bytes.max=4096\n");
+        String url = startWithAccounts(config);
+        int updates = 60;
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            for (int i = 0; i < updates; i++) s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = " + (1 + i % 2));
+        }
+        long written = updates + 2; // and the CREATE TABLE and the INSERT of startWithAccounts
+        for (DerbyNetworkServer server : servers) {
+            long[] log = awaitTruncated(server);
+            assertThat(log[1]).as("%s: rows left in shepherd_txlog", server.name()).isLessThan(written);
+            assertThat(log[0] + log[1]).as("%s: commits counted, truncated or not", server.name()).isEqualTo(written);
+        }
+
+        try (Connection c = DriverManager.getConnection(url, "app", "secret")) {
+            commitWhileTheReplicasAreCutOff(c, "UPDATE acct SET balance = balance + 1000 WHERE id = 1");
+        }
+        killShepherdAndCutTheLinks();
+        url = startShepherd(config); // every replica holds as many commits up to the floor: none is lost
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = 2");
+        }
+        for (DerbyNetworkServer server : servers) {
+            awaitRows(server, "1=1130.00", "2=231.00");
+            long[] log = txlogCounts(server);
+            assertThat(log[0] + log[1]).as("%s: commits counted after the restart", server.name()).isEqualTo(written + 2);
+        }
+    }
+
+    @Test
+    void aReplicaDownWhileTheLogWouldKeepMoreThanItsBoundForItIsLostAndTheLogIsReleasedPastIt() throws Exception {
+        long bound = 16 * 1024;
+        Path config = startReplicas("wal.retain.bytes.max=" + bound + "\nwal.segment.bytes.max=4096\n");
+        String url = startWithAccounts(config);
+        servers.get(2).kill();
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            for (int i = 0; i < 300; i++) s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = " + (1 + i % 2));
+            try (ResultSet rs = c.unwrap(org.shepherd.jdbc.ShepherdConnection.class).adminStatus()) {
+                List<String> states = new ArrayList<>();
+                while (rs.next()) states.add(rs.getString("replica") + " " + rs.getString("state"));
+                assertThat(states).contains("r1 up", "r2 up").anySatisfy(state -> assertThat(state)
+                        .startsWith("r3 lost: ").contains("wal.retain.bytes.max"));
+            }
+        }
+        Path wal = dir.resolve("shepherd-data").resolve("wal");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        long onDisk;
+        do { // the log's thread deletes released segments soon after the release
+            Thread.sleep(20);
+            onDisk = 0;
+            try (Stream<Path> files = Files.list(wal)) {
+                for (Path p : files.toList()) {
+                    try {
+                        onDisk += Files.size(p);
+                    } catch (java.nio.file.NoSuchFileException deletedMeanwhile) {
+                        // released while listed
+                    }
+                }
+            }
+        } while (onDisk >= bound && System.nanoTime() < deadline);
+        assertThat(onDisk).as("the log's files once released past r3").isLessThan(bound);
+        awaitRows(servers.get(1), "1=250.00", "2=350.00");
     }
 
     /** Starts the shepherd with an account table of two rows; returns its URL. */
@@ -250,13 +316,55 @@ class ShepherdCrashTest {
         return out;
     }
 
-    private static List<Long> txlogBarriers(DerbyNetworkServer server) throws SQLException {
-        List<Long> out = new ArrayList<>();
+    /**
+     * What {@code server}'s transaction log says it committed, read directly: how many transactions and the highest
+     * barrier, truncated rows included (replicas are truncated at different times, so their rows differ).
+     */
+    private static String txlogCommits(DerbyNetworkServer server) throws SQLException {
+        long[] counts = txlogCounts(server);
         try (Connection c = server.connect(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT barrier FROM shepherd_txlog ORDER BY barrier")) {
-            while (rs.next()) out.add(rs.getLong(1));
+                ResultSet rs = s.executeQuery("SELECT MAX(barrier) FROM shepherd_txlog")) {
+            rs.next();
+            return (counts[0] + counts[1]) + " commits, the last at barrier " + Math.max(counts[2], rs.getLong(1));
         }
-        return out;
+    }
+
+    /**
+     * {@code [commits counted in shepherd_txlog_base, rows left in shepherd_txlog, the base's last barrier]}, read
+     * directly in one serializable transaction (a truncation moves rows into the count).
+     */
+    private static long[] txlogCounts(DerbyNetworkServer server) throws SQLException {
+        try (Connection c = server.connect()) {
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            try (Statement s = c.createStatement()) {
+                long[] out = {0, 0, -1};
+                // in the order a truncation writes them, so that this reader cannot deadlock with one
+                try (ResultSet rows = s.executeQuery("SELECT COUNT(*) FROM shepherd_txlog")) {
+                    rows.next();
+                    out[1] = rows.getLong(1);
+                }
+                try (ResultSet base = s.executeQuery("SELECT commit_count, last_barrier FROM shepherd_txlog_base")) {
+                    if (base.next()) {
+                        out[0] = base.getLong(1);
+                        out[2] = base.getLong(2);
+                    }
+                }
+                c.commit();
+                return out;
+            }
+        }
+    }
+
+    /** Waits (bounded) until the shepherd truncated {@code server}'s transaction log; returns {@link #txlogCounts}. */
+    private static long[] awaitTruncated(DerbyNetworkServer server) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        while (System.nanoTime() < deadline) {
+            long[] counts = txlogCounts(server);
+            if (counts[0] > 0) return counts;
+            Thread.sleep(50);
+        }
+        throw new AssertionError(server.name() + "'s transaction log was not truncated within " + BOUND_SECONDS + " s");
     }
 
     private static void deleteRecursively(Path root) throws IOException {

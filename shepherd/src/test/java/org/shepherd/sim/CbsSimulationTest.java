@@ -127,6 +127,7 @@ class CbsSimulationTest {
         long decidedNotDurable = 0;
         long replayed = 0;
         long groupCommits = 0;
+        long truncatedBeforeRestart = 0;
         List<Long> all = seeds(1000);
         for (long seed : all) {
             Profile p = LOG_PROFILES.get((int) (seed % LOG_PROFILES.size()));
@@ -141,15 +142,18 @@ class CbsSimulationTest {
             decidedNotDurable += r.crashes().decidedNotDurable();
             replayed += r.crashes().replayedAfterRestart();
             if (r.log().forces() < r.log().durableRecords()) groupCommits++;
+            if (!r.restarts().isEmpty() && r.replicas().stream().anyMatch(x -> x.truncations() > 0)) truncatedBeforeRestart++;
         }
         if (all.size() > 1) {
             assertThat(durableInDoubt).as("crashes between durability and acknowledgement").isPositive();
             assertThat(decidedNotDurable).as("crashes between decision and durability").isPositive();
             assertThat(replayed).as("transactions replayed from the log after a restart").isPositive();
             assertThat(groupCommits).as("runs where one force made several commits durable").isPositive();
+            assertThat(truncatedBeforeRestart).as("runs whose replicas' transaction logs were truncated, with a restart")
+                    .isPositive();
         }
-        System.out.printf("simulation with the log: %d in doubt but durable, %d decided but lost, %d replayed after restarts%n",
-                durableInDoubt, decidedNotDurable, replayed);
+        System.out.printf("simulation with the log: %d in doubt but durable, %d decided but lost, %d replayed after restarts,"
+                + " %d runs with truncated replica logs%n", durableInDoubt, decidedNotDurable, replayed, truncatedBeforeRestart);
     }
 
     /** One client: a transaction that reads and writes, then one that reads what it wrote. */
@@ -527,6 +531,26 @@ class CbsSimulationTest {
             // it replays nothing and rejoins
         }
         assertThat(whole.replicas().get(2).phase()).isEqualTo(ReplicaManager.Phase.UP);
+    }
+
+    @Test
+    @DisplayName("a secondary down for long is lost once the write-ahead log would keep more than wal.retain.bytes.max for"
+            + " it, and the log is released past it; under a larger bound it catches up")
+    void replicaBeyondTheLogsDiskBoundIsLost() {
+        Scenario tight = Scenario.random(List.of(OK, OK, OK.crashAt(10).restartAt(300))).withWorkload(4, 12, 5)
+                .withRecovery(Scenario.RECOVERY.withLogBytesMax(5 * SimCommitLog.RECORD_BYTES)).withShepherd(Shepherd.withLog(3));
+        List<Result> results = runAll(tight, 50);
+        assertThat(results).allSatisfy(r -> {
+            ReplicaManager<SimOp> r3 = r.core().replicas().get(2);
+            assertThat(r3.phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.LOST);
+            assertThat(r3.downReason()).contains("wal.retain.bytes.max");
+            assertThat(r.replicas().get(1).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+        });
+        Scenario roomy = tight.withRecovery(Scenario.RECOVERY.withLogBytesMax(100_000 * SimCommitLog.RECORD_BYTES));
+        assertThat(runAll(roomy, 50)).allSatisfy(r -> {
+            assertThat(r.core().replicas().get(2).phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.UP);
+            assertThat(r.replicas().get(2).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+        });
     }
 
     @Test

@@ -287,6 +287,26 @@ final class SimCommitLog implements CommitLog<SimOp> {
         return floor;
     }
 
+    @Override
+    public long recordedFloor() {
+        return floor;
+    }
+
+    /** What a record takes on the simulated disk, for {@link #bytesKeptAbove}. */
+    static final int RECORD_BYTES = 100;
+
+    @Override
+    public long bytesKeptAbove(long floorBarrier) {
+        long kept = 0;
+        int i = 0;
+        for (TreeMap<Long, Record> segment : segments) {
+            boolean newest = ++i == segments.size();
+            if (!newest && !segment.isEmpty() && segment.lastKey() <= floorBarrier) continue;
+            kept += (long) segment.size() * RECORD_BYTES;
+        }
+        return kept;
+    }
+
     long forces() {
         return forces;
     }

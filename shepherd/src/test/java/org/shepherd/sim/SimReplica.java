@@ -163,7 +163,18 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     private final Map<String, DbTx> txs = new HashMap<>();
     private final Map<Integer, LockState> locks = new HashMap<>();
     private final List<CommitRecord> history = new ArrayList<>();
+    /** Every transaction this replica committed with a log row (txId to barrier), truncated rows included. */
     private final Map<Long, Long> txlog = new HashMap<>();
+    /**
+     * The rows of {@link #txlog} deleted by a truncation, and what {@code shepherd_txlog_base} keeps of them: through
+     * which barrier, how many, their highest transaction id and barrier. The shepherd sees only the rows not deleted.
+     */
+    private final Set<Long> truncatedTx = new HashSet<>();
+    private long truncatedThrough = -1;
+    private long truncatedCount;
+    private long truncatedLastTxId = -1;
+    private long truncatedLastBarrier = -1;
+    private int truncations;
     private final List<String> anomalies = new ArrayList<>();
     private final Consumer<SimReplica> onCommit;
     private boolean crashed;
@@ -198,11 +209,69 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
             if (crashed) {
                 unreachable.accept(new SQLException(name + " crashed", "08006"));
             } else {
-                long[] present = txlog.values().stream().mapToLong(Long::longValue).filter(b -> b > above).sorted().toArray();
-                long upTo = countUpTo ? txlog.values().stream().filter(b -> b <= above).count() : -1;
-                reached.accept(new Probe(present, upTo));
+                long[] present = visibleBarriers().filter(b -> b > above).sorted().toArray();
+                reached.accept(new Probe(present, countUpTo ? countUpTo(above) : -1));
             }
         });
+    }
+
+    @Override
+    public void truncateTxlog(long[] txIds, long[] barriers, Consumer<Outcome> done) {
+        // a fixed delay: the truncation draws nothing from the replica's random stream, so it leaves the schedule alone
+        scheduler.schedule(1, () -> {
+            if (crashed) {
+                done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
+                return;
+            }
+            for (int i = 0; i < txIds.length; i++) {
+                Long b = txlog.get(txIds[i]);
+                if (b == null) {
+                    anomalies.add("asked to truncate T" + txIds[i] + " (barrier " + barriers[i] + ") from its transaction log,"
+                            + " which it never committed");
+                } else if (b != barriers[i]) {
+                    anomalies.add("asked to truncate T" + txIds[i] + " at barrier " + barriers[i] + "; it committed at " + b);
+                } else if (truncatedTx.add(txIds[i])) {
+                    deleted(txIds[i], b);
+                }
+                truncatedThrough = Math.max(truncatedThrough, barriers[i]);
+            }
+            truncations++;
+            done.accept(Outcome.done());
+        });
+    }
+
+    /** As {@code JdbcReplicaEndpoint.truncateTxlogThrough}, at a shepherd's start: every row up to {@code through}. */
+    void truncateTxlogThrough(long through) {
+        for (Map.Entry<Long, Long> e : txlog.entrySet()) {
+            if (e.getValue() <= through && truncatedTx.add(e.getKey())) deleted(e.getKey(), e.getValue());
+        }
+        truncatedThrough = Math.max(truncatedThrough, through);
+    }
+
+    private void deleted(long txId, long barrier) {
+        truncatedCount++;
+        truncatedLastTxId = Math.max(truncatedLastTxId, txId);
+        truncatedLastBarrier = Math.max(truncatedLastBarrier, barrier);
+    }
+
+    /** The barriers of the log rows a shepherd can read: those not truncated. */
+    private java.util.stream.LongStream visibleBarriers() {
+        return txlog.entrySet().stream().filter(e -> !truncatedTx.contains(e.getKey())).mapToLong(Map.Entry::getValue);
+    }
+
+    /** As the production count: the truncated rows plus those left up to {@code barrier}, never below the truncation. */
+    private long countUpTo(long barrier) {
+        if (barrier < 0) return 0;
+        if (barrier < truncatedThrough) {
+            anomalies.add("its transaction log was counted up to barrier " + barrier + ", below its truncation through "
+                    + truncatedThrough);
+        }
+        return truncatedCount + visibleBarriers().filter(b -> b <= barrier).count();
+    }
+
+    /** Truncations of its transaction log that deleted something. */
+    int truncations() {
+        return truncations;
     }
 
     @Override
@@ -518,12 +587,11 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
      * whose floor is {@code floor}.
      */
     RestartPlan.ReplicaLog replicaLog(long floor) {
-        long lastTxId = txlog.keySet().stream().mapToLong(Long::longValue).max().orElse(-1);
-        long lastBarrier = txlog.values().stream().mapToLong(Long::longValue).max().orElse(-1);
-        List<Long> counted = new ArrayList<>(txlog.values());
-        long upToFloor = floor < 0 ? 0 : counted.stream().filter(b -> b <= floor).count();
-        long[] above = counted.stream().mapToLong(Long::longValue).filter(b -> b > floor).sorted().toArray();
-        return new RestartPlan.ReplicaLog(name, canBePrimary(), lastTxId, lastBarrier, upToFloor, above);
+        long lastTxId = Math.max(truncatedLastTxId,
+                txlog.keySet().stream().filter(id -> !truncatedTx.contains(id)).mapToLong(Long::longValue).max().orElse(-1));
+        long lastBarrier = Math.max(truncatedLastBarrier, visibleBarriers().max().orElse(-1));
+        long[] above = visibleBarriers().filter(b -> b > floor).sorted().toArray();
+        return new RestartPlan.ReplicaLog(name, canBePrimary(), lastTxId, lastBarrier, countUpTo(floor), above);
     }
 
     private void crash() {

@@ -130,7 +130,8 @@ final class Simulation {
             CbsCore.Recovery recovery, Shepherd shepherd) {
 
         /** Recovery in simulated time: probes every 50 ms at first, at most every 400 ms. */
-        static final CbsCore.Recovery RECOVERY = new CbsCore.Recovery(50, 400, 100_000);
+        /** Replicas' transaction logs are truncated every few barriers, so that restarts count across truncations. */
+        static final CbsCore.Recovery RECOVERY = new CbsCore.Recovery(50, 400, 100_000).withTxlogTruncateBarriers(4);
 
         static Scenario random(List<SimReplica.Faults> faults) {
             return new Scenario(ExecutionMode.CBS, OrderingRules.ALL, faults, null, 4, 6, 5, null, 60_000, RECOVERY, Shepherd.NO_LOG);
@@ -494,6 +495,11 @@ final class Simulation {
         trace("the shepherd restarts: " + plan);
         checkRestartPlan(plan);
         if (log != null && !state.history() && floor >= 0) log.recordFloor(floor);
+        if (scenario.recovery().txlogTruncateBarriers() > 0 && floor >= 0) {
+            for (int i = 0; i < replicas.size(); i++) {
+                if (plan.replicas().get(i).holdsFloor()) replicas.get(i).truncateTxlogThrough(floor);
+            }
+        }
         // their clients were told the outcome is unknown (08007): what the disk kept is committed now, in barrier order
         for (Txn<SimOp> t : failedInLogTxns.values()) {
             if (log != null && log.holds(t.barrier())) extendReference(t);

@@ -45,6 +45,23 @@ class WalSegmentsTest {
     }
 
     @Test
+    void bytesKeptAboveAFloorLeaveOutTheSegmentsItWouldDeleteButNeverTheNewest(@TempDir Path dir) throws Exception {
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, TWO_PER_SEGMENT)) {
+            appendAll(wal, records(10, 20, 30, 40, 50, 60));
+            wal.idle().get(WAIT_SECONDS, TimeUnit.SECONDS);
+            List<Path> files = segmentFiles(dir); // first barriers 10, 30, 50
+            long all = bytesOf(files);
+            assertThat(wal.bytesKeptAbove(-1)).isEqualTo(all);
+            assertThat(wal.bytesKeptAbove(15)).as("20 is above the floor").isEqualTo(all);
+            assertThat(wal.bytesKeptAbove(20)).isEqualTo(bytesOf(files.subList(1, 3)));
+            assertThat(wal.bytesKeptAbove(45)).isEqualTo(bytesOf(files.subList(2, 3)));
+            assertThat(wal.bytesKeptAbove(1000)).as("the newest segment stays").isEqualTo(bytesOf(files.subList(2, 3)));
+            releaseAndWait(wal, 20);
+            assertThat(wal.bytesKeptAbove(-1)).as("what release deleted is gone").isEqualTo(bytesOf(files.subList(1, 3)));
+        }
+    }
+
+    @Test
     void segmentsRotateAndReleaseDeletesExactlyThoseWhoseRecordsAreAllAtOrBelowTheFloor(@TempDir Path dir) throws Exception {
         try (WriteAheadLog wal = WriteAheadLog.open(dir, TWO_PER_SEGMENT)) {
             appendAll(wal, records(10, 20, 30, 40, 50, 60, 70, 80, 90, 100));

@@ -173,6 +173,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 if (r.barrier() > logState.floor()) logged.add(JdbcCommitLog.replayable(r, endpoints.size()));
             }
         }
+        if (settings.recovery().txlogTruncateBarriers() > 0) truncateTxlogsAtStart(plan, floor);
         this.commitLogReader = jdbcLog;
         this.core = new CbsCore<>(endpoints, plan.primary(), settings, scheduler, divergences, commitLog);
         onCore(f -> {
@@ -199,6 +200,25 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             unreachable[i] = (atStart != null ? atStart : failure).getMessage();
             LOG.warn("replica {} does not answer at start ({}); it is probed until it does", e.name(), unreachable[i]);
             return null;
+        }
+    }
+
+    /**
+     * Deletes the transaction log rows up to {@code floor} (what the log recorded, or the replicas held before it began)
+     * of each replica that holds them all, before any transaction runs: rows the last run did not truncate (it truncates
+     * only what it committed while every replica was up), or every row of a database an earlier version served. A
+     * failure leaves the rows, and the start goes on.
+     */
+    private void truncateTxlogsAtStart(RestartPlan.Plan plan, long floor) {
+        if (floor < 0) return;
+        for (int i = 0; i < endpoints.size(); i++) {
+            if (!plan.replicas().get(i).holdsFloor()) continue;
+            try {
+                endpoints.get(i).truncateTxlogThrough(floor);
+            } catch (SQLException e) {
+                LOG.warn("cannot truncate the transaction log of replica {} through barrier {}: {}", endpoints.get(i).name(), floor,
+                        e.toString());
+            }
         }
     }
 
@@ -291,7 +311,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
                             config.replicaRecoveryLogMax(), config.viewChange(), config.viewChangeOutvoted(),
-                            config.viewChangeUnresponsiveMs())),
+                            config.viewChangeUnresponsiveMs(), config.replicaTxlogTruncateBarriers(),
+                            config.walRetainBytesMax())),
                     config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill, wal);
         } catch (SQLException | RuntimeException e) {

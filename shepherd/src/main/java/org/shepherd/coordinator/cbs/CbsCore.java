@@ -112,14 +112,19 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * every committed transaction (seed 3.5); false: the service waits for the primary to come back. With view changes,
      * a primary that is up is also replaced once {@code outvotedMax} of its answers were outvoted since the last view
      * change (0: never), and when it stops answering ({@code unresponsiveMs}: a request has been running there that long
-     * and a ping gets no answer within that long either; 0: never).
+     * and a ping gets no answer within that long either; 0: never). Each replica's transaction log is truncated once
+     * the floor every replica committed (and the commit log recorded) moved {@code txlogTruncateBarriers} past the last
+     * truncation (0: never). A replica that is down or catching up and would make the commit log keep more than
+     * {@code logBytesMax} bytes on disk is declared lost (0: no bound).
      */
     public record Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax,
-            long unresponsiveMs) {
+            long unresponsiveMs, long txlogTruncateBarriers, long logBytesMax) {
 
         public static final int OUTVOTED_MAX_DEFAULT = 1;
         /** The default of {@code unresponsiveMs}, as {@code view.change.unresponsive.ms}. */
         public static final long UNRESPONSIVE_MS_DEFAULT = 5_000;
+        /** The default of {@code txlogTruncateBarriers}, as {@code replica.txlog.truncate.barriers}. */
+        public static final long TXLOG_TRUNCATE_BARRIERS_DEFAULT = 4_096;
         public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000, true, OUTVOTED_MAX_DEFAULT,
                 UNRESPONSIVE_MS_DEFAULT);
 
@@ -128,6 +133,14 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             if (logTransactionsMax < 1) throw new IllegalArgumentException("logTransactionsMax must be >= 1");
             if (outvotedMax < 0) throw new IllegalArgumentException("outvotedMax must be >= 0");
             if (unresponsiveMs < 0) throw new IllegalArgumentException("unresponsiveMs must be >= 0");
+            if (txlogTruncateBarriers < 0) throw new IllegalArgumentException("txlogTruncateBarriers must be >= 0");
+            if (logBytesMax < 0) throw new IllegalArgumentException("logBytesMax must be >= 0");
+        }
+
+        public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax,
+                long unresponsiveMs) {
+            this(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, unresponsiveMs,
+                    TXLOG_TRUNCATE_BARRIERS_DEFAULT, 0);
         }
 
         public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax) {
@@ -144,15 +157,28 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
 
         public Recovery withViewChange(boolean on) {
-            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, on, outvotedMax, unresponsiveMs);
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, on, outvotedMax, unresponsiveMs, txlogTruncateBarriers,
+                    logBytesMax);
         }
 
         public Recovery withOutvotedMax(int max) {
-            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, max, unresponsiveMs);
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, max, unresponsiveMs, txlogTruncateBarriers,
+                    logBytesMax);
         }
 
         public Recovery withUnresponsiveMs(long ms) {
-            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, ms);
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, ms, txlogTruncateBarriers,
+                    logBytesMax);
+        }
+
+        public Recovery withTxlogTruncateBarriers(long barriers) {
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, unresponsiveMs, barriers,
+                    logBytesMax);
+        }
+
+        public Recovery withLogBytesMax(long bytes) {
+            return new Recovery(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, unresponsiveMs,
+                    txlogTruncateBarriers, bytes);
         }
     }
 
@@ -187,6 +213,18 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private Exception commitLogFailure;
     /** The floor last given to {@link CommitLog#release}. */
     private long releasedFloor = -1;
+    /**
+     * Durable transactions that wrote (barrier to transaction id), from the lowest barrier some replica that is up has
+     * not truncated from its transaction log ({@link #truncateTxlogs}).
+     */
+    private final TreeMap<Long, Long> truncatable = new TreeMap<>();
+    /** Every barrier up to here was dropped from {@link #truncatable}. */
+    private long truncatableDropped = -1;
+    /** {@link #truncatable} holds at most this many; the oldest beyond it stay in the replicas' logs until a restart. */
+    static final int TRUNCATABLE_MAX = 1 << 18;
+    /** Whether {@link #truncatable} ever overflowed (warned once). */
+    private boolean truncatableOverflowed;
+
     /** Recovering replicas (and their epoch) whose next transaction to replay is not durable yet. */
     private final Map<ReplicaManager<S>, Integer> replayAwaitingDurability = new LinkedHashMap<>();
     private final TreeMap<Long, Txn<S>> live = new TreeMap<>();
@@ -277,6 +315,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
                 }
             }
         }
+        for (Txn<S> t : logged) toTruncate(t); // durable: every replica commits it, or is lost
         if (toReplay.isEmpty()) return;
         for (Txn<S> t : logged) committedLog.put(t.barrier(), t);
         boundLog(); // beyond replica.recovery.log.max, the oldest are read back from the log when the replay gets there
@@ -710,6 +749,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private void durable(Txn<S> t) {
         if (!t.committed() || t.durable()) return; // aborted when the log failed
         t.markDurable();
+        toTruncate(t);
         Ctx c = ctx.get(t.id());
         CommitCallback cb = c == null ? null : c.commitCallback;
         if (c != null) c.commitCallback = null;
@@ -1272,13 +1312,112 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         for (Txn<S> t : live.values()) {
             if (t.committed()) floor = Math.min(floor, t.barrier() - 1);
         }
-        for (ReplicaManager<S> r : replicas) {
-            if (r.awaitingReplay()) floor = Math.min(floor, r.replayCursor());
+        while (true) {
+            ReplicaManager<S> laggard = null;
+            for (ReplicaManager<S> r : replicas) {
+                if (r.awaitingReplay() && (laggard == null || r.replayCursor() < laggard.replayCursor())) laggard = r;
+            }
+            if (laggard == null || laggard.replayCursor() >= floor) break;
+            long bound = settings.recovery().logBytesMax();
+            // a primary that is down is waited for (without view changes), never lost: the service needs it back
+            long kept = bound > 0 && !laggard.primary() ? commitLog.bytesKeptAbove(laggard.replayCursor()) : 0;
+            if (kept <= bound) {
+                floor = laggard.replayCursor();
+                break;
+            }
+            loseForTheLog(laggard, kept, bound);
         }
         if (floor > releasedFloor) {
             releasedFloor = floor;
             commitLog.release(floor);
         }
+        truncateTxlogs();
+    }
+
+    /**
+     * A replica down or catching up would make the write-ahead log keep more than its bound on disk: it is lost (as a
+     * PostgreSQL replication slot past {@code max_slot_wal_keep_size}), and the log is released past it.
+     */
+    private void loseForTheLog(ReplicaManager<S> r, long kept, long bound) {
+        String reason = "it lacks committed transactions after barrier " + r.replayCursor() + " for which the write-ahead log"
+                + " would keep " + kept + " bytes on disk, more than wal.retain.bytes.max = " + bound + "; restore it from a"
+                + " copy of an up-to-date replica";
+        if (r.phase() == ReplicaManager.Phase.RECOVERING) r.markDown(reason); // its replay stops
+        r.markLost(reason);
+        LOG.error("replica {} is lost: {}", r.name(), r.downReason());
+        trimLog();
+    }
+
+    /**
+     * Asks each replica that is up to delete its transaction log's rows up to the floor every replica committed, once
+     * that floor moved {@code txlogTruncateBarriers} past its last truncation. Only up to the floor the commit log
+     * recorded: a restart counts each replica's barriers up to that floor, and must never count below what was deleted.
+     * The rows are named by transaction id ({@link #truncatable}), so that the deletion touches no row of a transaction
+     * still committing there and never waits for one.
+     */
+    private void truncateTxlogs() {
+        long every = settings.recovery().txlogTruncateBarriers();
+        if (every <= 0 || commitLogFailure != null) return;
+        long through = Math.min(releasedFloor, commitLog.recordedFloor());
+        for (ReplicaManager<S> r : replicas) {
+            if (r.phase() != ReplicaManager.Phase.UP || r.truncatingTxlog()) continue;
+            // back after being down: what was dropped from the list meanwhile stays until a restart truncates it
+            if (r.txlogTruncatedThrough() < truncatableDropped) r.txlogTruncated(truncatableDropped, every);
+            if (through < r.txlogNextTruncation()) continue;
+            java.util.SortedMap<Long, Long> rows = truncatable.subMap(r.txlogTruncatedThrough() + 1, through + 1);
+            if (rows.isEmpty()) {
+                r.txlogTruncated(through, every);
+                continue;
+            }
+            long[] barriers = rows.keySet().stream().mapToLong(Long::longValue).toArray();
+            long[] txIds = rows.values().stream().mapToLong(Long::longValue).toArray();
+            r.truncatingTxlog(true);
+            int epoch = r.epoch();
+            r.endpoint().truncateTxlog(txIds, barriers, outcome -> scheduler.execute(() -> {
+                r.truncatingTxlog(false);
+                if (outcome.error() == null && r.epoch() == epoch) {
+                    r.txlogTruncated(through, every);
+                    dropTruncated();
+                } else {
+                    r.txlogTruncationFailed(through, every);
+                    LOG.warn("cannot truncate the transaction log of replica {} through barrier {} (tried again after {} more"
+                            + " barriers): {}", r.name(), through, every,
+                            outcome.error() == null ? "it went down meanwhile" : outcome.error().toString());
+                }
+            }));
+        }
+    }
+
+    /**
+     * Durable T's row is to be truncated from every replica's transaction log. Beyond {@link #TRUNCATABLE_MAX} waiting
+     * (a replica down for long holds the floor back), the oldest are forgotten: their rows stay until a restart.
+     */
+    private void toTruncate(Txn<S> t) {
+        if (t.logBarrier() < 0 || settings.recovery().txlogTruncateBarriers() <= 0) return;
+        truncatable.put(t.barrier(), t.id());
+        if (truncatable.size() <= TRUNCATABLE_MAX) return;
+        long oldest = truncatable.firstKey();
+        if (!truncatableOverflowed) {
+            truncatableOverflowed = true;
+            LOG.warn("more than {} transactions wait to be truncated from the replicas' transaction logs (a replica is down):"
+                    + " the oldest, from barrier {} on, stay there until the shepherd restarts", TRUNCATABLE_MAX, oldest);
+        }
+        dropTruncatableThrough(oldest);
+    }
+
+    /** Drops from {@link #truncatable} what every replica that is up deleted. */
+    private void dropTruncated() {
+        long done = Long.MAX_VALUE;
+        for (ReplicaManager<S> r : replicas) {
+            if (r.phase() == ReplicaManager.Phase.UP) done = Math.min(done, r.txlogTruncatedThrough());
+        }
+        if (done != Long.MAX_VALUE) dropTruncatableThrough(done);
+    }
+
+    private void dropTruncatableThrough(long barrierInclusive) {
+        if (barrierInclusive <= truncatableDropped) return;
+        truncatable.headMap(barrierInclusive, true).clear();
+        truncatableDropped = barrierInclusive;
     }
 
     private void afterEvent() {

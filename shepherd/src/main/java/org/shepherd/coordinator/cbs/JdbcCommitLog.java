@@ -72,6 +72,16 @@ final class JdbcCommitLog implements CommitLog<JdbcStatement> {
         wal.release(floorBarrier);
     }
 
+    @Override
+    public long recordedFloor() {
+        return wal.floor();
+    }
+
+    @Override
+    public long bytesKeptAbove(long floorBarrier) {
+        return wal.bytesKeptAbove(floorBarrier);
+    }
+
     static WalRecord record(Txn<JdbcStatement> t, List<Dialect> dialects) {
         List<LoggedStatement> writes = new ArrayList<>();
         for (Stmt<JdbcStatement> q : t.stmts()) {

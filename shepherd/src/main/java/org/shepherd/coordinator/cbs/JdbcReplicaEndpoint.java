@@ -47,6 +47,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     /** Requests queued per replica at most; beyond it the replica counts as overloaded (down). */
     public static final int QUEUED_REQUESTS_MAX = 10_000;
     public static final String TXLOG_TABLE = "shepherd_txlog";
+    /**
+     * One row: what the rows of {@link #TXLOG_TABLE} that truncations deleted held (the highest barrier a truncation went
+     * through, how many rows, their highest transaction id and barrier). No row: nothing was deleted.
+     */
+    public static final String TXLOG_BASE_TABLE = "shepherd_txlog_base";
     /** Ends the connections of replicas given up; its threads may wait for a replica that does not answer. */
     private static final java.util.concurrent.ExecutorService RELEASER = java.util.concurrent.Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "replica-release");
@@ -69,6 +74,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private final ThreadPoolExecutor workers;
     /** Pings run here, not on the workers: every worker may be stuck in a call to a replica that stopped answering. */
     private final java.util.concurrent.ExecutorService pinger;
+    /** Truncations of the transaction log run here, off the workers and the pinger. */
+    private final ThreadPoolExecutor maintenance;
     private final Map<Long, TxConnection> connections = new ConcurrentHashMap<>();
     /**
      * Incremented (under this endpoint's lock) when the coordinator gives the replica up ({@link #wentDown}): a request
@@ -111,6 +118,12 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             t.setDaemon(true);
             return t;
         });
+        this.maintenance = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1), r -> {
+            Thread t = new Thread(r, "replica-" + pool.spec().name() + "-maintenance");
+            t.setDaemon(true);
+            return t;
+        });
+        maintenance.allowCoreThreadTimeOut(true);
     }
 
     @Override
@@ -148,21 +161,48 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     /**
-     * The highest transaction id and the highest barrier in this replica's transaction log ({@code -1} each when it
-     * is empty): what earlier runs of the shepherd committed here.
+     * What the rows deleted from a replica's transaction log held ({@link #TXLOG_BASE_TABLE}).
+     *
+     * @param through the highest barrier a truncation went through (-1: none); a restart never counts below it (rows at or
+     *     below it may remain: those a running shepherd could not name)
+     * @param committed how many rows were deleted
+     * @param lastTxId the highest transaction id among them (-1: none)
+     * @param lastBarrier the highest barrier among them (-1: none)
+     */
+    record TxlogBase(long through, long committed, long lastTxId, long lastBarrier) {
+        static final TxlogBase NONE = new TxlogBase(-1, 0, -1, -1);
+    }
+
+    private static TxlogBase readBase(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT through_barrier, commit_count, last_txid, last_barrier FROM " + TXLOG_BASE_TABLE)) {
+            if (!rs.next()) return TxlogBase.NONE;
+            TxlogBase base = new TxlogBase(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4));
+            if (rs.next()) throw new SQLException(TXLOG_BASE_TABLE + " holds more than one row", "XX000");
+            return base;
+        }
+    }
+
+    /**
+     * The highest transaction id and the highest barrier in this replica's transaction log, truncated part included
+     * ({@code -1} each when it is empty): what earlier runs of the shepherd committed here.
      */
     public long[] txlogHighWater() throws SQLException {
-        try (Connection c = pool.acquireForMetadata(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery("SELECT MAX(txid), MAX(barrier) FROM " + TXLOG_TABLE)) {
+        try (Connection c = pool.acquireForMetadata()) {
             long[] out = {-1, -1};
-            if (rs.next()) {
-                long txid = rs.getLong(1);
-                if (!rs.wasNull()) out[0] = txid;
-                long barrier = rs.getLong(2);
-                if (!rs.wasNull()) out[1] = barrier;
+            // the rows before the base, in the order a truncation writes them: a reader cannot deadlock with one
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT MAX(txid), MAX(barrier) FROM " + TXLOG_TABLE)) {
+                if (rs.next()) {
+                    long txid = rs.getLong(1);
+                    if (!rs.wasNull()) out[0] = txid;
+                    long barrier = rs.getLong(2);
+                    if (!rs.wasNull()) out[1] = barrier;
+                }
             }
+            TxlogBase base = readBase(c);
             c.rollback();
-            return out;
+            return new long[] {Math.max(out[0], base.lastTxId()), Math.max(out[1], base.lastBarrier())};
         }
     }
 
@@ -173,21 +213,34 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
      */
     public RestartPlan.ReplicaLog readTxlog(long[] highWater, long floor) throws SQLException {
         try (Connection c = pool.acquireForMetadata()) {
-            long upToFloor = countUpTo(c, floor);
+            long upToFloor = countUpTo(c, floor, name());
             long[] above = barriersAbove(c, floor);
             c.rollback();
             return new RestartPlan.ReplicaLog(name(), canBePrimary(), highWater[0], highWater[1], upToFloor, above);
         }
     }
 
-    private static long countUpTo(Connection c, long barrier) throws SQLException {
+    /**
+     * How many barriers up to {@code barrier} the log holds, the deleted rows included. The shepherd deletes only rows
+     * at or below a floor it recorded first, so a count below the truncation point is never asked for; when it is (the
+     * write-ahead log was replaced by an older copy, or this database by one from another shepherd), it fails.
+     */
+    private static long countUpTo(Connection c, long barrier, String replica) throws SQLException {
         if (barrier < 0) return 0;
+        long rows;
         try (PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
             ps.setLong(1, barrier);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : 0;
+                rows = rs.next() ? rs.getLong(1) : 0;
             }
         }
+        TxlogBase base = readBase(c); // after the rows, as a truncation writes them
+        if (barrier < base.through()) {
+            throw new SQLException("the transaction log of replica " + replica + " was truncated through barrier "
+                    + base.through() + ", above the floor " + barrier + " it must be checked against: the write-ahead log"
+                    + " is older than this replica's state (restore them together, or remove data.dir/wal)", "55000");
+        }
+        return base.committed() + rows;
     }
 
     private static long[] barriersAbove(Connection c, long above) throws SQLException {
@@ -201,24 +254,159 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
     }
 
-    /** Creates the replica transaction log table unless it exists. */
+    /** Creates the replica transaction log's tables unless they exist. */
     public void createTxlogIfMissing() throws SQLException {
         try (Connection c = pool.acquireForMetadata()) {
-            // metadata with a null catalog/schema would also find the table in another database of the same server
-            boolean exists;
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT txid FROM " + TXLOG_TABLE + " WHERE 1 = 0")) {
-                exists = true;
-            } catch (SQLException missing) {
-                exists = false;
-                c.rollback();
+            createIfMissing(c, TXLOG_TABLE, "txid BIGINT NOT NULL PRIMARY KEY, barrier BIGINT NOT NULL");
+            createIfMissing(c, TXLOG_BASE_TABLE, "through_barrier BIGINT NOT NULL, commit_count BIGINT NOT NULL,"
+                    + " last_txid BIGINT NOT NULL, last_barrier BIGINT NOT NULL");
+        }
+    }
+
+    private void createIfMissing(Connection c, String table, String columns) throws SQLException {
+        // metadata with a null catalog/schema would also find the table in another database of the same server
+        boolean exists;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
+            exists = true;
+        } catch (SQLException missing) {
+            exists = false;
+            c.rollback();
+        }
+        if (!exists) {
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE " + table + " (" + columns + ")");
             }
-            if (!exists) {
-                try (Statement s = c.createStatement()) {
-                    s.execute("CREATE TABLE " + TXLOG_TABLE + " (txid BIGINT NOT NULL PRIMARY KEY, barrier BIGINT NOT NULL)");
+            LOG.info("created {} on replica {}", table, name());
+        }
+        c.commit();
+    }
+
+    /**
+     * Deletes the rows of this replica's transaction log up to barrier {@code through}, adding what they held to
+     * {@link #TXLOG_BASE_TABLE} in the same transaction. For the start-up only, before any transaction runs: it scans the
+     * table, and a scan would wait for (and could deadlock with) transactions committing meanwhile. The caller guarantees
+     * that this replica holds every committed transaction up to {@code through} and that a restart never counts below it.
+     */
+    public void truncateTxlogThrough(long through) throws SQLException {
+        try (Connection c = pool.acquireForMetadata()) {
+            try {
+                TxlogBase base = readBase(c);
+                if (through >= 0) { // rows at or below base.through() may remain: those a running shepherd could not name
+                    long[] found = {0, base.lastTxId(), base.lastBarrier()};
+                    try (PreparedStatement ps = c.prepareStatement(
+                            "SELECT COUNT(*), MAX(txid), MAX(barrier) FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
+                        ps.setLong(1, through);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            found[0] = rs.getLong(1);
+                            if (found[0] > 0) {
+                                found[1] = Math.max(found[1], rs.getLong(2));
+                                found[2] = Math.max(found[2], rs.getLong(3));
+                            }
+                        }
+                    }
+                    long deleted;
+                    try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
+                        ps.setLong(1, through);
+                        deleted = ps.executeUpdate();
+                    }
+                    if (deleted != found[0]) {
+                        throw new SQLException("rows of " + TXLOG_TABLE + " up to barrier " + through + " changed while they were"
+                                + " truncated (" + found[0] + " counted, " + deleted + " deleted)", "40001");
+                    }
+                    writeBase(c, base, new TxlogBase(Math.max(base.through(), through), base.committed() + deleted, found[1],
+                            found[2]));
+                    if (deleted > 0) {
+                        LOG.info("replica {}: truncated {} rows of {} through barrier {}", name(), deleted, TXLOG_TABLE, through);
+                    }
                 }
-                LOG.info("created {} on replica {}", TXLOG_TABLE, name());
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
             }
-            c.commit();
+        }
+    }
+
+    /** Transaction log rows deleted per database transaction: below the row-lock counts at which engines escalate. */
+    static final int TRUNCATE_ROWS_PER_TRANSACTION = 1_000;
+
+    /**
+     * Deletes the named rows by primary key ({@link ReplicaEndpoint#truncateTxlog}): the rows of durable transactions
+     * every replica committed, which no transaction running here touches, so the deletion never waits for one. At READ
+     * COMMITTED, {@link #TRUNCATE_ROWS_PER_TRANSACTION} rows per transaction, each with its update of
+     * {@link #TXLOG_BASE_TABLE}; on a connection and a thread of their own.
+     */
+    @Override
+    public void truncateTxlog(long[] txIds, long[] barriers, Consumer<Outcome> done) {
+        try {
+            maintenance.execute(() -> {
+                try (Connection c = pool.acquireForMetadata()) {
+                    int isolation = c.getTransactionIsolation();
+                    c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+                    try {
+                        for (int from = 0; from < txIds.length; from += TRUNCATE_ROWS_PER_TRANSACTION) {
+                            int to = Math.min(txIds.length, from + TRUNCATE_ROWS_PER_TRANSACTION);
+                            deleteRows(c, txIds, barriers, from, to);
+                            c.commit();
+                        }
+                    } catch (SQLException | RuntimeException e) {
+                        c.rollback();
+                        throw e;
+                    } finally {
+                        c.setTransactionIsolation(isolation);
+                    }
+                    done.accept(Outcome.done());
+                } catch (SQLException | RuntimeException e) {
+                    done.accept(Outcome.retryable(JdbcExecution.toSqlException(e)));
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            done.accept(Outcome.retryable(new SQLException("replica " + name() + ": a truncation is already running", "55006", e)));
+        }
+    }
+
+    private static void deleteRows(Connection c, long[] txIds, long[] barriers, int from, int to) throws SQLException {
+        TxlogBase base = readBase(c);
+        int[] counts;
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + TXLOG_TABLE + " WHERE txid = ?")) {
+            for (int i = from; i < to; i++) {
+                ps.setLong(1, txIds[i]);
+                ps.addBatch();
+            }
+            counts = ps.executeBatch();
+        }
+        long deleted = 0;
+        long lastTxId = base.lastTxId();
+        long lastBarrier = base.lastBarrier();
+        for (int i = 0; i < counts.length; i++) {
+            // a row a failed truncation already deleted is gone (and counted): 0
+            if (counts[i] == 0) continue;
+            if (counts[i] == Statement.SUCCESS_NO_INFO) { // counting it blindly could count a row twice
+                throw new SQLException("the replica's driver does not say how many rows each DELETE of a batch deleted: its "
+                        + TXLOG_TABLE + " is not truncated", "0A000");
+            }
+            if (counts[i] != 1) {
+                throw new SQLException(counts[i] + " rows of " + TXLOG_TABLE + " for transaction " + txIds[from + i], "XX000");
+            }
+            deleted++;
+            lastTxId = Math.max(lastTxId, txIds[from + i]);
+            lastBarrier = Math.max(lastBarrier, barriers[from + i]);
+        }
+        writeBase(c, base, new TxlogBase(Math.max(base.through(), barriers[to - 1]), base.committed() + deleted, lastTxId,
+                lastBarrier));
+    }
+
+    private static void writeBase(Connection c, TxlogBase old, TxlogBase now) throws SQLException {
+        String sql = old == TxlogBase.NONE
+                ? "INSERT INTO " + TXLOG_BASE_TABLE + " (through_barrier, commit_count, last_txid, last_barrier) VALUES (?, ?, ?, ?)"
+                : "UPDATE " + TXLOG_BASE_TABLE + " SET through_barrier = ?, commit_count = ?, last_txid = ?, last_barrier = ?";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, now.through());
+            ps.setLong(2, now.committed());
+            ps.setLong(3, now.lastTxId());
+            ps.setLong(4, now.lastBarrier());
+            if (ps.executeUpdate() != 1) throw new SQLException(TXLOG_BASE_TABLE + " changed while it was updated", "40001");
         }
     }
 
@@ -532,7 +720,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 // not look like one that lacks only what came after the cursor
                 if (countUpTo) createTxlogIfMissing();
                 try (Connection c = pool.acquireForMetadata()) {
-                    present = new Probe(barriersAbove(c, above), countUpTo ? countUpTo(c, above) : -1);
+                    present = new Probe(barriersAbove(c, above), countUpTo ? countUpTo(c, above, name()) : -1);
                     c.rollback();
                 }
             } catch (SQLException | RuntimeException e) {
@@ -633,6 +821,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     @Override
     public void close() {
         pinger.shutdownNow();
+        maintenance.shutdownNow();
         workers.shutdownNow();
         releaseAll(false);
     }
