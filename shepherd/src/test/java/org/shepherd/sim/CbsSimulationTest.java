@@ -465,6 +465,33 @@ class CbsSimulationTest {
     }
 
     @Test
+    @DisplayName("a paused primary is replaced after about twice view.change.unresponsive.ms; the next one, paused right after"
+            + " that view change, is given twice as long (timeouts grow across view changes one after another)")
+    void unresponsiveTimeoutDoublesAcrossConsecutiveViewChanges() {
+        long u = 30;
+        long secondPauseAt = 150;
+        // r3 cannot be primary, so r2 takes over from r1, and r1 (back at 400) from r2
+        Scenario s = Scenario.random(List.of(OK.pausedBetween(20, 400), OK.pausedBetween(secondPauseAt, 900),
+                OK.readCommittedNoReadLocks())).withWorkload(4, 40, 5)
+                .withRecovery(Scenario.RECOVERY.withUnresponsiveMs(u));
+        long firstTotal = 0;
+        long secondTotal = 0;
+        for (Result r : runAll(s, 20)) {
+            assertThat(r.core().view()).as("seed %d: view changes", r.seed()).isGreaterThanOrEqualTo(2);
+            // a request may have been running (waiting for a lock) since before the pause: only the ping's wait is sure
+            long first = r.replicas().get(0).givenUpAtMs().get(0) - 20;
+            long second = r.replicas().get(1).givenUpAtMs().get(0) - secondPauseAt;
+            assertThat(first).as("seed %d: r1 given up after its pause began", r.seed()).isBetween(u, 3 * u);
+            assertThat(second).as("seed %d: r2, primary in the next view, given twice as long", r.seed())
+                    .isBetween(2 * u, 6 * u);
+            assertThat(r.replicas().get(0).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+            firstTotal += first;
+            secondTotal += second;
+        }
+        assertThat(secondTotal).as("r2's detections took about twice r1's").isGreaterThan(firstTotal * 3 / 2);
+    }
+
+    @Test
     @DisplayName("a replica that falls further behind than the shepherd keeps transactions is lost; the others go on")
     void replicaBeyondTheLogIsLost() {
         Scenario s = Scenario.random(List.of(OK, OK, OK.crashAt(10).restartAt(300))).withWorkload(4, 12, 5)

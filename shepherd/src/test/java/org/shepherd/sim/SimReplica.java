@@ -45,10 +45,12 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
      * @param connections not a fault: transactions the replica can have open at once (its connection pool), 0 for no
      *     limit; the coordinator must never open more (an anomaly otherwise). Negative: the limit is -connections but the
      *     replica does not tell the coordinator (to show that the coordinator needs to know it)
+     * @param pausedFromMs paused from this simulated time (-1: never) until {@code pausedUntilMs}
      */
     record Faults(int latencyFactor, long crashAtMs, long restartAtMs, double lieProbability, int lockGranularity,
-            boolean ignoresLocks, boolean readCommitted, boolean commitGateOff, int connections) {
-        static final Faults NONE = new Faults(1, -1, -1, 0, 1, false, false, false, 0);
+            boolean ignoresLocks, boolean readCommitted, boolean commitGateOff, int connections, long pausedFromMs,
+            long pausedUntilMs) {
+        static final Faults NONE = new Faults(1, -1, -1, 0, 1, false, false, false, 0, -1, -1);
 
         boolean byzantine() {
             return lieProbability > 0 || ignoresLocks;
@@ -56,47 +58,56 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
         Faults slow(int factor) {
             return new Faults(factor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
         }
 
         Faults crashAt(long ms) {
             return new Faults(latencyFactor, ms, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
         }
 
         Faults lying(double p) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, p, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
         }
 
         Faults coarseLocks(int keysPerLock) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, keysPerLock,
-                    ignoresLocks, readCommitted, commitGateOff, connections);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
         }
 
         Faults ignoringLocks() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    true, readCommitted, commitGateOff, connections);
+                    true, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
         }
 
         Faults readCommittedNoReadLocks() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, true, commitGateOff, connections);
+                    ignoresLocks, true, commitGateOff, connections, pausedFromMs, pausedUntilMs);
         }
 
         Faults withoutCommitGate() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, true, connections);
+                    ignoresLocks, readCommitted, true, connections, pausedFromMs, pausedUntilMs);
         }
 
         Faults restartAt(long ms) {
             return new Faults(latencyFactor, crashAtMs, ms, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
         }
 
         Faults withConnections(int n) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, n);
+                    ignoresLocks, readCommitted, commitGateOff, n, pausedFromMs, pausedUntilMs);
+        }
+
+        /**
+         * Paused (as by SIGSTOP) from {@code fromMs} until {@code untilMs}: nothing it was asked answers meanwhile, pings
+         * included, its connections stay open; then everything goes on.
+         */
+        Faults pausedBetween(long fromMs, long untilMs) {
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
+                    ignoresLocks, readCommitted, commitGateOff, connections, fromMs, untilMs);
         }
 
         boolean buffersWrites() {
@@ -175,6 +186,8 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     private long truncatedLastTxId = -1;
     private long truncatedLastBarrier = -1;
     private int truncations;
+    /** When the coordinator gave this replica up (simulated ms), each time. */
+    private final List<Long> givenUpAtMs = new ArrayList<>();
     private final List<String> anomalies = new ArrayList<>();
     private final Consumer<SimReplica> onCommit;
     private boolean crashed;
@@ -205,7 +218,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
     @Override
     public void probe(long above, boolean countUpTo, Consumer<Probe> reached, Consumer<SQLException> unreachable) {
-        scheduler.schedule(delay(0), () -> {
+        later(delay(0), () -> {
             if (crashed) {
                 unreachable.accept(new SQLException(name + " crashed", "08006"));
             } else {
@@ -218,7 +231,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     @Override
     public void truncateTxlog(long[] txIds, long[] barriers, Consumer<Outcome> done) {
         // a fixed delay: the truncation draws nothing from the replica's random stream, so it leaves the schedule alone
-        scheduler.schedule(1, () -> {
+        later(1, () -> {
             if (crashed) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
@@ -267,6 +280,11 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
                     + truncatedThrough);
         }
         return truncatedCount + visibleBarriers().filter(b -> b <= barrier).count();
+    }
+
+    /** When the coordinator gave this replica up (simulated ms), each time. */
+    List<Long> givenUpAtMs() {
+        return givenUpAtMs;
     }
 
     /** Truncations of its transaction log that deleted something. */
@@ -318,6 +336,25 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
         return rollbacksByDatabase;
     }
 
+    /** Runs {@code task} after {@code delayMs}, or once a pause that covers that time is over. */
+    private void later(long delayMs, Runnable task) {
+        scheduler.schedule(delayMs, () -> runUnlessPaused(task));
+    }
+
+    private void runUnlessPaused(Runnable task) {
+        long now = scheduler.now();
+        if (now >= faults.pausedFromMs() && now < faults.pausedUntilMs()) {
+            scheduler.schedule(faults.pausedUntilMs() - now, () -> runUnlessPaused(task));
+        } else {
+            task.run();
+        }
+    }
+
+    @Override
+    public void ping(Consumer<Outcome> done) {
+        later(1, () -> done.accept(crashed ? Outcome.down(new SQLException(name + " crashed", "08006")) : Outcome.done()));
+    }
+
     private long delay(long txId) {
         return latency.ms(txId, rnd) * faults.latencyFactor();
     }
@@ -329,7 +366,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     @Override
     public void execute(long txId, int attempt, SimOp op, boolean primary, Consumer<Outcome> done) {
         int gen = generation;
-        scheduler.schedule(delay(txId), () -> {
+        later(delay(txId), () -> {
             if (crashed || severed.contains(key(txId, attempt)) || gen != generation) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
@@ -507,7 +544,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     @Override
     public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
         int gen = generation;
-        scheduler.schedule(delay(txId), () -> {
+        later(delay(txId), () -> {
             if (crashed || severed.contains(key(txId, attempt)) || gen != generation) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
@@ -529,7 +566,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     @Override
     public void rollback(long txId, int attempt, Consumer<Outcome> done) {
         int gen = generation;
-        scheduler.schedule(delay(txId), () -> {
+        later(delay(txId), () -> {
             if (crashed || gen != generation) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;
@@ -551,6 +588,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     @Override
     public void wentDown() {
         generation++;
+        givenUpAtMs.add(scheduler.now());
         if (crashed) return;
         for (Map.Entry<String, DbTx> e : new ArrayList<>(txs.entrySet())) {
             DbTx tx = e.getValue();

@@ -205,6 +205,17 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private int preparingEpoch = -1;
     /** Answers of the primary outvoted by f+1 replicas since the last view change. */
     private int primaryOutvoted;
+    /**
+     * View changes since a primary last settled ({@link #VIEW_SETTLED_COMMITS} commits in its view): each doubles the
+     * time the next primary is given before it counts as unresponsive (seed 3.4: timeouts that grow across view changes
+     * one after another, so that a slow but correct primary eventually gets the time it needs).
+     */
+    private int unsettledViewChanges;
+    private long commitsInView;
+    /** Commits after which a view counts as settled. */
+    static final int VIEW_SETTLED_COMMITS = 100;
+    /** The unresponsive timeout doubles at most this many times. */
+    static final int TIMEOUT_DOUBLINGS_MAX = 6;
     private final Settings settings;
     private final Scheduler scheduler;
     private final DivergenceLog divergences;
@@ -564,10 +575,18 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     /** While the primary has a request in flight, checks now and then whether it has been running too long. */
     private void armPrimaryCheck() {
-        long ms = settings.recovery().unresponsiveMs();
+        long ms = unresponsiveMs();
         if (ms == 0 || !settings.recovery().viewChange() || primaryCheckTimer != null || primaryManager().down()) return;
         if (oldestInFlightAtPrimary() == Long.MAX_VALUE) return;
         primaryCheckTimer = scheduler.schedule(Math.max(1, ms / 4), this::primaryCheck);
+    }
+
+    /**
+     * How long a request may run at the primary before it is pinged, and the ping may take: {@code unresponsiveMs},
+     * doubled for each view change since a primary last settled (0: off).
+     */
+    public long unresponsiveMs() {
+        return settings.recovery().unresponsiveMs() << unsettledViewChanges;
     }
 
     private long oldestInFlightAtPrimary() {
@@ -586,7 +605,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private void primaryCheck() {
         primaryCheckTimer = null;
         ReplicaManager<S> p = primaryManager();
-        long ms = settings.recovery().unresponsiveMs();
+        long ms = unresponsiveMs();
         long oldest = oldestInFlightAtPrimary();
         // a ping of another replica, or of an earlier epoch of this one, no longer counts (it may never answer)
         if (ping != null && (ping.replica() != p || ping.replica().epoch() != ping.epoch())) ping = null;
@@ -600,7 +619,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
                 LOG.warn("the primary {} does not answer: a request has been running there for {} ms and a ping got no answer"
                         + " within {} ms", p.name(), runningMs + ms, ms);
                 replicaDown(p, new SQLException("unresponsive: a request had been running for " + runningMs + " ms and a ping"
-                        + " got no answer within " + ms + " ms (view.change.unresponsive.ms)", "08006"));
+                        + " got no answer within " + ms + " ms (view.change.unresponsive.ms"
+                        + (unsettledViewChanges > 0 ? ", doubled for each of " + unsettledViewChanges + " view changes in a row"
+                                : "") + ")", "08006"));
                 afterEvent();
             }));
             ping = sent;
@@ -683,6 +704,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private void commitNow(Txn<S> t) {
         t.commitAt(barrier++);
         commits++;
+        if (++commitsInView >= VIEW_SETTLED_COMMITS) unsettledViewChanges = 0;
         if (replayMayNeed()) {
             committedLog.put(t.barrier(), t);
             boundLog();
@@ -1017,6 +1039,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         successor = -1;
         primaryOutvoted = 0;
         view++;
+        unsettledViewChanges = Math.min(unsettledViewChanges + 1, TIMEOUT_DOUBLINGS_MAX);
+        commitsInView = 0;
         LOG.warn("view {}: {} is the primary ({} is {}; it rejoins as a secondary once it has caught up)", view, next.name(),
                 old.name(), old.phase().name().toLowerCase(java.util.Locale.ROOT));
         afterEvent();
