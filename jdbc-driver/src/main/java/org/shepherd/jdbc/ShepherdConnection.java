@@ -409,9 +409,19 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return adminQuery("shepherd.divergences");
     }
 
-    private ResultSet adminQuery(String method) throws SQLException {
+    /**
+     * For tools ({@code shepherd restore}): brings back lost replica {@code replica} in two steps. First
+     * ({@code copied} false) the shepherd keeps its log for a copy of an up-to-date replica's database that the operator
+     * takes after this and installs on it; then ({@code copied} true) it probes, checks and catches it up. One row
+     * (replica, state); fails when the replica is not in the state the step needs.
+     */
+    public ResultSet adminRestore(String replica, boolean copied) throws SQLException {
+        return adminQuery(copied ? "shepherd.restore.copied" : "shepherd.restore", replica);
+    }
+
+    private ResultSet adminQuery(String method, Object... arguments) throws SQLException {
         checkOpen();
-        Cursor cursor = executor.metadata(method, List.of());
+        Cursor cursor = executor.metadata(method, List.of(arguments));
         return new ShepherdResultSet(null, cursor);
     }
 

@@ -21,6 +21,10 @@ public final class AdminQueries {
     public static final String VIEW = "shepherd.view";
     public static final String STATUS = "shepherd.status";
     public static final String DIVERGENCES = "shepherd.divergences";
+    /** One argument, a replica's name: keeps the log for a lost replica's copy (an action, not a query). */
+    public static final String RESTORE = "shepherd.restore";
+    /** One argument, a replica's name: its copy is installed, probe and catch it up (an action). */
+    public static final String RESTORE_COPIED = "shepherd.restore.copied";
 
     private AdminQueries() {
     }
@@ -31,6 +35,13 @@ public final class AdminQueries {
     }
 
     public static Answer answer(AdminView view, MetadataRequest request) throws SQLException {
+        if (RESTORE.equals(request.method()) || RESTORE_COPIED.equals(request.method())) {
+            if (request.arguments().size() != 1 || !(request.arguments().get(0) instanceof String replica)) {
+                throw new SQLException(request.method() + " takes one argument, the name of the replica", "42000");
+            }
+            String state = view.restore(replica, RESTORE_COPIED.equals(request.method()));
+            return rows(List.of(text("replica"), text("state")), List.<Object[]>of(new Object[] {replica, state}));
+        }
         if (!request.arguments().isEmpty()) {
             throw new SQLException(request.method() + " takes no arguments", "42000");
         }
@@ -39,7 +50,7 @@ public final class AdminQueries {
             case STATUS -> rows(statusColumns(), statusRows(view.statusRows()));
             case DIVERGENCES -> rows(divergenceColumns(), divergenceRows(view.divergenceRows()));
             default -> throw new SQLException("unknown admin query " + request.method() + "; known: " + VIEW + ", " + STATUS
-                    + ", " + DIVERGENCES, "42000");
+                    + ", " + DIVERGENCES + ", " + RESTORE + ", " + RESTORE_COPIED, "42000");
         };
     }
 

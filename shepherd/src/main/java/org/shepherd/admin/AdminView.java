@@ -20,6 +20,16 @@ public interface AdminView {
     List<Divergence> divergenceRows();
 
     /**
+     * Brings back lost replica {@code replica} in two steps: first ({@code copied} false) the log is kept for a copy of an
+     * up-to-date replica's database that the operator takes from then on and installs on it; then ({@code copied} true)
+     * it is probed, checked and caught up. Returns its state now; fails when it is not in the state the step needs, or
+     * this mode has no replicas to restore.
+     */
+    default String restore(String replica, boolean copied) throws SQLException {
+        throw new SQLException("restoring a replica needs mode cbs, ss or serial", "0A000");
+    }
+
+    /**
      * @param barrier the next commit barrier (transactions committed since start)
      * @param divergencesTotal reports since start, including those no longer retained
      * @param view view changes since start: 0 while the configured primary serves

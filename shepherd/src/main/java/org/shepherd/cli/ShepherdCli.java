@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = ShepherdCli.VersionProvider.class,
         description = "Byzantine-fault-tolerant replication for SQL databases (commit barrier scheduling).",
-        subcommands = {ServeCommand.class, SqlCommand.class, StatusCommand.class, DivergencesCommand.class,
+        subcommands = {ServeCommand.class, SqlCommand.class, StatusCommand.class, DivergencesCommand.class, RestoreCommand.class,
             CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:the job failed", "2:bad usage or configuration"})

@@ -147,7 +147,8 @@ public enum ConfigKey {
             "Modes cbs, ss, serial: the write-ahead log keeps every transaction a replica that is down (or catching up)"
                     + " lacks. When keeping them for one secondary would take more than this many bytes on disk, that"
                     + " replica is declared lost (restore it from a copy of an up-to-date replica) and the log is released"
-                    + " past it. A primary that is down is waited for, never lost. 0: no bound.",
+                    + " past it. A primary that is down is waited for, never lost. 0: no bound; else at least twice"
+                    + " wal.segment.bytes.max.",
             v -> parseLong(v, 0, Long.MAX_VALUE)),
     WAL_SEGMENT_BYTES_MAX("wal.segment.bytes.max", "67108864",
             "Size, in bytes, at which the write-ahead log starts a new segment file. Segments whose transactions every"

@@ -303,6 +303,12 @@ public final class ShepherdConfig {
             throw new ConfigException(ConfigKey.REPLICA_PROBE_MAX_MS.key() + "=" + replicaProbeMaxMs() + " is below "
                     + ConfigKey.REPLICA_PROBE_MS.key() + "=" + replicaProbeMs() + ": raise it or lower replica.probe.ms");
         }
+        if (walRetainBytesMax() > 0 && walRetainBytesMax() < 2 * walSegmentBytesMax()) {
+            // the newest segment is always kept: a smaller bound would lose a replica as soon as it goes down
+            throw new ConfigException(ConfigKey.WAL_RETAIN_BYTES_MAX.key() + "=" + walRetainBytesMax() + " is below twice "
+                    + ConfigKey.WAL_SEGMENT_BYTES_MAX.key() + "=" + walSegmentBytesMax() + ": raise it, lower the segment size,"
+                    + " or set 0 (no bound)");
+        }
         if (tlsEnabled()) {
             checkReadable(ConfigKey.TLS_CERT, tlsCert());
             checkReadable(ConfigKey.TLS_KEY, tlsKey());

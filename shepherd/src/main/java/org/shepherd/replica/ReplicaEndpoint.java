@@ -69,6 +69,14 @@ public interface ReplicaEndpoint<S> {
     }
 
     /**
+     * Counts the barriers up to {@code upTo} in the replica's transaction log (truncated rows included): {@code counted}
+     * or {@code failed} is called once, later, from any thread.
+     */
+    default void countTxlog(long upTo, Consumer<Long> counted, Consumer<SQLException> failed) {
+        failed.accept(new SQLException("replica " + name() + " cannot count its transaction log", "0A000"));
+    }
+
+    /**
      * Deletes the rows of transactions {@code txIds} (their barriers {@code barriers}, ascending) from the replica's
      * transaction log, adding their count and high water to what earlier truncations kept, so that the log does not
      * grow with every transaction. The core names only durable transactions that this replica and every other one that is

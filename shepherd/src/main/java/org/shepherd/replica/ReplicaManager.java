@@ -56,6 +56,8 @@ public final class ReplicaManager<S> {
     private java.util.Set<Long> alreadyApplied = java.util.Set.of();
     /** Its transaction log's truncation: deleted through here (-1: nothing), next at that floor, and whether one runs. */
     private long txlogTruncatedThrough = -1;
+    /** Restored: waiting for the operator to install the copy before it is probed. */
+    private boolean awaitingCopy;
     private long txlogNextTruncation;
     private boolean truncatingTxlog;
 
@@ -201,6 +203,34 @@ public final class ReplicaManager<S> {
         phase = Phase.UP;
         downReason = "";
         alreadyApplied = java.util.Set.of();
+    }
+
+    /**
+     * A lost replica is being restored from a copy of an up-to-date one: it is down again, waiting for the copy (not
+     * probed until {@link #copied}); when it answers it must hold {@code expected} barriers up to {@code cursor} (else
+     * it is lost again), then it replays what it lacks after it.
+     */
+    public void restored(long cursor, long expected, String reason) {
+        if (phase != Phase.LOST) throw new IllegalStateException(name() + " is " + phase + ", not lost");
+        phase = Phase.DOWN;
+        downReason = reason;
+        epoch++;
+        probeFailures = 0;
+        replayCursor = cursor;
+        expectedUpToCursor = expected;
+        replayAttempt = REPLAY_ATTEMPT_FIRST;
+        awaitingCopy = true;
+    }
+
+    /** Whether it waits for the operator to install its copy ({@link #restored}). */
+    public boolean awaitingCopy() {
+        return awaitingCopy && phase == Phase.DOWN;
+    }
+
+    /** The operator installed its copy: it may be probed. */
+    public void copied(String reason) {
+        awaitingCopy = false;
+        downReason = reason;
     }
 
     /** It can no longer catch up by replay. */

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.server.ShepherdServer;
 
-/** {@code shepherd status} and {@code shepherd divergences} against the embedded default, as an operator runs them. */
+/**
+ * {@code shepherd status}, {@code shepherd divergences} and the refusals of {@code shepherd restore} against the embedded
+ * default, as an operator runs them (a restore itself: {@code ShepherdCrashTest}).
+ */
 class AdminEndToEndTest {
 
     /** Safety bound while the last replica finishes; the test never asserts on durations. */
@@ -81,6 +84,16 @@ class AdminEndToEndTest {
                     "write-ahead log: \\d+\\.\\d MiB in 1 segment\\(s\\), released up to barrier \\d+");
             assertThat(table.out().lines().filter(line -> line.startsWith("| r3 ")).findFirst().orElseThrow())
                     .as("divergences column of r3").matches(".*\\|\\s+1 \\|$");
+
+            CliRun restoreUp = CliRun.of("restore", "--data-dir", dataDir.toString(), "r2");
+            assertThat(restoreUp.exitCode()).as("only a lost replica is restored").isEqualTo(1);
+            assertThat(restoreUp.err()).contains("replica r2 is up, not lost");
+            CliRun copiedFirst = CliRun.of("restore", "--copied", "--data-dir", dataDir.toString(), "r2");
+            assertThat(copiedFirst.exitCode()).isEqualTo(1);
+            assertThat(copiedFirst.err()).contains("run `shepherd restore r2` first");
+            CliRun unknown = CliRun.of("restore", "--data-dir", dataDir.toString(), "r9");
+            assertThat(unknown.exitCode()).isEqualTo(1);
+            assertThat(unknown.err()).contains("no replica r9");
         }
     }
 }

@@ -86,6 +86,19 @@ class ShepherdConfigTest {
     }
 
     @Test
+    void aWalRetentionBoundBelowTwoSegmentsIsRefused() throws Exception {
+        Map<String, String> m = new TreeMap<>(threeDerbyReplicas());
+        m.put("wal.segment.bytes.max", "65536");
+        m.put("wal.retain.bytes.max", "100000");
+        assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("wal.retain.bytes.max=100000 is below twice wal.segment.bytes.max=65536");
+        m.put("wal.retain.bytes.max", "131072");
+        assertThat(ShepherdConfig.fromMap(m).walRetainBytesMax()).isEqualTo(131072);
+        m.put("wal.retain.bytes.max", "0");
+        assertThat(ShepherdConfig.fromMap(m).walRetainBytesMax()).isZero();
+    }
+
+    @Test
     void nonLoopbackListenWithoutUsersIsRefusedWithWhatToConfigure() throws Exception {
         Map<String, String> m = new TreeMap<>(threeDerbyReplicas());
         m.put("listen", "0.0.0.0:7654");

@@ -202,6 +202,65 @@ class ShepherdCrashTest {
         awaitRows(servers.get(1), "1=250.00", "2=350.00");
     }
 
+    @Test
+    void aLostReplicaIsRestoredFromABackupOfAnUpToDateOneWhileTheShepherdServes() throws Exception {
+        Path config = startReplicas("wal.retain.bytes.max=16384\nwal.segment.bytes.max=4096\n");
+        String url = startWithAccounts(config);
+        DerbyNetworkServer r1 = servers.get(0);
+        DerbyNetworkServer r3 = servers.get(2);
+        r3.kill();
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            org.shepherd.jdbc.ShepherdConnection admin = c.unwrap(org.shepherd.jdbc.ShepherdConnection.class);
+            for (int i = 0; i < 300; i++) s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = " + (1 + i % 2));
+            assertThat(replicaState(admin, "r3")).startsWith("lost: ");
+
+            // the operator: step 1, then a backup of r1 installed as r3's database, then step 3
+            assertThat(restore(admin, "r3", false)).startsWith("down: restoring: waiting for a copy");
+            s.executeUpdate("UPDATE acct SET balance = balance + 1000 WHERE id = 1"); // in the backup
+            Path backup = dir.resolve("backup");
+            try (Connection direct = r1.connect();
+                    java.sql.CallableStatement b = direct.prepareCall("CALL SYSCS_UTIL.SYSCS_BACKUP_DATABASE(?)")) {
+                b.setString(1, backup.toString());
+                b.execute();
+            }
+            s.executeUpdate("UPDATE acct SET balance = balance + 1000 WHERE id = 2"); // after it: replayed on r3
+            Path database = r3.dataDir().resolve(r3.database());
+            if (Files.exists(database)) deleteRecursively(database);
+            copyRecursively(backup.resolve(r1.database()), database);
+            r3.restart();
+            assertThat(restore(admin, "r3", true)).startsWith("down: restored");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+            while (!replicaState(admin, "r3").equals("up") && System.nanoTime() < deadline) Thread.sleep(50);
+            assertThat(replicaState(admin, "r3")).isEqualTo("up");
+            s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = 1");
+        }
+        awaitRows(r3, "1=1251.00", "2=1350.00");
+        assertThat(rows(r1)).containsExactly("1=1251.00", "2=1350.00");
+        assertThat(txlogCommits(r3)).isEqualTo(txlogCommits(r1));
+    }
+
+    private static String replicaState(org.shepherd.jdbc.ShepherdConnection admin, String replica) throws SQLException {
+        try (ResultSet rs = admin.adminStatus()) {
+            while (rs.next()) {
+                if (rs.getString("replica").equals(replica)) return rs.getString("state");
+            }
+        }
+        throw new AssertionError("no replica " + replica + " in the status");
+    }
+
+    private static String restore(org.shepherd.jdbc.ShepherdConnection admin, String replica, boolean copied) throws SQLException {
+        try (ResultSet rs = admin.adminRestore(replica, copied)) {
+            assertThat(rs.next()).isTrue();
+            return rs.getString("state");
+        }
+    }
+
+    private static void copyRecursively(Path from, Path to) throws IOException {
+        try (Stream<Path> files = Files.walk(from)) {
+            for (Path p : files.toList()) Files.copy(p, to.resolve(from.relativize(p).toString()));
+        }
+    }
+
     /** Starts the shepherd with an account table of two rows; returns its URL. */
     private String startWithAccounts(Path config) throws Exception {
         String url = startShepherd(config);

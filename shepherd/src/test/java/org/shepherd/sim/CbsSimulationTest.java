@@ -406,7 +406,8 @@ class CbsSimulationTest {
         List<Result> results = runAll(Scenario.random(List.of(OK, OK, OK.crashAt(25).restartAt(60))).withWorkload(4, 12, 5), 200);
         long replayed = 0;
         for (Result r : results) {
-            assertThat(r.core().replicas().get(2).phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.UP);
+            assertThat(r.core().replicas().get(2).phase()).as("seed %d: %s", r.seed(), r.core().replicas().get(2).downReason())
+                    .isEqualTo(ReplicaManager.Phase.UP);
             assertThat(r.replicas().get(2).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
             // the same transactions that wrote (one that wrote nothing is skipped by a replay: no change, no log row)
             assertThat(wroteSomething(r.replicas().get(2))).as("seed %d", r.seed()).isEqualTo(wroteSomething(r.replicas().get(1)));
@@ -575,9 +576,33 @@ class CbsSimulationTest {
         });
         Scenario roomy = tight.withRecovery(Scenario.RECOVERY.withLogBytesMax(100_000 * SimCommitLog.RECORD_BYTES));
         assertThat(runAll(roomy, 50)).allSatisfy(r -> {
-            assertThat(r.core().replicas().get(2).phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.UP);
+            assertThat(r.core().replicas().get(2).phase()).as("seed %d: %s", r.seed(), r.core().replicas().get(2).downReason())
+                    .isEqualTo(ReplicaManager.Phase.UP);
             assertThat(r.replicas().get(2).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
         });
+    }
+
+    @Test
+    @DisplayName("a secondary lost for the log's disk bound, restored from a copy of the primary while the shepherd serves,"
+            + " is checked, catches up and serves again; restored as it was (too old a copy), it is lost again")
+    void lostReplicaRestoredFromACopyWhileTheShepherdServes() {
+        Scenario fromCopy = Scenario.random(List.of(OK, OK, OK.crashAt(10).restartAt(290).restoredAt(300, 0)))
+                .withWorkload(4, 60, 5).withRecovery(Scenario.RECOVERY.withLogBytesMax(20 * SimCommitLog.RECORD_BYTES))
+                .withShepherd(Shepherd.withLog(3));
+        for (Result r : runAll(fromCopy, 50)) {
+            SimReplica r3 = r.replicas().get(2);
+            assertThat(r3.restoreOutcome).as("seed %d", r.seed()).isEqualTo("probing");
+            assertThat(r.core().replicas().get(2).phase()).as("seed %d: %s", r.seed(), r.core().replicas().get(2).downReason())
+                    .isEqualTo(ReplicaManager.Phase.UP);
+            assertThat(r3.data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+        }
+        Scenario asItWas = fromCopy.withFaults(List.of(OK, OK, OK.crashAt(10).restartAt(290).restoredAt(300, -1)));
+        for (Result r : runAll(asItWas, 50)) {
+            ReplicaManager<SimOp> r3 = r.core().replicas().get(2);
+            assertThat(r.replicas().get(2).restoreOutcome).as("seed %d", r.seed()).isEqualTo("probing");
+            assertThat(r3.phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.LOST);
+            assertThat(r3.downReason()).as("seed %d", r.seed()).contains("where the others held");
+        }
     }
 
     @Test

@@ -46,11 +46,12 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
      *     limit; the coordinator must never open more (an anomaly otherwise). Negative: the limit is -connections but the
      *     replica does not tell the coordinator (to show that the coordinator needs to know it)
      * @param pausedFromMs paused from this simulated time (-1: never) until {@code pausedUntilMs}
+     * @param restoredAtMs restored from a copy of replica {@code restoredFrom} at this simulated time (-1: never)
      */
     record Faults(int latencyFactor, long crashAtMs, long restartAtMs, double lieProbability, int lockGranularity,
             boolean ignoresLocks, boolean readCommitted, boolean commitGateOff, int connections, long pausedFromMs,
-            long pausedUntilMs) {
-        static final Faults NONE = new Faults(1, -1, -1, 0, 1, false, false, false, 0, -1, -1);
+            long pausedUntilMs, int restoredFrom, long restoredAtMs) {
+        static final Faults NONE = new Faults(1, -1, -1, 0, 1, false, false, false, 0, -1, -1, -1, -1);
 
         boolean byzantine() {
             return lieProbability > 0 || ignoresLocks;
@@ -58,47 +59,47 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
         Faults slow(int factor) {
             return new Faults(factor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         Faults crashAt(long ms) {
             return new Faults(latencyFactor, ms, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         Faults lying(double p) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, p, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         Faults coarseLocks(int keysPerLock) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, keysPerLock,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         Faults ignoringLocks() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    true, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
+                    true, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         Faults readCommittedNoReadLocks() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, true, commitGateOff, connections, pausedFromMs, pausedUntilMs);
+                    ignoresLocks, true, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         Faults withoutCommitGate() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, true, connections, pausedFromMs, pausedUntilMs);
+                    ignoresLocks, readCommitted, true, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         Faults restartAt(long ms) {
             return new Faults(latencyFactor, crashAtMs, ms, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         Faults withConnections(int n) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, n, pausedFromMs, pausedUntilMs);
+                    ignoresLocks, readCommitted, commitGateOff, n, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
         }
 
         /**
@@ -107,7 +108,16 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
          */
         Faults pausedBetween(long fromMs, long untilMs) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, fromMs, untilMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, fromMs, untilMs, restoredFrom, restoredAtMs);
+        }
+
+        /**
+         * At {@code atMs} the operator starts restoring this replica ({@code CbsCore.restore}), then replaces its database
+         * with a copy of replica {@code source}'s (-1: leaves it as it is) and says so ({@code CbsCore.restoreCopied}).
+         */
+        Faults restoredAt(long atMs, int source) {
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, source, atMs);
         }
 
         boolean buffersWrites() {
@@ -253,6 +263,17 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
         });
     }
 
+    @Override
+    public void countTxlog(long upTo, Consumer<Long> counted, Consumer<SQLException> failed) {
+        later(1, () -> {
+            if (crashed) {
+                failed.accept(new SQLException(name + " crashed", "08006"));
+            } else {
+                counted.accept(countUpTo(upTo));
+            }
+        });
+    }
+
     /** As {@code JdbcReplicaEndpoint.truncateTxlogThrough}, at a shepherd's start: every row up to {@code through}. */
     void truncateTxlogThrough(long through) {
         for (Map.Entry<Long, Long> e : txlog.entrySet()) {
@@ -281,6 +302,34 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
         }
         return truncatedCount + visibleBarriers().filter(b -> b <= barrier).count();
     }
+
+    /**
+     * The operator replaced this replica's database with a copy of {@code source}'s, taken now: its data, its transaction
+     * log and what was truncated from it, its commit history. Whatever it had open is gone.
+     */
+    void restoreFrom(SimReplica source) {
+        txs.clear();
+        locks.clear();
+        severed.clear();
+        data.clear();
+        data.putAll(source.data);
+        // a consistent copy holds what was committed: the writes of the source's open transactions are undone in it
+        for (DbTx open : source.txs.values()) undo(data, open);
+        txlog.clear();
+        txlog.putAll(source.txlog);
+        truncatedTx.clear();
+        truncatedTx.addAll(source.truncatedTx);
+        truncatedThrough = source.truncatedThrough;
+        truncatedCount = source.truncatedCount;
+        truncatedLastTxId = source.truncatedLastTxId;
+        truncatedLastBarrier = source.truncatedLastBarrier;
+        history.clear();
+        history.addAll(source.history);
+        crashed = false;
+    }
+
+    /** What the shepherd answered when asked to restore this replica: "probing", or the error. */
+    String restoreOutcome;
 
     /** When the coordinator gave this replica up (simulated ms), each time. */
     List<Long> givenUpAtMs() {
@@ -495,17 +544,22 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
     private void undoAndRelease(DbTx tx) {
         tx.gone = true;
+        undo(data, tx);
+        tx.undo.clear();
+        release(tx);
+    }
+
+    /** Puts back in {@code into} what {@code tx} overwrote, newest first. */
+    private static void undo(Map<Integer, Long> into, DbTx tx) {
         List<Map.Entry<Integer, Long>> undo = new ArrayList<>(tx.undo.entrySet());
         for (int i = undo.size() - 1; i >= 0; i--) {
             Map.Entry<Integer, Long> u = undo.get(i);
             if (u.getValue() == null) {
-                data.remove(u.getKey());
+                into.remove(u.getKey());
             } else {
-                data.put(u.getKey(), u.getValue());
+                into.put(u.getKey(), u.getValue());
             }
         }
-        tx.undo.clear();
-        release(tx);
     }
 
     private void release(DbTx tx) {

@@ -157,6 +157,11 @@ final class Simulation {
                     shepherd);
         }
 
+        Scenario withFaults(List<SimReplica.Faults> f) {
+            return new Scenario(mode, rules, f, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery,
+                    shepherd);
+        }
+
         Scenario withShepherd(Shepherd s) {
             return new Scenario(mode, rules, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery,
                     s);
@@ -287,6 +292,11 @@ final class Simulation {
         log = spec == null ? null : new SimCommitLog(scheduler, new Random(shepherdRnd.nextLong()), spec.forceDelayMinMs(),
                 spec.forceDelayMaxMs(), 1 + shepherdRnd.nextInt(4), spec.fault(), new LogListener());
         startCore(0);
+        for (int i = 0; i < scenario.faults().size(); i++) {
+            SimReplica.Faults f = scenario.faults().get(i);
+            int index = i;
+            if (f.restoredAtMs() >= 0) scheduler.schedule(f.restoredAtMs(), () -> restoreReplica(index, f.restoredFrom()));
+        }
         if (log != null) {
             log.started();
             if (spec.failsAtMs() >= 0) scheduler.schedule(spec.failsAtMs(), log::fail);
@@ -616,6 +626,41 @@ final class Simulation {
         List<String> s = new ArrayList<>();
         for (Stmt<SimOp> q : t.stmts()) s.add(q.text());
         return s.toString();
+    }
+
+    /**
+     * The operator restores replica {@code i} in three steps: asks the shepherd to keep the log for it
+     * ({@link CbsCore#restore}); {@link #RESTORE_COPY_MS} later replaces its database with a consistent copy of replica
+     * {@code from}'s (-1: leaves it as it is) and tells the shepherd ({@link CbsCore#restoreCopied}).
+     */
+    private void restoreReplica(int i, int from) {
+        SimReplica r = replicas.get(i);
+        if (shepherdDown) {
+            r.restoreOutcome = "the shepherd is down";
+            return;
+        }
+        trace("the operator starts restoring " + r.name());
+        core.restore(r.name(), e -> {
+            r.restoreOutcome = e == null ? "waiting for its copy" : e.getMessage();
+            if (e == null) scheduler.schedule(RESTORE_COPY_MS, () -> installCopy(i, from));
+        });
+    }
+
+    /** Time between the operator's first and last restore step, while the copy is taken and installed. */
+    static final long RESTORE_COPY_MS = 10;
+
+    private void installCopy(int i, int from) {
+        SimReplica r = replicas.get(i);
+        if (shepherdDown || !core.replicas().get(i).awaitingCopy()) {
+            r.restoreOutcome = "no longer waiting for its copy"; // an operator does not overwrite a replica in service
+            return;
+        }
+        if (from >= 0) {
+            r.restoreFrom(replicas.get(from));
+            checkedHistory.put(r, r.history().size()); // checked on the source
+        }
+        trace("the operator installs on " + r.name() + (from >= 0 ? " a copy of " + replicas.get(from).name() : " nothing"));
+        core.restoreCopied(r.name(), e -> r.restoreOutcome = e == null ? "probing" : e.getMessage());
     }
 
     /** Runs whenever a replica commits: its final answers must be the reference's. */

@@ -488,6 +488,28 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     @Override
+    public String restore(String replica, boolean copied) throws SQLException {
+        onCore(f -> {
+            java.util.function.Consumer<SQLException> done = e -> {
+                if (e == null) {
+                    f.complete(null);
+                } else {
+                    f.completeExceptionally(e);
+                }
+            };
+            if (copied) {
+                core.restoreCopied(replica, done);
+            } else {
+                core.restore(replica, done);
+            }
+        });
+        for (AdminView.ReplicaRow r : statusRows()) {
+            if (r.replica().equals(replica)) return r.state();
+        }
+        return "unknown";
+    }
+
+    @Override
     public List<Divergence> divergenceRows() {
         return divergences.snapshot();
     }

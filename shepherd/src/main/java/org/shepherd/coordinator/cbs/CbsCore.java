@@ -224,6 +224,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private Exception commitLogFailure;
     /** The floor last given to {@link CommitLog#release}. */
     private long releasedFloor = -1;
+    /** While a lost replica's restore counts at the primary ({@link #restore}): the log is not released past it. */
+    private long restoringFloor = NOT_RESTORING;
+    private static final long NOT_RESTORING = Long.MIN_VALUE;
     /**
      * Durable transactions that wrote (barrier to transaction id), from the lowest barrier some replica that is up has
      * not truncated from its transaction log ({@link #truncateTxlogs}).
@@ -1096,6 +1099,89 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         trimLog();
     }
 
+    /**
+     * First step of bringing back a lost replica while the shepherd serves: the log is kept from now on for a copy of
+     * an up-to-date replica's database that the operator takes after this and installs on it. Every replica that is not
+     * lost committed every transaction up to the released floor F, and the log keeps every one that wrote above it: F is
+     * pinned (the replica is down again, waiting for its copy, and holds the floor like any replica that is down), and
+     * the primary's count of barriers up to F is what the copy must hold. {@code done} gets null, or why not, on the
+     * core's thread. The second step is {@link #restoreCopied}.
+     */
+    public void restore(String name, java.util.function.Consumer<SQLException> done) {
+        ReplicaManager<S> r = replicaNamed(name, done);
+        if (r == null) return;
+        if (r.phase() != ReplicaManager.Phase.LOST) {
+            done.accept(new SQLException("replica " + name + " is " + r.phase().name().toLowerCase(java.util.Locale.ROOT)
+                    + ", not lost: only a lost replica is restored", "55000"));
+            return;
+        }
+        ReplicaManager<S> p = primaryManager();
+        if (p.down()) {
+            done.accept(new SQLException("the primary " + p.name() + " is down: restore " + name + " once it serves", "55000"));
+            return;
+        }
+        if (restoringFloor != NOT_RESTORING) {
+            done.accept(new SQLException("another replica's restore is starting; try again in a moment", "55006"));
+            return;
+        }
+        long recorded = commitLog.recordedFloor();
+        long floor = Math.max(releasedFloor, recorded == Long.MAX_VALUE ? -1 : recorded);
+        restoringFloor = floor; // the log keeps what lies above it while the primary counts
+        p.endpoint().countTxlog(floor, count -> scheduler.execute(() -> {
+            restoringFloor = NOT_RESTORING;
+            if (r.phase() != ReplicaManager.Phase.LOST) {
+                done.accept(new SQLException("replica " + name + " changed meanwhile: " + r.phase(), "55000"));
+                return;
+            }
+            // what committed above the floor: on disk up to the first committed transaction still in progress, which
+            // and every later one memory keeps from now on (a replica awaits replay)
+            long onDisk = barrier - 1;
+            for (Txn<S> t : live.values()) {
+                if (!t.committed()) continue;
+                committedLog.put(t.barrier(), t);
+                onDisk = Math.min(onDisk, t.barrier() - 1);
+            }
+            memoryFloor = Math.max(memoryFloor, onDisk);
+            r.restored(floor, count, "restoring: waiting for a copy of an up-to-date replica taken from now on (the log"
+                    + " keeps every transaction after barrier " + floor + "), then for `shepherd restore --copied " + name + "`");
+            LOG.warn("replica {} is being restored: {}", r.name(), r.downReason());
+            done.accept(null);
+            afterEvent();
+        }), e -> scheduler.execute(() -> {
+            restoringFloor = NOT_RESTORING;
+            done.accept(new SQLException("cannot count the primary " + p.name() + "'s transaction log up to barrier " + floor
+                    + " to check " + name + " against: " + e.getMessage(), "55000", e));
+        }));
+    }
+
+    /**
+     * Second step: the operator installed the copy on replica {@code name} ({@link #restore} came first). It is probed
+     * now; when it answers it must hold as many barriers up to the pinned floor as the primary did (else it is lost
+     * again: the copy was older), then it replays what it lacks after the floor (barriers the copy already holds are
+     * skipped) and serves again.
+     */
+    public void restoreCopied(String name, java.util.function.Consumer<SQLException> done) {
+        ReplicaManager<S> r = replicaNamed(name, done);
+        if (r == null) return;
+        if (!r.awaitingCopy()) {
+            done.accept(new SQLException("replica " + name + " is not waiting for its copy (" + r.phase().name()
+                    .toLowerCase(java.util.Locale.ROOT) + "): run `shepherd restore " + name + "` first, then copy", "55000"));
+            return;
+        }
+        r.copied("restored: probed, checked against the " + r.expectedUpToCursor() + " transactions every replica"
+                + " committed up to barrier " + r.replayCursor() + ", then caught up");
+        scheduleProbe(r, 0);
+        done.accept(null);
+    }
+
+    private ReplicaManager<S> replicaNamed(String name, java.util.function.Consumer<SQLException> done) {
+        for (ReplicaManager<S> r : replicas) {
+            if (r.name().equals(name)) return r;
+        }
+        done.accept(new SQLException("no replica " + name, "42704"));
+        return null;
+    }
+
     private void scheduleProbe(ReplicaManager<S> r) {
         Recovery rec = settings.recovery();
         scheduleProbe(r, Math.min(rec.probeMaxMs(), rec.probeMinMs() << Math.min(r.probeFailures(), 20)));
@@ -1336,6 +1422,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         for (Txn<S> t : live.values()) {
             if (t.committed()) floor = Math.min(floor, t.barrier() - 1);
         }
+        if (restoringFloor != NOT_RESTORING) floor = Math.min(floor, restoringFloor);
         while (true) {
             ReplicaManager<S> laggard = null;
             for (ReplicaManager<S> r : replicas) {

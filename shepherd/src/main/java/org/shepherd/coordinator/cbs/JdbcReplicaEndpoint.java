@@ -118,7 +118,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             t.setDaemon(true);
             return t;
         });
-        this.maintenance = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1), r -> {
+        this.maintenance = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4), r -> {
             Thread t = new Thread(r, "replica-" + pool.spec().name() + "-maintenance");
             t.setDaemon(true);
             return t;
@@ -251,6 +251,25 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 while (rs.next()) found.add(rs.getLong(1));
             }
             return found.stream().mapToLong(Long::longValue).toArray();
+        }
+    }
+
+    @Override
+    public void countTxlog(long upTo, Consumer<Long> counted, Consumer<SQLException> failed) {
+        try {
+            maintenance.execute(() -> {
+                long count;
+                try (Connection c = pool.acquireForMetadata()) {
+                    count = countUpTo(c, upTo, name());
+                    c.rollback();
+                } catch (SQLException | RuntimeException e) {
+                    failed.accept(JdbcExecution.toSqlException(e));
+                    return;
+                }
+                counted.accept(count);
+            });
+        } catch (RejectedExecutionException e) {
+            failed.accept(new SQLException("replica " + name() + ": its maintenance thread is busy; try again", "55006", e));
         }
     }
 
