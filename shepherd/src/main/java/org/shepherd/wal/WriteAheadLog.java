@@ -384,7 +384,8 @@ public final class WriteAheadLog implements AutoCloseable {
 
     /**
      * The bytes the log would keep on disk were it released up to {@code floorBarrier}: all of it but the segments
-     * (never the newest) whose records are all at or below that barrier. Safe from any thread.
+     * (never the newest) whose records are all at or below that barrier. Safe from any thread; a reading taken while the
+     * log's thread adds or deletes a segment may be off by that segment.
      */
     public long bytesKeptAbove(long floorBarrier) {
         long[] finished = finishedSegments;
