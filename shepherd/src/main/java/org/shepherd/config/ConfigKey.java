@@ -124,7 +124,8 @@ public enum ConfigKey {
     REPLICA_RECOVERY_LOG_MAX("replica.recovery.log.max", "100000",
             "Committed transactions the shepherd keeps in memory, while a replica is down, to replay on it when it is"
                 + " back. Older ones are read back from the write-ahead log on disk (modes cbs, ss, serial), which keeps"
-                + " every transaction a replica that is down lacks.",
+                + " every transaction a replica that is down lacks. A restart also keeps at most this many of the"
+                + " logged transactions in memory.",
             v -> parseInt(v, 1, 100_000_000)),
     REPLICA_TXLOG_TRUNCATE_BARRIERS("replica.txlog.truncate.barriers", "4096",
             "Modes cbs, ss, serial: each replica's shepherd_txlog (one row per transaction that wrote) is truncated once"

@@ -30,13 +30,14 @@ final class SegmentReader {
     private static final int READ_BUFFER_BYTES = 1 << 16;
 
     /**
-     * What one segment holds.
+     * What one segment holds (its records went to the reader's sink, in order).
      *
-     * @param records its records, ascending barrier
+     * @param barriers its records' barriers, ascending
+     * @param lastTxId the highest transaction id of its records, -1 for none
      * @param validBytes the end of its last good frame
      * @param tornTail why the bytes from validBytes to fileBytes are a torn tail, null when there are none
      */
-    record Scan(Path file, List<WalRecord> records, long validBytes, long fileBytes, String tornTail) {
+    record Scan(Path file, long[] barriers, long lastTxId, long validBytes, long fileBytes, String tornTail) {
     }
 
     private final Path file;
@@ -62,11 +63,13 @@ final class SegmentReader {
      * @param firstBarrier the barrier its name stands for: its first record must have it
      * @param last whether it is the newest segment, the only one that may end in a torn tail
      * @param barrierBefore the last barrier of the segments before it, -1 for none: its records must be above it
+     * @param sink gets each good record, in order (not those of a torn tail)
      */
-    static Scan read(Path file, long firstBarrier, boolean last, long barrierBefore) throws IOException {
+    static Scan read(Path file, long firstBarrier, boolean last, long barrierBefore,
+            java.util.function.Consumer<WalRecord> sink) throws IOException {
         SegmentReader reader = new SegmentReader(file, firstBarrier, last);
         try {
-            return reader.read(barrierBefore);
+            return reader.read(barrierBefore, sink);
         } finally {
             reader.in.close();
         }
@@ -115,12 +118,14 @@ final class SegmentReader {
         return new Read(records, end);
     }
 
-    private Scan read(long barrierBefore) throws IOException {
-        List<WalRecord> records = new ArrayList<>();
+    private Scan read(long barrierBefore, java.util.function.Consumer<WalRecord> sink) throws IOException {
+        java.util.stream.LongStream.Builder barriers = java.util.stream.LongStream.builder();
+        long lastTxId = -1;
+        int count = 0;
         byte[] header = in.readNBytes(SEGMENT_HEADER_BYTES);
         position = header.length;
         if (header.length < SEGMENT_HEADER_BYTES) {
-            if (last && WalFormat.isCutOffHeader(header)) return scan(records, 0, "the segment header is cut off");
+            if (last && WalFormat.isCutOffHeader(header)) return scan(barriers, -1, 0, "the segment header is cut off");
             throw damaged(0, "the file is shorter than a segment header (" + header.length + " bytes)");
         }
         String problem = WalFormat.headerProblem(header);
@@ -129,23 +134,26 @@ final class SegmentReader {
         while (position < sizeBytes) {
             long frameStart = position;
             String torn = nextFrameProblem();
-            if (torn != null) return scan(records, frameStart, torn);
+            if (torn != null) return scan(barriers, lastTxId, frameStart, torn);
             WalRecord r = record(frameStart);
-            if (records.isEmpty() && r.barrier() != firstBarrier) {
+            if (count == 0 && r.barrier() != firstBarrier) {
                 throw damaged(frameStart, "the first record has barrier " + r.barrier() + ", the file name says " + firstBarrier);
             }
             if (r.barrier() <= barrier) {
                 throw damaged(frameStart, "barrier " + r.barrier() + " follows barrier " + barrier + " (barriers must increase)");
             }
             barrier = r.barrier();
-            records.add(r);
+            count++;
+            barriers.add(r.barrier());
+            lastTxId = Math.max(lastTxId, r.txId());
+            sink.accept(r);
         }
-        if (records.isEmpty() && !last) throw damaged(position, "a segment that is not the newest holds no record");
-        return scan(records, position, null);
+        if (count == 0 && !last) throw damaged(position, "a segment that is not the newest holds no record");
+        return scan(barriers, lastTxId, position, null);
     }
 
-    private Scan scan(List<WalRecord> records, long validBytes, String tornTail) {
-        return new Scan(file, List.copyOf(records), validBytes, sizeBytes, tornTail);
+    private Scan scan(java.util.stream.LongStream.Builder barriers, long lastTxId, long validBytes, String tornTail) {
+        return new Scan(file, barriers.build().toArray(), lastTxId, validBytes, sizeBytes, tornTail);
     }
 
     /**

@@ -50,14 +50,21 @@ public final class WriteAheadLog implements AutoCloseable {
      * @param sync force ({@code FileChannel.force(false)}) before reporting records durable; false = write only, which
      *     survives a crash of the shepherd process but not of the machine
      * @param segmentBytesMax start a new segment file once the current one has at least this many bytes
+     * @param recoveredMax records {@link #recovered()} keeps at open, the newest (the others are read back when needed)
      */
-    public record Options(boolean sync, long segmentBytesMax) {
+    public record Options(boolean sync, long segmentBytesMax, int recoveredMax) {
 
         /** Segment size of {@link #defaults()}. */
         public static final long SEGMENT_BYTES_DEFAULT = 64L << 20;
 
         public Options {
             if (segmentBytesMax < 1) throw new IllegalArgumentException("segmentBytesMax must be >= 1, was " + segmentBytesMax);
+            if (recoveredMax < 1) throw new IllegalArgumentException("recoveredMax must be >= 1, was " + recoveredMax);
+        }
+
+        /** Every record found at open kept in {@link #recovered()}. */
+        public Options(boolean sync, long segmentBytesMax) {
+            this(sync, segmentBytesMax, Integer.MAX_VALUE);
         }
 
         /** Forced writes, 64 MiB segments. */
@@ -108,7 +115,7 @@ public final class WriteAheadLog implements AutoCloseable {
     /** Where the last read-back ended (readers: one at a time, see {@link #readAfter}). */
     private volatile ReadMark lastRead;
     private final ChannelFactory channels;
-    private volatile List<WalRecord> recovered;
+    private volatile Recovered recovered;
     private final boolean history;
     private final Thread thread;
 
@@ -141,16 +148,17 @@ public final class WriteAheadLog implements AutoCloseable {
     private FileChannel current;
     private Path undeletable;
 
-    private WriteAheadLog(Path dir, Options options, ChannelFactory channels, List<WalRecord> recovered,
+    private WriteAheadLog(Path dir, Options options, ChannelFactory channels, Recovered recovered,
             ArrayDeque<Segment> segments, boolean history, long recordedFloor) {
         this.dir = dir;
         this.options = options;
         this.channels = channels;
-        this.recovered = List.copyOf(recovered);
+        this.recovered = recovered;
         this.history = history;
         this.recordedFloor = recordedFloor;
         this.segments = segments;
-        this.lastBarrier = recovered.isEmpty() ? -1 : recovered.get(recovered.size() - 1).barrier();
+        long[] barriers = recovered.barriers();
+        this.lastBarrier = barriers.length == 0 ? -1 : barriers[barriers.length - 1];
         this.thread = new Thread(this::run, THREAD_NAME);
         thread.setDaemon(true);
         for (Segment segment : segments) bytesOnDisk += segment.bytes;
@@ -178,22 +186,32 @@ public final class WriteAheadLog implements AutoCloseable {
         boolean history = !files.isEmpty() || Files.exists(dir.resolve(FloorFile.NAME));
         List<SegmentReader.Scan> scans = new ArrayList<>();
         long barrier = -1;
+        // every record is decoded (so checked); the newest recoveredMax are kept, the others read back when needed
+        ArrayDeque<WalRecord> kept = new ArrayDeque<>();
+        long[] droppedThrough = {-1};
+        java.util.function.Consumer<WalRecord> keep = r -> {
+            kept.add(r);
+            if (kept.size() > options.recoveredMax()) droppedThrough[0] = kept.poll().barrier();
+        };
         for (var e : files.entrySet()) {
-            SegmentReader.Scan scan = SegmentReader.read(e.getValue(), e.getKey(), e.getKey().equals(files.lastKey()), barrier);
-            if (!scan.records().isEmpty()) barrier = scan.records().get(scan.records().size() - 1).barrier();
+            SegmentReader.Scan scan = SegmentReader.read(e.getValue(), e.getKey(), e.getKey().equals(files.lastKey()), barrier,
+                    keep);
+            if (scan.barriers().length > 0) barrier = scan.barriers()[scan.barriers().length - 1];
             scans.add(scan);
         }
         // the whole log was checked before anything is changed
         if (!scans.isEmpty()) repairNewest(dir, scans);
         ArrayDeque<Segment> segments = new ArrayDeque<>();
-        List<WalRecord> records = new ArrayList<>();
+        long[] barriers = scans.stream().flatMapToLong(s -> java.util.Arrays.stream(s.barriers())).toArray();
+        long lastTxId = -1;
         for (SegmentReader.Scan scan : scans) {
-            records.addAll(scan.records());
-            segments.add(new Segment(scan.file(), scan.records().get(scan.records().size() - 1).barrier(), scan.validBytes()));
+            lastTxId = Math.max(lastTxId, scan.lastTxId());
+            segments.add(new Segment(scan.file(), scan.barriers()[scan.barriers().length - 1], scan.validBytes()));
         }
-        WriteAheadLog log = new WriteAheadLog(dir, options, channels, records, segments, history, floor);
-        LOG.info("write-ahead log {}: {} records in {} segments, last barrier {}, released floor {}", dir, records.size(),
-                segments.size(), log.lastBarrier, floor);
+        WriteAheadLog log = new WriteAheadLog(dir, options, channels, new Recovered(List.copyOf(kept), barriers, lastTxId,
+                droppedThrough[0]), segments, history, floor);
+        LOG.info("write-ahead log {}: {} records in {} segments ({} kept in memory), last barrier {}, released floor {}", dir,
+                barriers.length, segments.size(), kept.size(), log.lastBarrier, floor);
         log.thread.start();
         return log;
     }
@@ -224,7 +242,7 @@ public final class WriteAheadLog implements AutoCloseable {
             LOG.warn("{}: dropped the last {} bytes ({}): a write that a crash interrupted, never reported durable",
                     newest.file(), newest.fileBytes() - newest.validBytes(), newest.tornTail());
         }
-        if (newest.records().isEmpty()) {
+        if (newest.barriers().length == 0) {
             if (newest.tornTail() == null) LOG.info("{}: removed, a crash came before its first record", newest.file());
             Files.delete(newest.file());
             WalFormat.forceDirectory(dir);
@@ -238,16 +256,33 @@ public final class WriteAheadLog implements AutoCloseable {
     }
 
     /**
-     * The records found at open, ascending barrier: every record of every segment still on disk (empty after
-     * {@link #forgetRecovered()}).
+     * What open found on disk.
+     *
+     * @param kept the newest records, at most {@link Options#recoveredMax}, ascending barrier
+     * @param barriers the barriers of every record, ascending
+     * @param lastTxId the highest transaction id of every record, -1 for none
+     * @param droppedThrough the newest record not kept, -1 when every record is (those are read back when needed)
+     */
+    public record Recovered(List<WalRecord> kept, long[] barriers, long lastTxId, long droppedThrough) {
+        static final Recovered NONE = new Recovered(List.of(), new long[0], -1, -1);
+    }
+
+    /**
+     * The newest records found at open, ascending barrier: every record of every segment still on disk unless there
+     * were more than {@link Options#recoveredMax} (empty after {@link #forgetRecovered()}).
      */
     public List<WalRecord> recovered() {
+        return recovered.kept();
+    }
+
+    /** What open found on disk: the records kept, and the barriers and last transaction id of all of them. */
+    public Recovered recoveredSummary() {
         return recovered;
     }
 
     /** The caller has what it needed of {@link #recovered()}: the log stops holding those records in memory. */
     public void forgetRecovered() {
-        recovered = List.of();
+        recovered = new Recovered(List.of(), recovered.barriers(), recovered.lastTxId(), recovered.droppedThrough());
     }
 
     /** Whether the directory held a log (a segment or a recorded floor) when it was opened; false: new, or removed. */

@@ -137,6 +137,27 @@ class ShepherdCrashTest {
     }
 
     @Test
+    void aShepherdRestartedWithMoreLoggedThanItKeepsInMemoryReadsTheRestBackForAReplicaThatWasDown() throws Exception {
+        Path config = startReplicas("replica.recovery.log.max=5\n");
+        String url = startWithAccounts(config);
+        DerbyNetworkServer r3 = servers.get(2);
+        r3.kill();
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            for (int i = 0; i < 30; i++) s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = " + (1 + i % 2));
+        }
+        shepherd.destroyForcibly(); // SIGKILL: the log holds the 30 updates r3 lacks; the restart keeps 5 in memory
+        assertThat(shepherd.waitFor(BOUND_SECONDS, TimeUnit.SECONDS)).isTrue();
+        r3.restart();
+        url = startShepherd(config); // r3 replays at once, before any new commit: the older 25 read back from disk
+        awaitRows(r3, "1=115.00", "2=215.00");
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE acct SET balance = balance + 100 WHERE id = 1");
+        }
+        awaitRows(r3, "1=215.00", "2=215.00");
+        assertThat(txlogCommits(r3)).isEqualTo(txlogCommits(servers.get(0)));
+    }
+
+    @Test
     void replicaTransactionLogsAreTruncatedAndARestartCountsTheirCommitsAcrossTheTruncation() throws Exception {
         // small segments: the log records its floor as it deletes them, and the replicas' logs are truncated up to it
         Path config = startReplicas("replica.txlog.truncate.barriers=8\nwal.segment.bytes.max=4096\n");

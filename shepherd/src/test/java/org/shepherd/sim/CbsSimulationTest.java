@@ -528,7 +528,7 @@ class CbsSimulationTest {
         CbsCore<SimOp> core = new CbsCore<>(replicas, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS)
                 .withRecovery(Simulation.Scenario.RECOVERY), sched, new DivergenceLog());
         RestartPlan.ReplicaStart up = new RestartPlan.ReplicaStart(RestartPlan.Start.UP, 4, -1, "");
-        core.resume(104, 5, List.of(), List.of(up, up, r3Start));
+        core.resume(104, 5, List.of(), -1, List.of(up, up, r3Start));
         for (int i = 0; i < 10_000 && core.replicas().get(2).phase() == ReplicaManager.Phase.DOWN && sched.step(); i++) {
             // until r3 was probed
         }
@@ -580,6 +580,26 @@ class CbsSimulationTest {
                     .isEqualTo(ReplicaManager.Phase.UP);
             assertThat(r.replicas().get(2).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
         });
+    }
+
+    @Test
+    @DisplayName("a shepherd restarted while a secondary is down keeps only the newest logged transactions in memory (as"
+            + " replica.recovery.log.max); the secondary replays the older ones read back from the log on disk")
+    void restartKeepsOnlyTheNewestLoggedTransactionsInMemory() {
+        // r3 slow: at the crash it lacks many logged transactions and replays them at once after the restart, before new
+        // commits push memory's floor past them; and r3 crashed across the restart, probed when it is back
+        Scenario slow = Scenario.random(List.of(OK, OK, OK.slow(10))).withWorkload(4, 12, 5)
+                .withRecovery(new CbsCore.Recovery(50, 400, 3)).withShepherd(Shepherd.withLog(3).crashing(60, 40, 1, 20));
+        Scenario crashed = slow.withFaults(List.of(OK, OK, OK.crashAt(10).restartAt(300)));
+        List<Result> results = new ArrayList<>(runAll(slow, 50));
+        results.addAll(runAll(crashed, 50));
+        assertThat(results).allSatisfy(r -> {
+            assertThat(r.restarts()).as("seed %d", r.seed()).hasSize(1);
+            assertThat(r.core().replicas().get(2).phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.UP);
+            assertThat(r.replicas().get(2).data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+        });
+        assertThat(results.stream().mapToLong(r -> r.log().readBack()).sum()).as("transactions read back from the log")
+                .isPositive();
     }
 
     @Test

@@ -516,8 +516,12 @@ final class Simulation {
         }
         failedInLogTxns.clear();
         List<Txn<SimOp>> logged = log != null ? log.logged(replicas.size()) : List.of();
+        // as the production log at open: the newest replica.recovery.log.max in memory, the older read back when needed
+        int keep = scenario.recovery().logTransactionsMax();
+        long onDiskThrough = logged.size() > keep ? logged.get(logged.size() - keep - 1).barrier() : -1;
+        if (logged.size() > keep) logged = List.copyOf(logged.subList(logged.size() - keep, logged.size()));
         startCore(plan.primary());
-        core.resume(plan.lastTxId(), plan.nextBarrier(), logged, plan.replicas());
+        core.resume(plan.lastTxId(), plan.nextBarrier(), logged, onDiskThrough, plan.replicas());
         if (log != null) log.started();
         shepherdDown = false;
         scheduleCrash(scheduler.now());

@@ -45,6 +45,31 @@ class WalSegmentsTest {
     }
 
     @Test
+    void openKeepsOnlyTheNewestRecordsButKnowsTheBarriersOfAll(@TempDir Path dir) throws Exception {
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, TWO_PER_SEGMENT)) {
+            appendAll(wal, records(10, 20, 30, 40, 50, 60, 70));
+        }
+        WriteAheadLog.Options keepThree = new WriteAheadLog.Options(true, TWO_PER_SEGMENT.segmentBytesMax(), 3);
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, keepThree)) {
+            assertThat(barriers(wal.recovered())).containsExactly(50L, 60L, 70L);
+            WriteAheadLog.Recovered found = wal.recoveredSummary();
+            assertThat(found.barriers()).containsExactly(10, 20, 30, 40, 50, 60, 70);
+            assertThat(found.lastTxId()).isEqualTo(1070);
+            assertThat(found.droppedThrough()).as("the newest record not kept").isEqualTo(40);
+            assertThat(wal.lastBarrier()).isEqualTo(70);
+            assertThat(barriers(wal.readAfter(15, 10))).as("the others are read back").containsExactly(20L, 30L, 40L, 50L, 60L,
+                    70L);
+            wal.forgetRecovered();
+            assertThat(wal.recovered()).isEmpty();
+            assertThat(wal.recoveredSummary().barriers()).hasSize(7);
+        }
+        try (WriteAheadLog wal = WriteAheadLog.open(dir, TWO_PER_SEGMENT)) {
+            assertThat(wal.recovered()).hasSize(7);
+            assertThat(wal.recoveredSummary().droppedThrough()).isEqualTo(-1);
+        }
+    }
+
+    @Test
     void bytesKeptAboveAFloorLeaveOutTheSegmentsItWouldDeleteButNeverTheNewest(@TempDir Path dir) throws Exception {
         try (WriteAheadLog wal = WriteAheadLog.open(dir, TWO_PER_SEGMENT)) {
             appendAll(wal, records(10, 20, 30, 40, 50, 60));

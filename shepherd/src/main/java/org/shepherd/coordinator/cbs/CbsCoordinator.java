@@ -176,8 +176,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         if (settings.recovery().txlogTruncateBarriers() > 0) truncateTxlogsAtStart(plan, floor);
         this.commitLogReader = jdbcLog;
         this.core = new CbsCore<>(endpoints, plan.primary(), settings, scheduler, divergences, commitLog);
+        long onDiskOnly = wal != null ? wal.recoveredSummary().droppedThrough() : -1;
         onCore(f -> {
-            core.resume(plan.lastTxId(), plan.nextBarrier(), logged, plan.replicas());
+            core.resume(plan.lastTxId(), plan.nextBarrier(), logged, onDiskOnly, plan.replicas());
             f.complete(null);
         });
         if (wal != null) wal.forgetRecovered();
@@ -237,14 +238,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /** What the write-ahead log kept of earlier runs; no log: nothing, and no history. */
     private static RestartPlan.LogState logState(WriteAheadLog wal) {
         if (wal == null) return new RestartPlan.LogState(false, -1, new long[0], -1);
-        List<WalRecord> records = wal.recovered();
-        long[] barriers = new long[records.size()];
-        long lastTxId = -1;
-        for (int i = 0; i < records.size(); i++) {
-            barriers[i] = records.get(i).barrier();
-            lastTxId = Math.max(lastTxId, records.get(i).txId());
-        }
-        return new RestartPlan.LogState(wal.history(), wal.floor(), barriers, lastTxId);
+        WriteAheadLog.Recovered found = wal.recoveredSummary();
+        return new RestartPlan.LogState(wal.history(), wal.floor(), found.barriers(), found.lastTxId());
     }
 
     /**
@@ -302,7 +297,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             }
             java.nio.file.Path walDir = config.dataDir().resolve("wal");
             try {
-                wal = WriteAheadLog.open(walDir, new WriteAheadLog.Options(config.walSync(), config.walSegmentBytesMax()));
+                // what a restart replays: the newest replica.recovery.log.max records in memory, the others read back
+                wal = WriteAheadLog.open(walDir, new WriteAheadLog.Options(config.walSync(), config.walSegmentBytesMax(),
+                        config.replicaRecoveryLogMax()));
             } catch (java.io.IOException e) {
                 spill.close();
                 throw new SQLException("cannot open the write-ahead log in " + walDir + ": " + e.getMessage(), "58030", e);

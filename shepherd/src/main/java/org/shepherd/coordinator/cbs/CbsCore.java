@@ -301,12 +301,18 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /**
      * Continues after an earlier run (call before anything else): transaction ids after {@code lastTxId}, barriers from
      * {@code nextBarrier}. {@code logged} holds the committed transactions the write-ahead log kept, ascending barrier;
-     * each replica starts as {@code starts} says: up; or missing some of {@code logged}, which are replayed on it (it is
-     * probed at once, then recovered like a replica that went down); or lost.
+     * those up to {@code onDiskThrough} (-1: none) are on disk only, read back when a replay needs them. Each replica
+     * starts as {@code starts} says: up; or missing some logged transactions, which are replayed on it (it is probed at
+     * once, then recovered like a replica that went down); or lost.
      */
-    public void resume(long lastTxId, long nextBarrier, List<Txn<S>> logged, List<RestartPlan.ReplicaStart> starts) {
+    public void resume(long lastTxId, long nextBarrier, List<Txn<S>> logged, long onDiskThrough,
+            List<RestartPlan.ReplicaStart> starts) {
         if (!live.isEmpty() || barrier != 0) throw new IllegalStateException("resume only a fresh core");
         if (starts.size() != replicas.size()) throw new IllegalArgumentException("one start per replica");
+        if (!logged.isEmpty() && logged.get(0).barrier() <= onDiskThrough) {
+            throw new IllegalArgumentException("logged transactions must all be above the on-disk-only barrier " + onDiskThrough);
+        }
+        memoryFloor = Math.max(memoryFloor, onDiskThrough);
         nextTxId = Math.max(nextTxId, lastTxId + 1);
         barrier = nextBarrier;
         List<ReplicaManager<S>> toReplay = new ArrayList<>();
