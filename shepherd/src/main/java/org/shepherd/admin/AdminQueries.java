@@ -29,13 +29,18 @@ public final class AdminQueries {
     private AdminQueries() {
     }
 
+    /** Whether {@code request} is an admin action (it changes what the shepherd does), not a query. */
+    public static boolean isAction(MetadataRequest request) {
+        return RESTORE.equals(request.method()) || RESTORE_COPIED.equals(request.method());
+    }
+
     /** True for every name in the reserved {@code shepherd.} namespace (no JDBC metadata method starts so). */
     public static boolean reserved(MetadataRequest request) {
         return request.method() != null && request.method().startsWith(PREFIX);
     }
 
     public static Answer answer(AdminView view, MetadataRequest request) throws SQLException {
-        if (RESTORE.equals(request.method()) || RESTORE_COPIED.equals(request.method())) {
+        if (isAction(request)) {
             if (request.arguments().size() != 1 || !(request.arguments().get(0) instanceof String replica)) {
                 throw new SQLException(request.method() + " takes one argument, the name of the replica", "42000");
             }

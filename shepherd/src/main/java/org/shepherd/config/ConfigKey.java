@@ -38,6 +38,11 @@ public enum ConfigKey {
                     + "crosses the wire). No users: only loopback listening is allowed, and any user name logs in with "
                     + "an empty password.",
             ConfigKey::parseNonEmpty),
+    USER_ADMIN("user.<name>.admin", "false",
+            "Whether client user <name> may run the shepherd's admin actions (shepherd restore), which change what the"
+                    + " shepherd does; reading status and divergences needs no admin. Without users (loopback only) anyone"
+                    + " may. The embedded default's user may.",
+            ConfigKey::parseBoolean),
     REPLICA_URL("replica.<name>.url", null,
             "JDBC URL of replica <name>. Declaring this key declares the replica.",
             ConfigKey::parseJdbcUrl),

@@ -77,6 +77,7 @@ public final class EmbeddedDefault {
         m.put(ConfigKey.MODE.key(), MODE.configName());
         m.put(ConfigKey.DATA_DIR.key(), dataDir.toString());
         m.put(ConfigKey.USER_PASSWORD.forName(c.user()), c.password());
+        m.put(ConfigKey.USER_ADMIN.forName(c.user()), "true");
         Path absolute = dataDir.toAbsolutePath().normalize();
         for (int i = 1; i <= REPLICAS; i++) {
             m.put(ConfigKey.REPLICA_URL.forName("r" + i), "jdbc:derby:" + absolute.resolve("r" + i) + ";create=true");

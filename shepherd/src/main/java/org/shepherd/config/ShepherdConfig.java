@@ -25,12 +25,14 @@ public final class ShepherdConfig {
     private final Map<String, String> raw;
     private final EnumMap<ConfigKey, Object> values = new EnumMap<>(ConfigKey.class);
     private final Map<String, String> users;
+    private final java.util.Set<String> admins;
     private final List<ReplicaSpec> replicas;
     private final ReplicaSpec primary;
 
     private ShepherdConfig(Map<String, String> raw) throws ConfigException {
         this.raw = Collections.unmodifiableMap(new TreeMap<>(raw));
         Map<String, String> userPasswords = new TreeMap<>();
+        java.util.Set<String> adminUsers = new java.util.TreeSet<>();
         Map<String, Map<ConfigKey, String>> replicaKeys = new TreeMap<>();
         for (Map.Entry<String, String> e : this.raw.entrySet()) {
             String fileKey = e.getKey().trim();
@@ -41,6 +43,8 @@ public final class ShepherdConfig {
                 values.put(m.key(), parsed);
             } else if (m.key() == ConfigKey.USER_PASSWORD) {
                 userPasswords.put(m.name(), (String) parsed);
+            } else if (m.key() == ConfigKey.USER_ADMIN) {
+                if ((Boolean) parsed) adminUsers.add(m.name());
             } else {
                 replicaKeys.computeIfAbsent(m.name(), n -> new EnumMap<>(ConfigKey.class)).put(m.key(), (String) parsed);
             }
@@ -49,6 +53,7 @@ public final class ShepherdConfig {
             if (!k.isFamily() && !values.containsKey(k)) values.put(k, parse(k, k.key(), k.defaultValue()));
         }
         this.users = Collections.unmodifiableMap(userPasswords);
+        this.admins = Collections.unmodifiableSet(adminUsers);
         this.replicas = List.copyOf(replicaSpecs(replicaKeys));
         this.primary = choosePrimary();
         validate();
@@ -126,6 +131,14 @@ public final class ShepherdConfig {
     /** Client users and their passwords, sorted by name; empty when none are configured. */
     public Map<String, String> users() {
         return users;
+    }
+
+    /**
+     * Whether {@code user} may run admin actions ({@code shepherd restore}): a user with {@code user.<name>.admin=true},
+     * or anyone when no users are configured (loopback only, no authentication).
+     */
+    public boolean mayAdminister(String user) {
+        return users.isEmpty() || admins.contains(user);
     }
 
     public int maxFrameBytes() {
@@ -298,6 +311,12 @@ public final class ShepherdConfig {
             throw new ConfigException("listen=" + listen + " accepts connections from other machines but no client users "
                     + "are configured: add user.<name>.password=<secret> (clients then authenticate), "
                     + "or listen on 127.0.0.1");
+        }
+        for (String admin : admins) {
+            if (!users.containsKey(admin)) {
+                throw new ConfigException(ConfigKey.USER_ADMIN.forName(admin) + "=true names no user: add "
+                        + ConfigKey.USER_PASSWORD.forName(admin) + "=<secret>");
+            }
         }
         if (replicaProbeMaxMs() < replicaProbeMs()) {
             throw new ConfigException(ConfigKey.REPLICA_PROBE_MAX_MS.key() + "=" + replicaProbeMaxMs() + " is below "

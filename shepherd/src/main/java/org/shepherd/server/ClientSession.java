@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.DatabaseInfo;
 import org.shepherd.coordinator.ExecOptions;
@@ -49,6 +50,8 @@ final class ClientSession {
     private final int clientMaxFrameBytes;
     private final Map<Integer, String> prepared = new HashMap<>();
     private volatile Session session;
+    /** The authenticated user, set when the session opens. */
+    private volatile String user;
     private volatile boolean closed;
     private final AtomicBoolean releaseQueued = new AtomicBoolean();
     private int nextStatementId;
@@ -94,6 +97,7 @@ final class ClientSession {
         executor.submitUnbounded(() -> {
             if (closed) return;
             try {
+                this.user = user;
                 session = server.coordinator().openSession(user, database);
                 DatabaseInfo info = server.coordinator().databaseInfo();
                 send(new Message.Ready(sessionId, cancelKey, ShepherdServer.VERSION, info.sqlDialect(),
@@ -180,7 +184,12 @@ final class ClientSession {
                 executeBatch(b);
             } else if (m instanceof Message.Metadata md) {
                 dropCursor();
-                sendRows((Answer.Rows) session.metadata(new MetadataRequest(md.method(), md.arguments())), 0);
+                MetadataRequest request = new MetadataRequest(md.method(), md.arguments());
+                if (AdminQueries.isAction(request) && !server.config().mayAdminister(user)) {
+                    throw new SQLException("user " + user + " may not run " + md.method() + ", which changes what the shepherd"
+                            + " does: set user." + user + ".admin=true in the configuration", "42501");
+                }
+                sendRows((Answer.Rows) session.metadata(request), 0);
             } else if (m instanceof Message.Commit) {
                 dropCursor();
                 session.commit();

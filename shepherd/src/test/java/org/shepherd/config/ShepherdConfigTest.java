@@ -86,6 +86,21 @@ class ShepherdConfigTest {
     }
 
     @Test
+    void adminActionsNeedAnAdminUserUnlessThereAreNoUsers() throws Exception {
+        Map<String, String> m = new TreeMap<>(threeDerbyReplicas());
+        assertThat(ShepherdConfig.fromMap(m).mayAdminister("anyone")).as("no users: loopback, no authentication").isTrue();
+        m.put("user.app.password", "s3cret");
+        m.put("user.ops.password", "0ps");
+        m.put("user.ops.admin", "true");
+        ShepherdConfig c = ShepherdConfig.fromMap(m);
+        assertThat(c.mayAdminister("ops")).isTrue();
+        assertThat(c.mayAdminister("app")).isFalse();
+        m.put("user.ghost.admin", "true");
+        assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("user.ghost.admin=true names no user: add user.ghost.password=<secret>");
+    }
+
+    @Test
     void aWalRetentionBoundBelowTwoSegmentsIsRefused() throws Exception {
         Map<String, String> m = new TreeMap<>(threeDerbyReplicas());
         m.put("wal.segment.bytes.max", "65536");

@@ -225,7 +225,8 @@ class ShepherdCrashTest {
 
     @Test
     void aLostReplicaIsRestoredFromABackupOfAnUpToDateOneWhileTheShepherdServes() throws Exception {
-        Path config = startReplicas("wal.retain.bytes.max=16384\nwal.segment.bytes.max=4096\n");
+        Path config = startReplicas("wal.retain.bytes.max=16384\nwal.segment.bytes.max=4096\nuser.app.admin=true\n"
+                + "user.viewer.password=look\n");
         String url = startWithAccounts(config);
         DerbyNetworkServer r1 = servers.get(0);
         DerbyNetworkServer r3 = servers.get(2);
@@ -234,6 +235,13 @@ class ShepherdCrashTest {
             org.shepherd.jdbc.ShepherdConnection admin = c.unwrap(org.shepherd.jdbc.ShepherdConnection.class);
             for (int i = 0; i < 300; i++) s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = " + (1 + i % 2));
             assertThat(replicaState(admin, "r3")).startsWith("lost: ");
+            try (Connection viewer = DriverManager.getConnection(url, "viewer", "look")) {
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> restore(viewer.unwrap(
+                        org.shepherd.jdbc.ShepherdConnection.class), "r3", false)).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("user viewer may not run shepherd.restore")
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42501"));
+            }
+            assertThat(replicaState(admin, "r3")).as("the refusal changed nothing").startsWith("lost: ");
 
             // the operator: step 1, then a backup of r1 installed as r3's database, then step 3
             assertThat(restore(admin, "r3", false)).startsWith("down: restoring: waiting for a copy");
