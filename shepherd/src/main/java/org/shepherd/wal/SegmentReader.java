@@ -102,11 +102,7 @@ final class SegmentReader {
             in.skipNBytes(fromOffset);
             position = fromOffset;
         } else {
-            byte[] header = in.readNBytes(SEGMENT_HEADER_BYTES);
-            position = header.length;
-            if (header.length < SEGMENT_HEADER_BYTES) return new Read(records, 0); // being created
-            String problem = WalFormat.headerProblem(header);
-            if (problem != null) throw damaged(0, problem);
+            if (readSegmentHeader() != null) return new Read(records, 0); // being created
         }
         long end = position;
         while (position < sizeBytes && records.size() < max) {
@@ -122,14 +118,11 @@ final class SegmentReader {
         java.util.stream.LongStream.Builder barriers = java.util.stream.LongStream.builder();
         long lastTxId = -1;
         int count = 0;
-        byte[] header = in.readNBytes(SEGMENT_HEADER_BYTES);
-        position = header.length;
-        if (header.length < SEGMENT_HEADER_BYTES) {
-            if (last && WalFormat.isCutOffHeader(header)) return scan(barriers, -1, 0, "the segment header is cut off");
-            throw damaged(0, "the file is shorter than a segment header (" + header.length + " bytes)");
+        byte[] cutOff = readSegmentHeader();
+        if (cutOff != null) {
+            if (last && WalFormat.isCutOffHeader(cutOff)) return scan(barriers, -1, 0, "the segment header is cut off");
+            throw damaged(0, "the file is shorter than a segment header (" + cutOff.length + " bytes)");
         }
-        String problem = WalFormat.headerProblem(header);
-        if (problem != null) throw damaged(0, problem);
         long barrier = barrierBefore;
         while (position < sizeBytes) {
             long frameStart = position;
@@ -150,6 +143,19 @@ final class SegmentReader {
         }
         if (count == 0 && !last) throw damaged(position, "a segment that is not the newest holds no record");
         return scan(barriers, lastTxId, position, null);
+    }
+
+    /**
+     * Reads the segment header: null when it is whole and good; the bytes there are when the file ends before it (the
+     * caller tells a segment being created, or cut off by a crash, from damage); throws when it is damaged.
+     */
+    private byte[] readSegmentHeader() throws IOException {
+        byte[] header = in.readNBytes(SEGMENT_HEADER_BYTES);
+        position = header.length;
+        if (header.length < SEGMENT_HEADER_BYTES) return header;
+        String problem = WalFormat.headerProblem(header);
+        if (problem != null) throw damaged(0, problem);
+        return null;
     }
 
     private Scan scan(java.util.stream.LongStream.Builder barriers, long lastTxId, long validBytes, String tornTail) {
