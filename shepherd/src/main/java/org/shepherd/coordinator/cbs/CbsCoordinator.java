@@ -173,7 +173,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 if (r.barrier() > logState.floor()) logged.add(JdbcCommitLog.replayable(r, endpoints.size()));
             }
         }
-        if (settings.recovery().txlogTruncateBarriers() > 0) truncateTxlogsAtStart(plan, floor);
+        if (settings.recovery().txlogTruncateBarriers() > 0) truncateTxlogsAtStart(plan, floor, highWater);
         this.commitLogReader = jdbcLog;
         this.core = new CbsCore<>(endpoints, plan.primary(), settings, scheduler, divergences, commitLog);
         long onDiskOnly = wal != null ? wal.recoveredSummary().droppedThrough() : -1;
@@ -210,12 +210,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      * only what it committed while every replica was up), or every row of a database an earlier version served. A
      * failure leaves the rows, and the start goes on.
      */
-    private void truncateTxlogsAtStart(RestartPlan.Plan plan, long floor) {
-        if (floor < 0) return;
+    private void truncateTxlogsAtStart(RestartPlan.Plan plan, long floor, long[][] highWater) {
         for (int i = 0; i < endpoints.size(); i++) {
             if (!plan.replicas().get(i).holdsFloor()) continue;
             try {
-                endpoints.get(i).truncateTxlogThrough(floor);
+                endpoints.get(i).truncateTxlogThrough(floor, highWater[i]);
             } catch (SQLException e) {
                 LOG.warn("cannot truncate the transaction log of replica {} through barrier {}: {}", endpoints.get(i).name(), floor,
                         e.toString());

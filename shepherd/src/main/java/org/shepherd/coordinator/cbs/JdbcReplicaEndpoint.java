@@ -49,7 +49,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     public static final String TXLOG_TABLE = "shepherd_txlog";
     /**
      * One row: what the rows of {@link #TXLOG_TABLE} that truncations deleted held (the highest barrier a truncation went
-     * through, how many rows, their highest transaction id and barrier). No row: nothing was deleted.
+     * through, how many rows, and a high water at least as high as their highest transaction id and barrier). No row:
+     * nothing was deleted.
      */
     public static final String TXLOG_BASE_TABLE = "shepherd_txlog_base";
     /** Ends the connections of replicas given up; its threads may wait for a replica that does not answer. */
@@ -166,8 +167,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
      * @param through the highest barrier a truncation went through (-1: none); a restart never counts below it (rows at or
      *     below it may remain: those a running shepherd could not name)
      * @param committed how many rows were deleted
-     * @param lastTxId the highest transaction id among them (-1: none)
-     * @param lastBarrier the highest barrier among them (-1: none)
+     * @param lastTxId at least the highest transaction id among them (-1: none)
+     * @param lastBarrier at least the highest barrier among them (-1: none)
      */
     record TxlogBase(long through, long committed, long lastTxId, long lastBarrier) {
         static final TxlogBase NONE = new TxlogBase(-1, 0, -1, -1);
@@ -301,45 +302,27 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     /**
-     * Deletes the rows of this replica's transaction log up to barrier {@code through}, adding what they held to
-     * {@link #TXLOG_BASE_TABLE} in the same transaction. For the start-up only, before any transaction runs: it scans the
-     * table, and a scan would wait for (and could deadlock with) transactions committing meanwhile. The caller guarantees
-     * that this replica holds every committed transaction up to {@code through} and that a restart never counts below it.
+     * Deletes the rows of this replica's transaction log up to barrier {@code through}, adding their count to
+     * {@link #TXLOG_BASE_TABLE} in the same transaction, with the log's high water ({@code highWater}, as
+     * {@link #txlogHighWater()} read it) as the base's: the rows deleted are not read, only counted by the DELETE. For
+     * the start-up only, before any transaction runs: it scans the table, and a scan would wait for (and could deadlock
+     * with) transactions committing meanwhile. The caller guarantees that this replica holds every committed transaction
+     * up to {@code through} and that a restart never counts below it.
      */
-    public void truncateTxlogThrough(long through) throws SQLException {
+    public void truncateTxlogThrough(long through, long[] highWater) throws SQLException {
+        if (through < 0) return;
         try (Connection c = pool.acquireForMetadata()) {
             try {
-                TxlogBase base = readBase(c);
-                if (through >= 0) { // rows at or below base.through() may remain: those a running shepherd could not name
-                    long[] found = {0, base.lastTxId(), base.lastBarrier()};
-                    try (PreparedStatement ps = c.prepareStatement(
-                            "SELECT COUNT(*), MAX(txid), MAX(barrier) FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
-                        ps.setLong(1, through);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                            found[0] = rs.getLong(1);
-                            if (found[0] > 0) {
-                                found[1] = Math.max(found[1], rs.getLong(2));
-                                found[2] = Math.max(found[2], rs.getLong(3));
-                            }
-                        }
-                    }
-                    long deleted;
-                    try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
-                        ps.setLong(1, through);
-                        deleted = ps.executeUpdate();
-                    }
-                    if (deleted != found[0]) {
-                        throw new SQLException("rows of " + TXLOG_TABLE + " up to barrier " + through + " changed while they were"
-                                + " truncated (" + found[0] + " counted, " + deleted + " deleted)", "40001");
-                    }
-                    writeBase(c, base, new TxlogBase(Math.max(base.through(), through), base.committed() + deleted, found[1],
-                            found[2]));
-                    if (deleted > 0) {
-                        LOG.info("replica {}: truncated {} rows of {} through barrier {}", name(), deleted, TXLOG_TABLE, through);
-                    }
+                long deleted;
+                try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + TXLOG_TABLE + " WHERE barrier <= ?")) {
+                    ps.setLong(1, through);
+                    deleted = ps.executeUpdate();
                 }
+                TxlogBase base = readBase(c); // after the rows, as a running truncation writes them
+                writeBase(c, base, new TxlogBase(Math.max(base.through(), through), base.committed() + deleted,
+                        Math.max(base.lastTxId(), highWater[0]), Math.max(base.lastBarrier(), highWater[1])));
                 c.commit();
+                if (deleted > 0) LOG.info("replica {}: truncated {} rows of {} through barrier {}", name(), deleted, TXLOG_TABLE, through);
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;
