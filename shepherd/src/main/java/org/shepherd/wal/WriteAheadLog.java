@@ -269,7 +269,7 @@ public final class WriteAheadLog implements AutoCloseable {
 
     /**
      * The newest records found at open, ascending barrier: every record of every segment still on disk unless there
-     * were more than {@link Options#recoveredMax} (empty after {@link #forgetRecovered()}).
+     * were more than {@link Options#recoveredMax} (empty after {@link #forgetRecovered()}, as is the summary).
      */
     public List<WalRecord> recovered() {
         return recovered.kept();
@@ -280,9 +280,9 @@ public final class WriteAheadLog implements AutoCloseable {
         return recovered;
     }
 
-    /** The caller has what it needed of {@link #recovered()}: the log stops holding those records in memory. */
+    /** The caller has what it needed of {@link #recoveredSummary()}: the log stops holding it in memory. */
     public void forgetRecovered() {
-        recovered = new Recovered(List.of(), recovered.barriers(), recovered.lastTxId(), recovered.droppedThrough());
+        recovered = Recovered.NONE;
     }
 
     /** Whether the directory held a log (a segment or a recorded floor) when it was opened; false: new, or removed. */
