@@ -125,8 +125,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         public static final long UNRESPONSIVE_MS_DEFAULT = 5_000;
         /** The default of {@code txlogTruncateBarriers}, as {@code replica.txlog.truncate.barriers}. */
         public static final long TXLOG_TRUNCATE_BARRIERS_DEFAULT = 4_096;
-        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000, true, OUTVOTED_MAX_DEFAULT,
-                UNRESPONSIVE_MS_DEFAULT);
+        public static final Recovery DEFAULTS = new Recovery(1_000, 30_000, 100_000).withUnresponsiveMs(UNRESPONSIVE_MS_DEFAULT);
 
         public Recovery {
             if (probeMinMs <= 0 || probeMaxMs < probeMinMs) throw new IllegalArgumentException("need 0 < probeMinMs <= probeMaxMs");
@@ -137,23 +136,12 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             if (logBytesMax < 0) throw new IllegalArgumentException("logBytesMax must be >= 0");
         }
 
-        public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax,
-                long unresponsiveMs) {
-            this(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, unresponsiveMs,
-                    TXLOG_TRUNCATE_BARRIERS_DEFAULT, 0);
-        }
-
-        public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange, int outvotedMax) {
-            this(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, outvotedMax, 0);
-        }
-
-        /** With view changes, on crash and on the first outvoted answer. */
+        /**
+         * With view changes, on crash and on the first outvoted answer, but not on an unresponsive primary; truncation
+         * at its default; no bound on the log's disk (the {@code with...} methods change each).
+         */
         public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax) {
-            this(probeMinMs, probeMaxMs, logTransactionsMax, true, OUTVOTED_MAX_DEFAULT);
-        }
-
-        public Recovery(long probeMinMs, long probeMaxMs, int logTransactionsMax, boolean viewChange) {
-            this(probeMinMs, probeMaxMs, logTransactionsMax, viewChange, OUTVOTED_MAX_DEFAULT);
+            this(probeMinMs, probeMaxMs, logTransactionsMax, true, OUTVOTED_MAX_DEFAULT, 0, TXLOG_TRUNCATE_BARRIERS_DEFAULT, 0);
         }
 
         public Recovery withViewChange(boolean on) {

@@ -57,7 +57,7 @@ class ReplicaRecoveryTest {
      * r1 is the primary.
      */
     private CbsCoordinator start(String test, int onServer, boolean viewChange) throws Exception {
-        return start(test, onServer, new CbsCore.Recovery(100, 1_000, 100_000, viewChange));
+        return start(test, onServer, new CbsCore.Recovery(100, 1_000, 100_000).withViewChange(viewChange));
     }
 
     private CbsCoordinator start(String test, int onServer, CbsCore.Recovery recovery) throws Exception {
@@ -196,7 +196,7 @@ class ReplicaRecoveryTest {
 
     @Test
     void aPrimaryThatStopsAnsweringWithItsConnectionsOpenIsReplacedWhileItsStuckClientWaitsForIt() throws Exception {
-        start("paused", 1, new CbsCore.Recovery(100, 1_000, 100_000, true, 1, 300));
+        start("paused", 1, new CbsCore.Recovery(100, 1_000, 100_000).withUnresponsiveMs(300));
         BANK.create(SqlClient.sessions(coordinator));
         BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 9_200);
         assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
@@ -225,7 +225,7 @@ class ReplicaRecoveryTest {
 
     @Test
     void aPrimaryThatIsSlowButAnswersIsNotReplaced() throws Exception {
-        start("slow", 1, new CbsCore.Recovery(100, 1_000, 100_000, true, 1, 200));
+        start("slow", 1, new CbsCore.Recovery(100, 1_000, 100_000).withUnresponsiveMs(200));
         BANK.create(SqlClient.sessions(coordinator));
         try (Session holder = coordinator.openSession("app", "db")) {
             holder.setAutoCommit(false);
