@@ -211,7 +211,6 @@ class HeterogeneousCbsTest {
             List<ReplicaPool> pools = ReplicaTables.pools(c);
             ReplicaTables.assertEqualEverywhere(pools, "acct", "id");
             long[] first = awaitTruncated(pools.get(0));
-            assertThat(first[1]).as("rows left in %s's shepherd_txlog", names.get(0)).isLessThan(first[0] + first[1]);
             assertThat(first[0] + first[1]).as("commits counted").isGreaterThanOrEqualTo(counts.transfers());
             for (ReplicaPool p : pools.subList(1, pools.size())) {
                 long[] log = awaitTruncated(p);

@@ -168,8 +168,7 @@ class ShepherdCrashTest {
         }
         long written = updates + 2; // and the CREATE TABLE and the INSERT of startWithAccounts
         for (DerbyNetworkServer server : servers) {
-            long[] log = awaitTruncated(server);
-            assertThat(log[1]).as("%s: rows left in shepherd_txlog", server.name()).isLessThan(written);
+            long[] log = awaitTruncated(server); // some rows were deleted, and counted:
             assertThat(log[0] + log[1]).as("%s: commits counted, truncated or not", server.name()).isEqualTo(written);
         }
 
