@@ -8,8 +8,11 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
-/** POSIX signals and process trees: the JDK can send only TERM and KILL, and only to one process. */
-final class Processes {
+/**
+ * POSIX signals and process trees: the JDK can send only TERM and KILL, and only to one process. Public for
+ * {@link #killTree}, which the benchmark uses on the shepherd; the rest serves the database servers here.
+ */
+public final class Processes {
     private static final long SIGNAL_COMMAND_TIMEOUT_MS = 10_000;
     private static final long STATE_POLL_MS = 5;
 
@@ -91,8 +94,11 @@ final class Processes {
         }
     }
 
-    /** SIGKILL to the whole tree at once (children first would let the parent restart them), then wait for all to be gone. */
-    static void killTree(ProcessHandle root, long waitMs) {
+    /**
+     * SIGKILL to the whole tree at once (children first would let the parent restart them), then waits for all to be
+     * gone (IllegalStateException when one is still alive after {@code waitMs}).
+     */
+    public static void killTree(ProcessHandle root, long waitMs) {
         List<ProcessHandle> all = tree(root);
         signal("KILL", all);
         awaitExit(all, waitMs);

@@ -90,6 +90,10 @@ public final class Runner {
      * run, such as whether every New-Order the database acknowledged is there. Every method does nothing by default.
      */
     public interface Recorder {
+        /** Told nothing. */
+        Recorder NONE = new Recorder() {
+        };
+
         /** A New-Order's COMMIT returned: its order must be in the database. */
         default void newOrderCommitted(PlacedOrder order) {
         }
@@ -108,15 +112,15 @@ public final class Runner {
     }
 
     public Runner(Jdbc jdbc, Options options, PrintStream log) {
-        this(jdbc, options, log, null);
+        this(jdbc, options, log, Recorder.NONE);
     }
 
-    /** As above; {@code recorder} (null: none) is told what became of each transaction. */
+    /** As above; {@code recorder} is told what became of each transaction. */
     public Runner(Jdbc jdbc, Options options, PrintStream log, Recorder recorder) {
         this.jdbc = jdbc;
         this.options = options;
         this.log = log;
-        this.recorder = recorder;
+        this.recorder = java.util.Objects.requireNonNull(recorder, "recorder");
         for (TxType t : TxType.ALL) completed.put(t, new LongAdder());
     }
 
@@ -313,11 +317,9 @@ public final class Runner {
                     if (options.reconnectS() > 0 && Jdbc.isConnectionLoss(e)) {
                         connectionLosses.increment();
                         boolean atCommit = tx.failedAtCommit();
-                        if (recorder != null) {
-                            recorder.connectionLost(System.nanoTime());
-                            if (atCommit && input instanceof TxInput.NewOrder in) {
-                                recorder.newOrderInDoubt(new PlacedOrder(in, tx.lastOrderId()));
-                            }
+                        recorder.connectionLost(System.nanoTime());
+                        if (atCommit && input instanceof TxInput.NewOrder in) {
+                            recorder.newOrderInDoubt(new PlacedOrder(in, tx.lastOrderId()));
                         }
                         if (atCommit) doubt = e; // it may have committed: running it again could run it twice
                         long giveUpNanos = Math.min(System.nanoTime() + (long) (options.reconnectS() * 1e9), deadlineNanos);
@@ -338,7 +340,7 @@ public final class Runner {
                 }
             }
             long end = System.nanoTime();
-            if (outcome != null && recorder != null) {
+            if (outcome != null) {
                 if (outcome == Transactions.Outcome.COMMITTED && input instanceof TxInput.NewOrder in) {
                     recorder.newOrderCommitted(new PlacedOrder(in, tx.lastOrderId()));
                 }

@@ -144,16 +144,9 @@ final class ShepherdProcess implements AutoCloseable {
         return process.pid();
     }
 
-    /** SIGKILL to the shepherd and its children (a crash: no shutdown hook runs); returns once it has exited. */
-    void kill() throws InterruptedException {
-        Process p = process;
-        List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
-        p.destroyForcibly();
-        tree.forEach(ProcessHandle::destroyForcibly);
-        if (!p.waitFor(STOP_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException("the shepherd (pid " + p.pid() + ") did not exit within " + STOP_TIMEOUT_MS
-                + " ms of SIGKILL");
-        }
+    /** SIGKILL to the shepherd and its children (a crash: no shutdown hook runs); returns once they have exited. */
+    void kill() {
+        org.shepherd.testkit.Processes.killTree(process.toHandle(), STOP_TIMEOUT_MS);
     }
 
     /**
