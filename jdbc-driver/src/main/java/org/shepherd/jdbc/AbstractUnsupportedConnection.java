@@ -10,7 +10,6 @@ import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLXML;
-import java.sql.Savepoint;
 import java.sql.Struct;
 import java.util.Map;
 import java.util.Properties;
@@ -71,16 +70,6 @@ abstract class AbstractUnsupportedConnection implements Connection {
     }
 
     @Override
-    public void releaseSavepoint(Savepoint arg0) throws SQLException {
-        throw unsupported("releaseSavepoint");
-    }
-
-    @Override
-    public void rollback(Savepoint arg0) throws SQLException {
-        throw unsupported("rollback(Savepoint)");
-    }
-
-    @Override
     public void setCatalog(String arg0) throws SQLException {
         throw unsupported("setCatalog");
     }
@@ -93,16 +82,6 @@ abstract class AbstractUnsupportedConnection implements Connection {
     @Override
     public void setClientInfo(Properties arg0) throws SQLClientInfoException {
         throw new SQLClientInfoException("Connection.setClientInfo is not supported by Shepherd", null);
-    }
-
-    @Override
-    public Savepoint setSavepoint() throws SQLException {
-        throw unsupported("setSavepoint");
-    }
-
-    @Override
-    public Savepoint setSavepoint(String arg0) throws SQLException {
-        throw unsupported("setSavepoint");
     }
 
     @Override

@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLWarning;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.Collections;
 import java.util.List;
@@ -38,6 +39,7 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     private final boolean backslashEscapes;
     private final Set<ShepherdStatement> statements = ConcurrentHashMap.newKeySet();
     private boolean autoCommit = true;
+    private int savepointIds;
     private boolean readOnly;
     private SQLWarning warnings;
     private volatile boolean closed;
@@ -229,6 +231,42 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         checkOpen();
         if (autoCommit) throw new SQLException("rollback is not allowed in autocommit mode", "25000");
         addWarnings(executor.rollback());
+    }
+
+    @Override
+    public Savepoint setSavepoint() throws SQLException {
+        Savepoint sp = savepoint(ShepherdSavepoint.unnamed(this, savepointIds + 1));
+        savepointIds++; // ids count the savepoints set
+        return sp;
+    }
+
+    @Override
+    public Savepoint setSavepoint(String name) throws SQLException {
+        return savepoint(ShepherdSavepoint.named(this, name));
+    }
+
+    private Savepoint savepoint(ShepherdSavepoint sp) throws SQLException {
+        runInTransaction("SAVEPOINT " + sp.sqlName(), "set a savepoint");
+        return sp;
+    }
+
+    @Override
+    public void rollback(Savepoint savepoint) throws SQLException {
+        runInTransaction("ROLLBACK TO SAVEPOINT " + ShepherdSavepoint.of(this, savepoint).sqlName(), "roll back to a savepoint");
+    }
+
+    @Override
+    public void releaseSavepoint(Savepoint savepoint) throws SQLException {
+        runInTransaction("RELEASE SAVEPOINT " + ShepherdSavepoint.of(this, savepoint).sqlName(), "release a savepoint");
+    }
+
+    /** Savepoint statements: the shepherd runs them on every replica, inside the transaction, in its order. */
+    private void runInTransaction(String sql, String what) throws SQLException {
+        checkOpen();
+        if (autoCommit) throw new SQLException("cannot " + what + " in autocommit mode", "25000");
+        try (Statement s = createStatement()) {
+            s.execute(sql);
+        }
     }
 
     @Override

@@ -861,7 +861,7 @@ final class ShepherdDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean supportsSavepoints() throws SQLException {
-        return false;
+        return true;
     }
 
     @Override

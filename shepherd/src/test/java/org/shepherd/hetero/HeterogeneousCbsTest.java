@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
@@ -216,6 +217,37 @@ class HeterogeneousCbsTest {
                 long[] log = awaitTruncated(p);
                 assertThat(log[0] + log[1]).as("commits counted on %s", p.spec().name()).isEqualTo(first[0] + first[1]);
             }
+            assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        }
+    }
+
+    /**
+     * Nested savepoints and failed statements inside one transaction, MariaDB's spelling, on MariaDB, HSQLDB and
+     * PostgreSQL (which would abort the whole transaction on the failed INSERT without the shepherd's savepoint).
+     */
+    @Test
+    void nestedSavepointsAndFailedStatementsOnMariaDbHsqldbAndPostgresql() throws Exception {
+        List<String> names = List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL);
+        try (CbsCoordinator c = coordinator(names, 0); Session s = c.openSession("app", "db")) {
+            for (String sql : List.of("CREATE TABLE sv (id INT PRIMARY KEY, v VARCHAR(10))", "SET_AUTOCOMMIT_OFF",
+                    "INSERT INTO sv VALUES (1, 'one')", "SAVEPOINT a", "INSERT INTO sv VALUES (2, 'two')", "SAVEPOINT b",
+                    "INSERT INTO sv VALUES (3, 'undone')", "FAILS INSERT INTO sv VALUES (1, 'again')", "ROLLBACK TO b",
+                    "INSERT INTO sv VALUES (4, 'four')", "RELEASE SAVEPOINT a", "FAILS ROLLBACK TO SAVEPOINT b",
+                    "SAVEPOINT c", "UPDATE sv SET v = 'undone' WHERE id = 2", "ROLLBACK WORK TO SAVEPOINT c", "COMMIT")) {
+                if (sql.equals("SET_AUTOCOMMIT_OFF")) {
+                    s.setAutoCommit(false);
+                } else if (sql.startsWith("FAILS ")) {
+                    assertThatThrownBy(() -> s.execute(sql.substring(6), List.of(), ExecOptions.DEFAULT)).as(sql)
+                            .isInstanceOf(SQLException.class);
+                } else {
+                    s.execute(sql, List.of(), ExecOptions.DEFAULT);
+                }
+            }
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
+            List<ReplicaPool> pools = ReplicaTables.pools(c);
+            ReplicaTables.assertEqualEverywhere(pools, "sv", "id");
+            assertThat(ReplicaTables.canonical(pools.get(0), "sv", "id")).hasSize(3)
+                    .allMatch(row -> !row.contains("undone")).noneMatch(row -> row.contains("again"));
             assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
         }
     }

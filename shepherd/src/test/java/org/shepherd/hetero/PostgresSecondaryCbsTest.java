@@ -1,8 +1,10 @@
 package org.shepherd.hetero;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -10,6 +12,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
 import org.shepherd.coordinator.cbs.JdbcReplicaEndpoint;
@@ -68,22 +72,25 @@ class PostgresSecondaryCbsTest {
         return new ReplicaPool(spec, ConnectionPreparer.defaults("postgresql"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS);
     }
 
-    @Test
-    void bankWithPostgresqlSecondary() throws Exception {
-        long t0 = System.nanoTime();
-        List<ReplicaPool> pools = new ArrayList<>();
-        CbsCoordinator c;
+    /** Two embedded Derby replicas (the first is the primary) and a PostgreSQL database {@code db} as the secondary. */
+    private static CbsCoordinator open(String db, List<ReplicaPool> pools) throws SQLException {
         try {
-            pools.add(derby("d1"));
-            pools.add(derby("d2"));
-            pools.add(postgresql("pgsec"));
-            c = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), WORKER_THREADS_MAX, FETCH_SIZE,
-                    STATEMENT_TIMEOUT_MS, new DivergenceLog());
+            pools.add(derby(db + "d1"));
+            pools.add(derby(db + "d2"));
+            pools.add(postgresql(db));
+            return new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), WORKER_THREADS_MAX,
+                    FETCH_SIZE, STATEMENT_TIMEOUT_MS, new DivergenceLog());
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
             throw e;
         }
-        try (CbsCoordinator coordinator = c) {
+    }
+
+    @Test
+    void bankWithPostgresqlSecondary() throws Exception {
+        long t0 = System.nanoTime();
+        List<ReplicaPool> pools = new ArrayList<>();
+        try (CbsCoordinator coordinator = open("pgsec", pools)) {
             assertThat(coordinator.endpoints().stream().map(JdbcReplicaEndpoint::commitGated).toList())
                     .containsExactly(false, false, true);
             BANK.create(SqlClient.sessions(coordinator));
@@ -94,5 +101,50 @@ class PostgresSecondaryCbsTest {
             System.out.printf("bank with a PostgreSQL secondary: %s %s in %d ms%n", counts, coordinator.stats(),
                     (System.nanoTime() - t0) / 1_000_000);
         }
+    }
+
+    /**
+     * A statement that fails inside a transaction undoes only itself on Derby, but makes PostgreSQL refuse the rest of
+     * the transaction (25P02) unless it is rolled back to a savepoint: the shepherd's PostgreSQL connections set one
+     * before each statement (pgjdbc's autosave), so the transaction goes on there as on the primary.
+     */
+    @Test
+    void aFailedStatementAndSavepointsInsideATransaction() throws Exception {
+        List<ReplicaPool> pools = new ArrayList<>();
+        try (CbsCoordinator coordinator = open("pgfail", pools); Session s = coordinator.openSession("app", "db")) {
+            run(s, "CREATE TABLE item (id INT PRIMARY KEY, v VARCHAR(10))");
+            s.setAutoCommit(false);
+            run(s, "INSERT INTO item VALUES (1, 'one')");
+            assertThatThrownBy(() -> run(s, "INSERT INTO item VALUES (1, 'again')")).isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "23505");
+            run(s, "INSERT INTO item VALUES (2, 'two')");
+            run(s, "SAVEPOINT a");
+            run(s, "INSERT INTO item VALUES (3, 'undone')");
+            assertThatThrownBy(() -> run(s, "INSERT INTO item VALUES (2, 'again')")).isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "23505");
+            run(s, "ROLLBACK TO SAVEPOINT a");
+            run(s, "RELEASE SAVEPOINT a");
+            run(s, "UPDATE item SET v = 'TWO' WHERE id = 2");
+            s.commit();
+            assertThat(coordinator.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
+            for (ReplicaPool p : pools) {
+                assertThat(rows(p, "SELECT id, v FROM item ORDER BY id")).as(p.spec().name())
+                        .containsExactly("1 one", "2 TWO");
+            }
+            assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
+        }
+    }
+
+    private static void run(Session s, String sql) throws SQLException {
+        s.execute(sql, List.of(), ExecOptions.DEFAULT);
+    }
+
+    private static List<String> rows(ReplicaPool pool, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = pool.acquire(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) out.add(rs.getString(1) + " " + rs.getString(2));
+            c.rollback();
+        }
+        return out;
     }
 }

@@ -16,6 +16,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
@@ -56,6 +57,32 @@ class JdbcEndToEndTest {
 
     private static int replicaConnectionsInUse() {
         return ((PassthroughCoordinator) server.coordinator()).replica().activeConnections();
+    }
+
+    @Test
+    void savepointsReachTheDatabaseInItsOwnSpelling() throws SQLException {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.executeUpdate("CREATE TABLE sp (k INT PRIMARY KEY)");
+            assertThatThrownBy(() -> st.execute("SAVEPOINT s1")).isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "25000");
+            c.setAutoCommit(false);
+            st.executeUpdate("INSERT INTO sp VALUES (1)");
+            Savepoint sp = c.setSavepoint("s1"); // Derby needs ON ROLLBACK RETAIN CURSORS, which the driver leaves out
+            st.executeUpdate("INSERT INTO sp VALUES (2)");
+            c.rollback(sp);
+            c.releaseSavepoint(sp);
+            st.execute("SAVEPOINT s2 ON ROLLBACK RETAIN CURSORS");
+            st.executeUpdate("INSERT INTO sp VALUES (3)");
+            st.execute("ROLLBACK TO SAVEPOINT s2");
+            c.commit();
+            try (ResultSet rs = st.executeQuery("SELECT COUNT(*), SUM(k) FROM sp")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).isEqualTo(1);
+                assertThat(rs.getInt(2)).isEqualTo(1);
+            }
+            c.commit();
+        }
+        assertThat(await(() -> replicaConnectionsInUse() == 0)).isTrue();
     }
 
     @Test

@@ -58,8 +58,12 @@ public final class Translator {
     private static final Pattern ROLLBACK = Pattern.compile("(?is)^ROLLBACK(\\s+WORK)?$");
     private static final Pattern ROLLBACK_TO =
             Pattern.compile("(?is)^ROLLBACK(\\s+WORK)?\\s+TO\\s+(SAVEPOINT\\s+)?([A-Za-z_][A-Za-z0-9_]*)$");
-    private static final Pattern SAVEPOINT = Pattern.compile("(?is)^SAVEPOINT\\s+([A-Za-z_][A-Za-z0-9_]*)$");
-    private static final Pattern RELEASE = Pattern.compile("(?is)^RELEASE(\\s+SAVEPOINT)?\\s+([A-Za-z_][A-Za-z0-9_]*)$");
+    /** Derby's and Db2's form ends with {@code ON ROLLBACK RETAIN CURSORS} (and optionally {@code ... LOCKS}). */
+    private static final Pattern SAVEPOINT = Pattern.compile(
+            "(?is)^SAVEPOINT\\s+([A-Za-z_][A-Za-z0-9_]*)(\\s+(UNIQUE\\s+)?(\\s*ON\\s+ROLLBACK\\s+RETAIN\\s+(CURSORS|LOCKS))+)?$");
+    /** Derby's and Db2's form is {@code RELEASE [TO] SAVEPOINT name}. */
+    private static final Pattern RELEASE =
+            Pattern.compile("(?is)^RELEASE(\\s+(TO\\s+)?SAVEPOINT)?\\s+([A-Za-z_][A-Za-z0-9_]*)$");
     private static final Pattern SESSION_PASSTHROUGH = Pattern.compile("(?is)^SET\\s+[A-Za-z_@].*");
 
     private final Dialect client;
@@ -222,6 +226,19 @@ public final class Translator {
         return new Translation(b);
     }
 
+    /**
+     * {@code sql} rendered for dialect {@code d} when it is a savepoint statement (SAVEPOINT, ROLLBACK TO SAVEPOINT or
+     * RELEASE SAVEPOINT, in any dialect's spelling), else null: for a mode that otherwise sends the client's SQL
+     * unchanged to its one database.
+     */
+    public static String savepointStatementFor(String sql, Dialect d) throws SQLException {
+        Translation.Builder b = new Translation.Builder();
+        b.clientSql = sql;
+        b.client = d;
+        if (!transaction(withoutLeadingComments(stripTerminator(sql)), b) || !b.control.insideTransaction()) return null;
+        return new Translation(b).sqlFor(d);
+    }
+
     private static String stripTerminator(String sql) {
         String s = sql.strip();
         while (s.endsWith(";")) {
@@ -246,7 +263,7 @@ public final class Translator {
             b.savepointName = m.group(1);
         } else if ((m = RELEASE.matcher(sql)).matches()) {
             b.control = TransactionControl.RELEASE_SAVEPOINT;
-            b.savepointName = m.group(2);
+            b.savepointName = m.group(3);
         } else {
             return false;
         }

@@ -82,6 +82,20 @@ class TranslatorTest {
         assertThat(rollbackTo.savepointName()).isEqualTo("sp_1");
         assertThat(rollbackTo.kind()).isEqualTo(StatementKind.TRANSACTION);
         assertThat(translator.translate("release sp_1").sqlFor(Dialect.HSQLDB)).isEqualTo("RELEASE SAVEPOINT sp_1");
+        Translation derbySavepoint = translator.translate("SAVEPOINT sp_2 ON ROLLBACK RETAIN CURSORS ON ROLLBACK RETAIN LOCKS");
+        assertThat(derbySavepoint.transactionControl()).isEqualTo(TransactionControl.SAVEPOINT);
+        assertThat(derbySavepoint.savepointName()).isEqualTo("sp_2");
+        assertThat(derbySavepoint.sqlFor(Dialect.MARIADB)).isEqualTo("SAVEPOINT sp_2");
+        assertThat(derbySavepoint.sqlFor(Dialect.DERBY)).isEqualTo("SAVEPOINT sp_2 ON ROLLBACK RETAIN CURSORS");
+        assertThat(translator.translate("SAVEPOINT sp_3 UNIQUE ON ROLLBACK RETAIN CURSORS").savepointName()).isEqualTo("sp_3");
+        Translation derbyRelease = translator.translate("RELEASE TO SAVEPOINT sp_2");
+        assertThat(derbyRelease.transactionControl()).isEqualTo(TransactionControl.RELEASE_SAVEPOINT);
+        assertThat(derbyRelease.savepointName()).isEqualTo("sp_2");
+        assertThat(Translator.savepointStatementFor("savepoint a1;", Dialect.DERBY))
+                .isEqualTo("SAVEPOINT a1 ON ROLLBACK RETAIN CURSORS");
+        assertThat(Translator.savepointStatementFor("/* x */ ROLLBACK TO a1", Dialect.POSTGRESQL)).isEqualTo("ROLLBACK TO SAVEPOINT a1");
+        assertThat(Translator.savepointStatementFor("COMMIT", Dialect.DERBY)).isNull();
+        assertThat(Translator.savepointStatementFor("SELECT 1 FROM t", Dialect.DERBY)).isNull();
         assertThatThrownBy(() -> translator.translate("  ")).hasFieldOrPropertyWithValue("SQLState", "42000");
     }
 

@@ -77,6 +77,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final Translator translator;
     private final DeterminismSource determinism;
     private final boolean homogeneous;
+    /** The replica dialect that allows one savepoint at a time (Derby), or null when every replica nests them. */
+    private final Dialect oneSavepointAtATime;
     private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
     private final WriteAheadLog wal;
     /** The log as the core uses it; null without a log. */
@@ -131,6 +133,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         Set<Dialect> targets = new LinkedHashSet<>();
         for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
         this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
+        this.oneSavepointAtATime = targets.stream().filter(d -> !d.nestsSavepoints()).findFirst().orElse(null);
         // Column types: from the DDL translated here, else from the primary's metadata (tables made before we started).
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
                 new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())));
@@ -419,6 +422,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /** Whether every replica is of the client's dialect family. */
     boolean homogeneous() {
         return homogeneous;
+    }
+
+    /** A replica dialect that allows one savepoint at a time, or null. */
+    Dialect oneSavepointAtATime() {
+        return oneSavepointAtATime;
     }
 
     CbsCore<JdbcStatement> core() {

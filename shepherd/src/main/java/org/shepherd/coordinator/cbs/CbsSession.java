@@ -2,7 +2,9 @@ package org.shepherd.coordinator.cbs;
 
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
@@ -15,7 +17,9 @@ import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.translator.Bound;
 import org.shepherd.translator.StatementKind;
+import org.shepherd.translator.TransactionControl;
 import org.shepherd.translator.Translation;
+import org.shepherd.translator.dialect.Dialect;
 
 /**
  * One client session over the {@link CbsCore}: inside a transaction each answer is the primary's (tentative until
@@ -32,6 +36,8 @@ final class CbsSession implements Session {
     private volatile CompletableFuture<?> waiting;
     private volatile long runningTxId = -1;
     private ResultCursor openCursor;
+    /** The savepoints the primary holds in the current transaction, oldest first (names upper-cased). */
+    private final List<String> savepoints = new ArrayList<>();
     private boolean schemaChangedInTransaction;
     private volatile boolean closed;
 
@@ -47,7 +53,8 @@ final class CbsSession implements Session {
         if (tr != null) {
             switch (tr.kind()) {
                 case TRANSACTION:
-                    return transactionControl(tr);
+                    if (!tr.transactionControl().insideTransaction()) return transactionControl(tr);
+                    return savepointStatement(tr, sql, options);
                 case SESSION:
                     throw new SQLFeatureNotSupportedException("Shepherd does not support session settings yet: " + sql.strip()
                             + " (replica connections are per transaction)", "0A000");
@@ -144,10 +151,43 @@ final class CbsSession implements Session {
                 }
                 break;
             default:
-                throw new SQLFeatureNotSupportedException("Shepherd does not support savepoints yet: " + tr.clientSql().strip(),
-                        "0A000");
+                throw new IllegalStateException("not a transaction boundary: " + tr.transactionControl());
         }
         return new Answer.Update(0, List.of(), List.of(), List.of());
+    }
+
+    /**
+     * SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: statements of the transaction like any other (the primary
+     * runs it, then every secondary, in order; it is voted and logged). The session mirrors the savepoints the primary
+     * accepted, so that a replica set with a Derby replica refuses a second one, the same way for every replica.
+     */
+    private Answer savepointStatement(Translation tr, String sql, ExecOptions options) throws SQLException {
+        if (autoCommit) {
+            throw new SQLException("no transaction is open for " + sql.strip() + ": savepoints need autocommit off (or BEGIN"
+                    + " first)", "25000");
+        }
+        String name = tr.savepointName().toUpperCase(Locale.ROOT);
+        Dialect single = coordinator.oneSavepointAtATime();
+        if (tr.transactionControl() == TransactionControl.SAVEPOINT && single != null && !savepoints.isEmpty()) {
+            throw new SQLException("savepoint " + savepoints.get(savepoints.size() - 1) + " is still set and a "
+                    + single.name() + " replica allows one savepoint at a time: release it first", "3B002");
+        }
+        closeOpenCursor();
+        Answer a = runStatement(tr, sql, List.of(), options);
+        int at = savepoints.indexOf(name);
+        switch (tr.transactionControl()) {
+            case SAVEPOINT:
+                if (at >= 0) savepoints.remove(at); // SQL: a savepoint of the same name replaces the old one
+                savepoints.add(name);
+                break;
+            case ROLLBACK_TO_SAVEPOINT:
+                if (at >= 0) savepoints.subList(at + 1, savepoints.size()).clear();
+                break;
+            default:
+                if (at >= 0) savepoints.subList(at, savepoints.size()).clear();
+                break;
+        }
+        return a;
     }
 
     private void restoreAutoCommit() {
@@ -232,6 +272,7 @@ final class CbsSession implements Session {
 
     /** A transaction that ran DDL ended: unless it committed, the catalog learned changes that did not happen. */
     private void transactionEnded(boolean committed) {
+        savepoints.clear();
         if (schemaChangedInTransaction && !committed) coordinator.forgetSchema();
         schemaChangedInTransaction = false;
     }
@@ -276,7 +317,10 @@ final class CbsSession implements Session {
     }
 
     private Txn<JdbcStatement> transaction() throws SQLException {
-        if (current == null) current = begin();
+        if (current == null) {
+            current = begin();
+            savepoints.clear();
+        }
         return current;
     }
 

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -528,6 +529,31 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     private Outcome run(long txId, int attempt, int gen, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
+        if (primary || !setup.errorAbortsTransaction() || !stmt.failedAtPrimary()) {
+            return runStatement(txId, attempt, gen, stmt, primary, done);
+        }
+        // PostgreSQL: the error the primary answered would abort the whole transaction here; a savepoint undoes only
+        // the statement, as the primary's engine did
+        Savepoint guard;
+        try {
+            guard = connection(txId, attempt, gen).setSavepoint();
+        } catch (SQLException e) {
+            return failure(txId, attempt, e);
+        }
+        Outcome o = runStatement(txId, attempt, gen, stmt, false, done);
+        if (o.kind() != Outcome.Kind.ANSWER) return o; // the transaction was rolled back here (or the replica is down)
+        try {
+            Connection c = connection(txId, attempt, gen);
+            if (o.error() != null) c.rollback(guard);
+            c.releaseSavepoint(guard);
+            return o;
+        } catch (SQLException e) {
+            return failure(txId, attempt, e);
+        }
+    }
+
+    private Outcome runStatement(long txId, int attempt, int gen, JdbcStatement stmt, boolean primary,
+            Consumer<Outcome> done) {
         try {
             Connection c = connection(txId, attempt, gen);
             String sql = primary ? stmt.sqlFor(dialect) : stmt.secondarySqlFor(dialect);
@@ -605,10 +631,16 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (!handedOver) finish(c, sql, st, cached && reusable, options.returnGeneratedKeys());
             }
         } catch (SQLException e) {
-            return failure(txId, attempt, e);
+            return failedHere(txId, attempt, stmt, primary, e);
         } catch (RuntimeException e) {
-            return failure(txId, attempt, JdbcExecution.toSqlException(e));
+            return failedHere(txId, attempt, stmt, primary, JdbcExecution.toSqlException(e));
         }
+    }
+
+    private Outcome failedHere(long txId, int attempt, JdbcStatement stmt, boolean primary, SQLException e) {
+        Outcome o = failure(txId, attempt, e);
+        if (primary && o.kind() == Outcome.Kind.ANSWER) stmt.primaryFailed(); // before a secondary gets it
+        return o;
     }
 
     /** Puts a statement back into the cache when it may be used again, else closes it. */
@@ -663,7 +695,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
     }
 
-    private Outcome failure(long txId, int attempt, SQLException e) {
+    private Outcome failure(long txId, int attempt, SQLException vendorError) {
+        SQLException e = setup.standardized(vendorError);
         if (ErrorOutcome.isConnectionFailure(e)) {
             release(txId, attempt, false);
             return Outcome.down(e);

@@ -20,6 +20,8 @@ import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.MetadataCalls;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.StatementCache;
+import org.shepherd.translator.Translator;
+import org.shepherd.translator.dialect.Dialect;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +42,7 @@ final class PassthroughSession implements Session {
     private final JdbcValues values;
     private final StatementCache statements;
     private final int fetchSizeDefault;
+    private final Dialect dialect;
 
     private Connection connection;
     private boolean autoCommit = true;
@@ -55,12 +58,24 @@ final class PassthroughSession implements Session {
         this.values = values;
         this.statements = statements;
         this.fetchSizeDefault = fetchSizeDefault;
+        try {
+            this.dialect = Dialect.forName(replica.spec().dialect());
+        } catch (SQLException e) {
+            throw new IllegalArgumentException(e.getMessage(), e); // the configuration checked the dialect
+        }
     }
 
     @Override
-    public synchronized Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
+    public synchronized Answer execute(String clientSql, List<Param> params, ExecOptions options) throws SQLException {
         ensureOpen();
         closeCursor();
+        String savepointSql = Translator.savepointStatementFor(clientSql, dialect);
+        if (savepointSql != null && autoCommit) {
+            throw new SQLException("no transaction is open for " + clientSql.strip() + ": savepoints need autocommit off",
+                    "25000");
+        }
+        // a savepoint statement in the database's own spelling (Derby's needs ON ROLLBACK RETAIN CURSORS)
+        String sql = savepointSql != null ? savepointSql : clientSql;
         Connection c = connection();
         statements.invalidateAfter(sql);
         boolean cached = !params.isEmpty() || options.returnGeneratedKeys();

@@ -22,6 +22,7 @@ final class MySqlFamilySetup implements ReplicaSetup {
 
     /** ER_LOCK_DEADLOCK, ER_LOCK_WAIT_TIMEOUT, ER_CHECKREAD (record changed since last read). */
     private static final Set<Integer> RETRY_CODES = Set.of(1213, 1205, 1020);
+    private static final int ER_SP_DOES_NOT_EXIST = 1305;
 
     private final String dialect;
     /** Case-sensitive, NO PAD: 'a' &lt;&gt; 'A' and 'a' &lt;&gt; 'a '. */
@@ -100,6 +101,16 @@ final class MySqlFamilySetup implements ReplicaSetup {
     @Override
     public boolean isRetryable(SQLException e) {
         return SqlErrors.anyInChain(e, s -> RETRY_CODES.contains(s.getErrorCode()) || "40001".equals(s.getSQLState()));
+    }
+
+    /** MySQL's and MariaDB's "SAVEPOINT x does not exist" is error 1305 with SQLState 42000; the standard's is 3B001. */
+    @Override
+    public SQLException standardized(SQLException e) {
+        // the driver may prefix the server's message, e.g. "(conn=12) SAVEPOINT b does not exist"
+        if (e.getErrorCode() == ER_SP_DOES_NOT_EXIST && e.getMessage() != null && e.getMessage().contains("SAVEPOINT ")) {
+            return new SQLException(e.getMessage(), "3B001", e.getErrorCode(), e);
+        }
+        return e;
     }
 
     private String sessionIsolation(Connection c) throws SQLException {

@@ -72,6 +72,11 @@ final class PostgresSetup implements ReplicaSetup {
     }
 
     @Override
+    public boolean errorAbortsTransaction() {
+        return true;
+    }
+
+    @Override
     public StatementGate statementGate() {
         return StatementGate.PREDECESSORS_COMMITTED;
     }

@@ -82,9 +82,26 @@ public interface ReplicaSetup {
         return "ALTER TABLE " + table + " ALTER COLUMN " + column + " RESTART WITH " + next;
     }
 
+    /**
+     * Whether a failed statement aborts the whole transaction (PostgreSQL: 25P02 until ROLLBACK) instead of undoing
+     * only itself as every other supported engine does. A secondary of such an engine runs a statement the primary
+     * failed inside a savepoint, so that the transaction goes on there too.
+     */
+    default boolean errorAbortsTransaction() {
+        return false;
+    }
+
     /** When a statement may be sent to this replica as a secondary; see {@link StatementGate}. */
     default StatementGate statementGate() {
         return StatementGate.PREDECESSORS_EXECUTED;
+    }
+
+    /**
+     * This vendor's error with the standard SQLState where the vendor uses another one for the same condition, so
+     * that replicas of different vendors answer alike (and clients see one SQLState whichever replica is primary).
+     */
+    default SQLException standardized(SQLException e) {
+        return e;
     }
 
     /**

@@ -344,6 +344,46 @@ class CbsDerbyTest {
         assertThat(coordinator.divergences().snapshot()).isEmpty();
     }
 
+    @Test
+    void savepointsUndoPartOfATransactionOnEveryReplicaAndAFailedStatementIsRolledBackTo() throws Exception {
+        start(ExecutionMode.CBS);
+        try (Session s = coordinator.openSession("app", "db"); Session other = coordinator.openSession("app", "db")) {
+            update(s, "CREATE TABLE sp (id INT PRIMARY KEY, v VARCHAR(10))");
+            assertThatThrownBy(() -> update(s, "SAVEPOINT a")).as("no transaction in autocommit mode")
+                    .hasFieldOrPropertyWithValue("SQLState", "25000");
+            s.setAutoCommit(false);
+            other.setAutoCommit(false);
+            update(s, "INSERT INTO sp VALUES (1, 'kept')");
+            update(s, "SAVEPOINT a ON ROLLBACK RETAIN CURSORS"); // Derby's spelling, the client dialect here
+            update(s, "INSERT INTO sp VALUES (2, 'undone')");
+            update(other, "INSERT INTO sp VALUES (10, 'other')");
+            update(s, "UPDATE sp SET v = 'changed' WHERE id = 1");
+            assertThatThrownBy(() -> update(s, "SAVEPOINT b")).as("Derby replicas hold one savepoint at a time")
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "3B002")
+                    .hasMessageContaining("release it first");
+            update(s, "ROLLBACK TO SAVEPOINT a");
+            update(s, "RELEASE SAVEPOINT a");
+            assertThatThrownBy(() -> update(s, "ROLLBACK TO SAVEPOINT a")).as("released")
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "3B001");
+            update(s, "SAVEPOINT c");
+            assertThatThrownBy(() -> update(s, "INSERT INTO sp VALUES (1, 'duplicate')"))
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "23505");
+            update(s, "ROLLBACK WORK TO c");
+            update(s, "INSERT INTO sp VALUES (3, 'kept')");
+            update(s, "RELEASE SAVEPOINT c");
+            assertThat(query(s, "SELECT id, v FROM sp WHERE id < 10 ORDER BY id")).extracting(r -> r[0] + "=" + r[1])
+                    .containsExactly("1=kept", "3=kept");
+            s.commit();
+            other.commit();
+        }
+        assertThat(coordinator.awaitIdle(10_000)).isTrue();
+        for (ReplicaPool p : pools) {
+            assertThat(table(p, "SELECT id, v FROM sp ORDER BY id")).as(p.spec().name())
+                    .containsExactly("1=kept", "3=kept", "10=other");
+        }
+        assertThat(coordinator.divergences().snapshot()).as("every replica gave the same answers").isEmpty();
+    }
+
     @ParameterizedTest
     @EnumSource(value = ExecutionMode.class, names = {"SS", "SERIAL"})
     void comparisonModesRunTheSameWorkload(ExecutionMode mode) throws Exception {

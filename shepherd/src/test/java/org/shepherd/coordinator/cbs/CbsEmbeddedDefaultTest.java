@@ -9,6 +9,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,6 +57,65 @@ class CbsEmbeddedDefaultTest {
                         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM kv")) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).as("rows on %s", e.name()).isEqualTo(3);
+                    c.rollback();
+                }
+            }
+            assertThat(coordinator.divergences().snapshot()).isEmpty();
+        }
+    }
+
+    @Test
+    void jdbcSavepointsThroughTheDriverUndoPartOfATransactionOnEveryReplica(@TempDir Path dir) throws Exception {
+        ShepherdConfig config = EmbeddedDefault.config(dir.resolve("shepherd-data"), "127.0.0.1:0");
+        try (ShepherdServer server = ShepherdServer.create(config)) {
+            server.start();
+            CbsCoordinator coordinator = (CbsCoordinator) server.coordinator();
+            String password = config.users().get(EmbeddedDefault.USER);
+            String url = server.jdbcUrl("shepherd");
+            try (Connection c = DriverManager.getConnection(url, EmbeddedDefault.USER, password);
+                    Connection other = DriverManager.getConnection(url, EmbeddedDefault.USER, password);
+                    Statement s = c.createStatement()) {
+                assertThat(c.getMetaData().supportsSavepoints()).isTrue();
+                s.executeUpdate("CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(20))");
+                assertThatThrownBy(c::setSavepoint).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "25000");
+                c.setAutoCommit(false);
+                s.executeUpdate("INSERT INTO kv VALUES (1, 'kept')");
+                Savepoint first = c.setSavepoint();
+                assertThat(first.getSavepointId()).isEqualTo(1);
+                assertThatThrownBy(first::getSavepointName).isInstanceOf(SQLException.class);
+                s.executeUpdate("INSERT INTO kv VALUES (2, 'undone')");
+                c.rollback(first);
+                c.releaseSavepoint(first);
+                Savepoint named = c.setSavepoint("before_three");
+                assertThat(named.getSavepointName()).isEqualTo("before_three");
+                s.executeUpdate("INSERT INTO kv VALUES (3, 'kept')");
+                c.releaseSavepoint(named);
+                Savepoint again = c.setSavepoint();
+                assertThatThrownBy(() -> s.executeUpdate("INSERT INTO kv VALUES (3, 'duplicate')"))
+                        .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "23505");
+                c.rollback(again);
+                assertThatThrownBy(() -> c.setSavepoint("two words")).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("plain SQL identifier");
+                other.setAutoCommit(false);
+                assertThatThrownBy(() -> other.rollback(again)).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("not set on this connection");
+                c.commit();
+                c.setAutoCommit(true);
+                try (ResultSet rs = s.executeQuery("SELECT k FROM kv ORDER BY k")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(1);
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(3);
+                    assertThat(rs.next()).isFalse();
+                }
+            }
+            assertThat(coordinator.awaitIdle(10_000)).isTrue();
+            for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+                try (Connection c = e.pool().acquire(); Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT COUNT(*), SUM(k) FROM kv")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1) + " rows, sum " + rs.getInt(2)).as(e.name()).isEqualTo("2 rows, sum 4");
                     c.rollback();
                 }
             }

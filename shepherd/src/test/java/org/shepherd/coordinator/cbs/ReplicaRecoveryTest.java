@@ -115,6 +115,38 @@ class ReplicaRecoveryTest {
     }
 
     @Test
+    void aTransactionWithSavepointsAndAFailedStatementIsReplayedAsItRanOnTheOthers() throws Exception {
+        start("savepoints");
+        try (Session s = coordinator.openSession("app", "db")) {
+            run(s, "CREATE TABLE sp (id INT PRIMARY KEY, v VARCHAR(10))");
+            assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+            server.kill();
+            s.setAutoCommit(false);
+            run(s, "INSERT INTO sp VALUES (1, 'one')");
+            run(s, "SAVEPOINT a ON ROLLBACK RETAIN CURSORS");
+            run(s, "INSERT INTO sp VALUES (2, 'undone')");
+            run(s, "UPDATE sp SET v = 'undone' WHERE id = 1");
+            run(s, "ROLLBACK TO SAVEPOINT a");
+            run(s, "RELEASE SAVEPOINT a");
+            assertThatThrownBy(() -> run(s, "INSERT INTO sp VALUES (1, 'again')")).isInstanceOf(SQLException.class);
+            run(s, "INSERT INTO sp VALUES (3, 'three')");
+            s.commit();
+        }
+        assertThat(awaitState(2, state -> state.startsWith("down:"))).startsWith("down:");
+        server.restart();
+        assertThat(awaitState(2, "up"::equals)).as("r3 within %d ms", WAIT_MS).isEqualTo("up");
+        assertThat(r3().replayed()).as("transactions replayed on r3").isPositive();
+        assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
+        ReplicaTables.assertEqualEverywhere(pools, "sp", "id");
+        assertThat(ReplicaTables.canonical(pools.get(2), "sp", "id")).hasSize(2).noneMatch(row -> row.contains("undone"));
+        assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
+    }
+
+    private static void run(Session s, String sql) throws SQLException {
+        s.execute(sql, List.of(), ExecOptions.DEFAULT);
+    }
+
+    @Test
     void withoutViewChangesAPrimaryKilledAndStartedAgainServesAgainAfterItCaughtUp() throws Exception {
         start("primary", 1, false);
         BANK.create(SqlClient.sessions(coordinator));

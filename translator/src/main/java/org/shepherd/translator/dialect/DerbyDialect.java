@@ -21,6 +21,11 @@ public class DerbyDialect extends NoIfExistsDialect {
     }
 
     @Override
+    public boolean nestsSavepoints() {
+        return false;
+    }
+
+    @Override
     public String truncateFunction() {
         return null;
     }

@@ -250,6 +250,14 @@ public abstract class Dialect {
         return true;
     }
 
+    /**
+     * Whether a transaction may hold several SQL savepoints at once. Derby allows one: a second {@code SAVEPOINT}
+     * before the first is released fails with 3B002 (DERBY-3687; its network client has no other way).
+     */
+    public boolean nestsSavepoints() {
+        return true;
+    }
+
     /** What follows {@code SAVEPOINT name} (Derby and Db2 require {@code ON ROLLBACK RETAIN CURSORS}). */
     public String savepointClause() {
         return "";
