@@ -12,7 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
@@ -118,6 +120,9 @@ class PostgresSecondaryCbsTest {
             assertThatThrownBy(() -> run(s, "INSERT INTO item VALUES (1, 'again')")).isInstanceOf(SQLException.class)
                     .hasFieldOrPropertyWithValue("SQLState", "23505");
             run(s, "INSERT INTO item VALUES (2, 'two')");
+            assertThatThrownBy(() -> readAll(s, "SELECT id, 10 / (id - 2) FROM item ORDER BY id"))
+                    .as("a query that fails on its second row, after the first reached the client")
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "22012");
             run(s, "SAVEPOINT a");
             run(s, "INSERT INTO item VALUES (3, 'undone')");
             assertThatThrownBy(() -> run(s, "INSERT INTO item VALUES (2, 'again')")).isInstanceOf(SQLException.class)
@@ -132,6 +137,13 @@ class PostgresSecondaryCbsTest {
                         .containsExactly("1 one", "2 TWO");
             }
             assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
+        }
+    }
+
+    private static void readAll(Session s, String sql) throws SQLException {
+        Answer.Rows rows = (Answer.Rows) s.execute(sql, List.of(), ExecOptions.DEFAULT);
+        try (ResultCursor c = rows.cursor()) {
+            while (!c.exhausted()) c.fetch(1);
         }
     }
 

@@ -597,8 +597,12 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (primary && stmt.streamsToClient()) {
                     List<ColumnInfo> cols = JdbcValues.columns(result.getMetaData());
                     AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
+                    Consumer<Outcome> ended = o -> {
+                        if (o.kind() == Outcome.Kind.ANSWER && o.error() != null) stmt.primaryFailed(); // failed mid-way
+                        done.accept(o);
+                    };
                     StreamingCursor cursor = new StreamingCursor(st, (used, reuse) -> finish(c, sql, used, cached && reuse,
-                            options.returnGeneratedKeys()), result, values, cols, digest, setup, done);
+                            options.returnGeneratedKeys()), result, values, cols, digest, setup, ended);
                     handedOver = true;
                     return Outcome.streaming(new Answer.Rows(cursor, JdbcExecution.warnings(st)));
                 }

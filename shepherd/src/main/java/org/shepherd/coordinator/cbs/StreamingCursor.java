@@ -103,7 +103,8 @@ final class StreamingCursor implements ResultCursor {
         done.accept(Outcome.answer(digest.finish(), null));
     }
 
-    private void fail(SQLException e) {
+    private void fail(SQLException vendorError) {
+        SQLException e = setup.standardized(vendorError);
         if (reported) return;
         reported = true;
         finishStatement(false);
