@@ -457,6 +457,24 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return adminQuery(copied ? "shepherd.restore.copied" : "shepherd.restore", replica);
     }
 
+    /**
+     * For tools ({@code shepherd restore --take-out}): the first step of {@link #adminRestore} for a secondary that is not
+     * lost (its data differs): it is taken out of service first. Refused for the primary, and when fewer than f+1 other
+     * replicas are up.
+     */
+    public ResultSet adminRestoreTakingOut(String replica) throws SQLException {
+        return adminQuery("shepherd.restore.takeout", replica);
+    }
+
+    /**
+     * For tools ({@code shepherd verify}): compares every table ({@code table} null) or one on every replica, through
+     * the vote. One row per table (table, rows, chunks, differing, result); replicas that differ are also reported as
+     * divergences.
+     */
+    public ResultSet adminVerify(String table) throws SQLException {
+        return table == null ? adminQuery("shepherd.verify") : adminQuery("shepherd.verify", table);
+    }
+
     private ResultSet adminQuery(String method, Object... arguments) throws SQLException {
         checkOpen();
         Cursor cursor = executor.metadata(method, List.of(arguments));

@@ -23,15 +23,23 @@ public final class AdminQueries {
     public static final String DIVERGENCES = "shepherd.divergences";
     /** One argument, a replica's name: keeps the log for a lost replica's copy (an action, not a query). */
     public static final String RESTORE = "shepherd.restore";
+    /** One argument, a secondary's name: take it out of service, then as {@link #RESTORE} (an action). */
+    public static final String RESTORE_TAKE_OUT = "shepherd.restore.takeout";
     /** One argument, a replica's name: its copy is installed, probe and catch it up (an action). */
     public static final String RESTORE_COPIED = "shepherd.restore.copied";
+    /**
+     * No argument (every table) or one, a table's name: compares the replicas' tables through the vote (an action: it
+     * runs transactions and may take long).
+     */
+    public static final String VERIFY = "shepherd.verify";
 
     private AdminQueries() {
     }
 
     /** Whether {@code request} is an admin action (it changes what the shepherd does), not a query. */
     public static boolean isAction(MetadataRequest request) {
-        return RESTORE.equals(request.method()) || RESTORE_COPIED.equals(request.method());
+        return RESTORE.equals(request.method()) || RESTORE_TAKE_OUT.equals(request.method())
+                || RESTORE_COPIED.equals(request.method()) || VERIFY.equals(request.method());
     }
 
     /** True for every name in the reserved {@code shepherd.} namespace (no JDBC metadata method starts so). */
@@ -40,11 +48,27 @@ public final class AdminQueries {
     }
 
     public static Answer answer(AdminView view, MetadataRequest request) throws SQLException {
+        if (VERIFY.equals(request.method())) {
+            List<Object> args = request.arguments();
+            if (args.size() > 1 || (args.size() == 1 && !(args.get(0) instanceof String))) {
+                throw new SQLException(VERIFY + " takes no argument (every table) or one, a table's name", "42000");
+            }
+            List<Object[]> rows = new ArrayList<>();
+            for (AdminView.VerifyRow r : view.verify(args.isEmpty() ? null : (String) args.get(0))) {
+                rows.add(new Object[] {r.table(), r.rows(), r.chunks(), r.differing(), r.result()});
+            }
+            return rows(verifyColumns(), rows);
+        }
         if (isAction(request)) {
             if (request.arguments().size() != 1 || !(request.arguments().get(0) instanceof String replica)) {
                 throw new SQLException(request.method() + " takes one argument, the name of the replica", "42000");
             }
-            String state = view.restore(replica, RESTORE_COPIED.equals(request.method()));
+            AdminView.RestoreStep step = switch (request.method()) {
+                case RESTORE_COPIED -> AdminView.RestoreStep.COPIED;
+                case RESTORE_TAKE_OUT -> AdminView.RestoreStep.TAKE_OUT;
+                default -> AdminView.RestoreStep.BEGIN;
+            };
+            String state = view.restore(replica, step);
             return rows(List.of(text("replica"), text("state")), List.<Object[]>of(new Object[] {replica, state}));
         }
         if (!request.arguments().isEmpty()) {
@@ -55,7 +79,8 @@ public final class AdminQueries {
             case STATUS -> rows(statusColumns(), statusRows(view.statusRows()));
             case DIVERGENCES -> rows(divergenceColumns(), divergenceRows(view.divergenceRows()));
             default -> throw new SQLException("unknown admin query " + request.method() + "; known: " + VIEW + ", " + STATUS
-                    + ", " + DIVERGENCES + ", " + RESTORE + ", " + RESTORE_COPIED, "42000");
+                    + ", " + DIVERGENCES + ", " + RESTORE + ", " + RESTORE_TAKE_OUT + ", " + RESTORE_COPIED + ", " + VERIFY,
+                    "42000");
         };
     }
 
@@ -96,6 +121,10 @@ public final class AdminQueries {
     static List<ColumnInfo> divergenceColumns() {
         return List.of(text("time"), number("txid"), number("statement_index"), text("statement"), text("replica"),
                 text("expected"), text("got"), flag("masked"));
+    }
+
+    static List<ColumnInfo> verifyColumns() {
+        return List.of(text("table"), number("rows"), number("chunks"), text("differing"), text("result"));
     }
 
     private static ColumnInfo text(String name) {

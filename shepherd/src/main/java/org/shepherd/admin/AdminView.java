@@ -20,13 +20,41 @@ public interface AdminView {
     List<Divergence> divergenceRows();
 
     /**
-     * Brings back lost replica {@code replica} in two steps: first ({@code copied} false) the log is kept for a copy of an
-     * up-to-date replica's database that the operator takes from then on and installs on it; then ({@code copied} true)
-     * it is probed, checked and caught up. Returns its state now; fails when it is not in the state the step needs, or
+     * Brings back lost replica {@code replica} in two steps: first ({@link RestoreStep#BEGIN}, or
+     * {@link RestoreStep#TAKE_OUT} for a secondary that serves) the log is kept for a copy of an up-to-date replica's
+     * database that the operator takes from then on and installs on it; then ({@link RestoreStep#COPIED}) it is probed,
+     * checked and caught up. Returns its state now; fails when it is not in the state the step needs, or
      * this mode has no replicas to restore.
      */
-    default String restore(String replica, boolean copied) throws SQLException {
+    default String restore(String replica, RestoreStep step) throws SQLException {
         throw new SQLException("restoring a replica needs mode cbs, ss or serial", "0A000");
+    }
+
+    /** The steps of {@link #restore}. */
+    enum RestoreStep {
+        /** A lost replica: keep the log for its copy. */
+        BEGIN,
+        /** As {@link #BEGIN}, for a secondary that is not lost: it is taken out of service first. */
+        TAKE_OUT,
+        /** Its copy is installed: probe, check and catch it up. */
+        COPIED
+    }
+
+    /**
+     * Compares every table ({@code table} null or empty) or one, on every replica, through the vote; one row per table.
+     * Differences are reported as divergences too. Fails when this mode has no replicas to compare.
+     */
+    default List<VerifyRow> verify(String table) throws SQLException {
+        throw new SQLException("comparing replicas needs mode cbs, ss or serial", "0A000");
+    }
+
+    /**
+     * @param rows rows compared (read at the primary)
+     * @param chunks transactions it took
+     * @param differing the replicas whose answers differed, comma-separated, empty when none
+     * @param result "equal", "DIFFERS on ..." or "not compared: ...", and the replicas that could not be compared
+     */
+    record VerifyRow(String table, long rows, long chunks, String differing, String result) {
     }
 
     /**

@@ -37,12 +37,17 @@ final class RestoreCommand implements Callable<Integer> {
     @Option(names = "--copied", description = "step 3: the copy is installed; check it and catch the replica up")
     boolean copied;
 
+    @Option(names = "--take-out", description = "step 1 for a secondary that is not lost (e.g. one `shepherd verify` found"
+            + " different): take it out of service first (refused for the primary, and unless f+1 others are up)")
+    boolean takeOut;
+
     @Override
     public Integer call() {
+        if (copied && takeOut) throw CliException.usage("--copied and --take-out are different steps: give one");
         ShepherdConnection connection = client.connect();
         AdminClient.Table answer;
         try {
-            answer = AdminClient.read(connection.adminRestore(replica, copied));
+            answer = AdminClient.read(takeOut ? connection.adminRestoreTakingOut(replica) : connection.adminRestore(replica, copied));
         } catch (SQLException e) {
             throw CliException.failure("the shepherd did not restore " + replica + ": " + SqlRunner.formatError(e), e);
         } finally {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
         versionProvider = ShepherdCli.VersionProvider.class,
         description = "Byzantine-fault-tolerant replication for SQL databases (commit barrier scheduling).",
         subcommands = {ServeCommand.class, SqlCommand.class, StatusCommand.class, DivergencesCommand.class, RestoreCommand.class,
-            CommandLine.HelpCommand.class},
+            VerifyCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:ok", "1:the job failed", "2:bad usage or configuration"})
 public final class ShepherdCli implements Callable<Integer> {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +28,7 @@ class AdminEndToEndTest {
     @Test
     void statusShowsTheViewAndDivergencesNameTheReplicaChangedBehindTheShepherdsBack(@TempDir Path dir) throws Exception {
         Path dataDir = dir.resolve("shepherd-data");
-        ServeCommand serve = new ServeCommand();
-        serve.dataDir = dataDir;
-        serve.listen = "127.0.0.1:0";
-        ServeCommand.Running running = serve.start();
+        ServeCommand.Running running = CliRun.serveEmbedded(dataDir);
         try (ShepherdServer server = running.server()) {
             CliRun status = CliRun.of("status", "--json", "--data-dir", dataDir.toString());
             assertThat(status.exitCode()).as(status.err()).isZero();
@@ -87,13 +85,76 @@ class AdminEndToEndTest {
 
             CliRun restoreUp = CliRun.of("restore", "--data-dir", dataDir.toString(), "r2");
             assertThat(restoreUp.exitCode()).as("only a lost replica is restored").isEqualTo(1);
-            assertThat(restoreUp.err()).contains("replica r2 is up, not lost");
+            assertThat(restoreUp.err()).contains("replica r2 is up, not lost").contains("restore --take-out r2");
+            CliRun takeOutPrimary = CliRun.of("restore", "--take-out", "--data-dir", dataDir.toString(), "r1");
+            assertThat(takeOutPrimary.exitCode()).isEqualTo(1);
+            assertThat(takeOutPrimary.err()).contains("replica r1 is the primary");
+            CliRun bothSteps = CliRun.of("restore", "--take-out", "--copied", "--data-dir", dataDir.toString(), "r2");
+            assertThat(bothSteps.exitCode()).isEqualTo(ShepherdCli.EXIT_USAGE);
             CliRun copiedFirst = CliRun.of("restore", "--copied", "--data-dir", dataDir.toString(), "r2");
             assertThat(copiedFirst.exitCode()).isEqualTo(1);
             assertThat(copiedFirst.err()).contains("run `shepherd restore r2` first");
             CliRun unknown = CliRun.of("restore", "--data-dir", dataDir.toString(), "r9");
             assertThat(unknown.exitCode()).isEqualTo(1);
             assertThat(unknown.err()).contains("no replica r9");
+        }
+    }
+
+    /**
+     * {@code shepherd verify} reads every table through the vote: equal replicas pass; a row changed behind the
+     * shepherd's back on r3 in a table's third chunk (a two-column key), and a row deleted on r2 from a table without a
+     * key, are found and named.
+     */
+    @Test
+    void verifyComparesEveryTableAndNamesTheReplicasThatDiffer(@TempDir Path dir) throws Exception {
+        Path dataDir = dir.resolve("shepherd-data");
+        ServeCommand.Running running = CliRun.serveEmbedded(dataDir);
+        try (ShepherdServer server = running.server()) {
+            ConnectionTarget target = ConnectionTarget.resolve(null, null, null, dataDir);
+            try (Connection client = DriverManager.getConnection(target.url(), target.connectionProperties());
+                    Statement st = client.createStatement()) {
+                st.executeUpdate("CREATE TABLE acct (id INT PRIMARY KEY, bal INT)");
+                st.executeUpdate("INSERT INTO acct VALUES (1, 100), (2, 200)");
+                st.executeUpdate("CREATE TABLE line (o INT NOT NULL, n INT NOT NULL, qty INT, PRIMARY KEY (o, n))");
+                st.executeUpdate("CREATE TABLE note (txt VARCHAR(20))");
+                st.executeUpdate("INSERT INTO note VALUES ('a'), ('b'), ('b')");
+                try (PreparedStatement ps = client.prepareStatement("INSERT INTO line VALUES (?, ?, ?)")) {
+                    for (int i = 0; i < 2_500; i++) {
+                        ps.setInt(1, i % 2);
+                        ps.setInt(2, i);
+                        ps.setInt(3, i * 7);
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+            }
+            CliRun equal = CliRun.of("verify", "--data-dir", dataDir.toString());
+            assertThat(equal.exitCode()).as(equal.out() + equal.err()).isZero();
+            assertThat(equal.out()).contains("3 tables equal on every replica").containsPattern("\\| LINE +\\| +2500 \\| +3 \\|");
+            assertThat(((CbsCoordinator) server.coordinator()).divergences().snapshot()).isEmpty();
+
+            behindTheShepherdsBack(dataDir, "r3", "UPDATE line SET qty = -1 WHERE o = 1 AND n = 2301");
+            behindTheShepherdsBack(dataDir, "r2", "DELETE FROM note WHERE txt = 'a'");
+            CliRun differs = CliRun.of("verify", "--data-dir", dataDir.toString());
+            assertThat(differs.exitCode()).as(differs.out() + differs.err()).isEqualTo(VerifyCommand.EXIT_DIFFERS);
+            assertThat(differs.out()).containsPattern("\\| LINE .*\\| r3 +\\| DIFFERS on r3")
+                    .containsPattern("\\| NOTE .*\\| r2 +\\| DIFFERS on r2").containsPattern("\\| ACCT .*\\| equal")
+                    .contains("2 of 3 tables not equal everywhere");
+            CliRun one = CliRun.of("verify", "--data-dir", dataDir.toString(), "--table", "acct");
+            assertThat(one.exitCode()).as(one.out() + one.err()).isZero();
+            assertThat(one.out()).contains("1 table equal on every replica");
+            CliRun report = CliRun.of("divergences", "--data-dir", dataDir.toString());
+            assertThat(report.out()).contains("| r3 ").contains("| r2 ").doesNotContain("| r1 ");
+            CliRun missing = CliRun.of("verify", "--data-dir", dataDir.toString(), "--table", "nothing");
+            assertThat(missing.exitCode()).isEqualTo(1);
+            assertThat(missing.err()).contains("no table nothing");
+        }
+    }
+
+    private static void behindTheShepherdsBack(Path dataDir, String replica, String sql) throws Exception {
+        try (Connection c = DriverManager.getConnection("jdbc:derby:" + dataDir.toAbsolutePath().normalize().resolve(replica));
+                Statement st = c.createStatement()) {
+            assertThat(st.executeUpdate(sql)).isEqualTo(1);
         }
     }
 }

@@ -27,10 +27,7 @@ class ServeEndToEndTest {
     @Test
     void sqlWithoutUrlCreatesInsertsAndReadsBackEveryCommonType(@TempDir Path dir) {
         Path dataDir = dir.resolve("shepherd-data");
-        ServeCommand serve = new ServeCommand();
-        serve.dataDir = dataDir;
-        serve.listen = "127.0.0.1:0";
-        ServeCommand.Running running = serve.start();
+        ServeCommand.Running running = CliRun.serveEmbedded(dataDir);
         try (ShepherdServer server = running.server()) {
             assertThat(running.readyLine())
                     .matches("Shepherd ready: jdbc:shepherd://127\\.0\\.0\\.1:\\d+/shepherd\\?user=shepherd&password=\\S+");

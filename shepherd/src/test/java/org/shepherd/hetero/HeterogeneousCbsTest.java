@@ -3,7 +3,10 @@ package org.shepherd.hetero;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -15,6 +18,7 @@ import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
 import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.protocol.Param;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.setup.ReplicaRefusedException;
 import org.shepherd.replica.setup.ReplicaSetup;
@@ -249,6 +253,45 @@ class HeterogeneousCbsTest {
             assertThat(ReplicaTables.canonical(pools.get(0), "sv", "id")).hasSize(3)
                     .allMatch(row -> !row.contains("undone")).noneMatch(row -> row.contains("again"));
             assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        }
+    }
+
+    /**
+     * {@code shepherd verify} on MariaDB (primary, MariaDB's SQL), HSQLDB and PostgreSQL: a table with a two-column key
+     * of a string and an integer read in three chunks, and a row changed behind the shepherd's back on PostgreSQL found.
+     */
+    @Test
+    void verifyComparesTablesAcrossEnginesChunkByChunk() throws Exception {
+        List<String> names = List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL);
+        try (CbsCoordinator c = coordinator(names, 0)) {
+            try (Session s = c.openSession("app", "db")) {
+                s.execute("CREATE TABLE item (cat VARCHAR(10) NOT NULL, n INT NOT NULL, price DECIMAL(10,2), added DATE,"
+                        + " PRIMARY KEY (cat, n))", List.of(), ExecOptions.DEFAULT);
+                List<List<Param>> rows = new ArrayList<>();
+                for (int i = 0; i < 2_300; i++) {
+                    rows.add(List.of(new Param(Types.VARCHAR, i % 3 == 0 ? "tea" : "coffee"), new Param(Types.INTEGER, (long) i),
+                            new Param(Types.DECIMAL, java.math.BigDecimal.valueOf(i, 2)),
+                            new Param(Types.DATE, java.time.LocalDate.of(2026, 1, 1).plusDays(i % 300))));
+                }
+                s.executeBatch("INSERT INTO item VALUES (?, ?, ?, ?)", rows, null, ExecOptions.DEFAULT);
+            }
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.verify(null)).singleElement().satisfies(row -> {
+                assertThat(row.table()).isEqualToIgnoringCase("item");
+                assertThat(row.rows()).isEqualTo(2_300);
+                assertThat(row.chunks()).isEqualTo(3);
+                assertThat(row.result()).isEqualTo("equal");
+            });
+            ReplicaPool postgresql = ReplicaTables.pools(c).get(2);
+            try (Connection pg = postgresql.acquire(); Statement st = pg.createStatement()) {
+                assertThat(st.executeUpdate("UPDATE item SET price = 0 WHERE cat = 'tea' AND n = 2100")).isEqualTo(1);
+                pg.commit();
+            }
+            assertThat(c.verify("ITEM")).singleElement().satisfies(row -> {
+                assertThat(row.differing()).isEqualTo(ReplicaServers.POSTGRESQL);
+                assertThat(row.result()).startsWith("DIFFERS on " + ReplicaServers.POSTGRESQL);
+            });
+            assertThat(c.divergences().snapshot()).isNotEmpty().allMatch(d -> d.replica().equals(ReplicaServers.POSTGRESQL));
         }
     }
 

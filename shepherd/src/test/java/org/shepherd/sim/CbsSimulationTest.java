@@ -626,6 +626,26 @@ class CbsSimulationTest {
     }
 
     @Test
+    @DisplayName("a secondary that serves, taken out of service by the operator and restored from a copy of the primary,"
+            + " catches up and serves again while commits go on; the primary is not taken out")
+    void aServingSecondaryTakenOutAndRestoredFromACopy() {
+        Scenario s = Scenario.random(List.of(OK, OK, OK.restoredAt(100, 0))).withWorkload(4, 60, 5)
+                .withShepherd(Shepherd.withLog(3));
+        for (Result r : runAll(s, 50)) {
+            SimReplica r3 = r.replicas().get(2);
+            assertThat(r3.restoreOutcome).as("seed %d", r.seed()).isEqualTo("probing");
+            assertThat(r.core().replicas().get(2).phase()).as("seed %d: %s", r.seed(), r.core().replicas().get(2).downReason())
+                    .isEqualTo(ReplicaManager.Phase.UP);
+            assertThat(r3.data()).as("seed %d", r.seed()).isEqualTo(r.reference());
+        }
+        Scenario primary = s.withFaults(List.of(OK.restoredAt(100, 1), OK, OK));
+        for (Result r : runAll(primary, 20)) {
+            assertThat(r.replicas().get(0).restoreOutcome).as("seed %d", r.seed()).contains("is the primary");
+            assertThat(r.core().replicas().get(0).phase()).as("seed %d", r.seed()).isEqualTo(ReplicaManager.Phase.UP);
+        }
+    }
+
+    @Test
     @DisplayName("with the write-ahead log, a secondary down for longer than the shepherd keeps in memory catches up from the"
             + " log on disk instead of being lost")
     void replicaBeyondMemoryCatchesUpFromTheLog() {

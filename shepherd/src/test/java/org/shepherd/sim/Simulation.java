@@ -633,9 +633,10 @@ final class Simulation {
     }
 
     /**
-     * The operator restores replica {@code i} in three steps: asks the shepherd to keep the log for it
-     * ({@link CbsCore#restore}); {@link #RESTORE_COPY_MS} later replaces its database with a consistent copy of replica
-     * {@code from}'s (-1: leaves it as it is) and tells the shepherd ({@link CbsCore#restoreCopied}).
+     * The operator restores replica {@code i} in three steps: asks the shepherd to keep the log for it (taking it out of
+     * service first when it is not lost, {@link CbsCore#restore}); {@link #RESTORE_COPY_MS} later replaces its database
+     * with a consistent copy of replica {@code from}'s (-1: leaves it as it is) and tells the shepherd
+     * ({@link CbsCore#restoreCopied}).
      */
     private void restoreReplica(int i, int from) {
         SimReplica r = replicas.get(i);
@@ -644,7 +645,8 @@ final class Simulation {
             return;
         }
         trace("the operator starts restoring " + r.name());
-        core.restore(r.name(), e -> {
+        // a replica that is not lost is taken out of service first
+        core.restore(r.name(), true, e -> {
             r.restoreOutcome = e == null ? "waiting for its copy" : e.getMessage();
             if (e == null) scheduler.schedule(RESTORE_COPY_MS, () -> installCopy(i, from));
         });

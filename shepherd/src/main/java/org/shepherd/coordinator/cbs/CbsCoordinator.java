@@ -65,6 +65,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     public static final int TRANSLATION_CACHE_MAX = 10_000;
     /** Metadata rows returned at most. */
     public static final int METADATA_ROWS_MAX = 100_000;
+    /** How long {@code shepherd verify} waits, after its last read, for every replica that is up to have answered. */
+    static final long VERIFY_WAIT_MS = 60_000;
 
     private final CbsCore<JdbcStatement> core;
     private final ExecutorScheduler scheduler;
@@ -492,7 +494,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     @Override
-    public String restore(String replica, boolean copied) throws SQLException {
+    public String restore(String replica, AdminView.RestoreStep step) throws SQLException {
         onCore(f -> {
             java.util.function.Consumer<SQLException> done = e -> {
                 if (e == null) {
@@ -501,16 +503,21 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                     f.completeExceptionally(e);
                 }
             };
-            if (copied) {
+            if (step == AdminView.RestoreStep.COPIED) {
                 core.restoreCopied(replica, done);
             } else {
-                core.restore(replica, done);
+                core.restore(replica, step == AdminView.RestoreStep.TAKE_OUT, done);
             }
         });
         for (AdminView.ReplicaRow r : statusRows()) {
             if (r.replica().equals(replica)) return r.state();
         }
         return "unknown";
+    }
+
+    @Override
+    public List<AdminView.VerifyRow> verify(String table) throws SQLException {
+        return new TableVerifier(this, VERIFY_WAIT_MS).verify(table);
     }
 
     @Override

@@ -1102,12 +1102,27 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * core's thread. The second step is {@link #restoreCopied}.
      */
     public void restore(String name, java.util.function.Consumer<SQLException> done) {
+        restore(name, false, done);
+    }
+
+    /**
+     * As {@link #restore(String, java.util.function.Consumer)}; with {@code takeOut}, a secondary that is not lost
+     * (one whose data differs, found by {@code shepherd verify}) is first taken out of service and declared lost, when
+     * f+1 other replicas are up to go on committing without it.
+     */
+    public void restore(String name, boolean takeOut, java.util.function.Consumer<SQLException> done) {
         ReplicaManager<S> r = replicaNamed(name, done);
         if (r == null) return;
         if (r.phase() != ReplicaManager.Phase.LOST) {
-            done.accept(new SQLException("replica " + name + " is " + r.phase().name().toLowerCase(java.util.Locale.ROOT)
-                    + ", not lost: only a lost replica is restored", "55000"));
-            return;
+            String phase = r.phase().name().toLowerCase(java.util.Locale.ROOT);
+            String refusal = takeOut || r.primary() ? takeOutRefusal(r, phase) : "replica " + name + " is " + phase
+                    + ", not lost: only a lost replica is restored (to restore a secondary that serves, e.g. one `shepherd"
+                    + " verify` found different, take it out: `shepherd restore --take-out " + name + "`)";
+            if (refusal != null) {
+                done.accept(new SQLException(refusal, "55000"));
+                return;
+            }
+            takeOut(r);
         }
         ReplicaManager<S> p = primaryManager();
         if (p.down()) {
@@ -1146,6 +1161,37 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             done.accept(new SQLException("cannot count the primary " + p.name() + "'s transaction log up to barrier " + floor
                     + " to check " + name + " against: " + e.getMessage(), "55000", e));
         }));
+    }
+
+    /** Why secondary {@code r} may not be taken out of service to be restored, or null when it may. */
+    private String takeOutRefusal(ReplicaManager<S> r, String phase) {
+        if (r.primary()) {
+            return "replica " + r.name() + " is the primary: only a secondary is taken out to be restored (a primary that"
+                    + " answers wrongly is replaced by a view change)";
+        }
+        if (r.awaitingCopy()) return "replica " + r.name() + " is already waiting for its copy";
+        int othersUp = 0;
+        for (ReplicaManager<S> o : replicas) {
+            if (o != r && o.phase() == ReplicaManager.Phase.UP) othersUp++;
+        }
+        if (othersUp < settings.f() + 1) {
+            return "taking " + r.name() + " (" + phase + ") out would leave " + othersUp + " replicas up, fewer than f+1 = "
+                    + (settings.f() + 1) + ": commits would stop; bring the others back first";
+        }
+        return null;
+    }
+
+    /** The operator takes secondary {@code r} out of service to restore it from a copy: it is lost from now on. */
+    private void takeOut(ReplicaManager<S> r) {
+        String reason = "taken out of service by the operator, to be restored from a copy";
+        if (!r.down()) {
+            replicaDown(r, new SQLException(reason, "57P01"));
+        } else if (r.phase() == ReplicaManager.Phase.RECOVERING) {
+            r.markDown(reason); // its replay stops
+        }
+        r.markLost(reason);
+        LOG.warn("replica {} is {}", r.name(), reason);
+        trimLog();
     }
 
     /**

@@ -312,6 +312,12 @@ final class CbsSession implements Session {
         }
     }
 
+    /** The id of the transaction in progress, -1 when there is none. */
+    long transactionId() {
+        Txn<JdbcStatement> t = current;
+        return t == null ? -1 : t.id();
+    }
+
     private void checkOpen() throws SQLException {
         if (closed) throw new SQLException("the session is closed", "08003");
     }
