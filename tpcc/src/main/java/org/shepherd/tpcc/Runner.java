@@ -316,7 +316,8 @@ public final class Runner {
                     Jdbc.rollbackQuietly(tx.connection());
                     if (options.reconnectS() > 0 && Jdbc.isConnectionLoss(e)) {
                         connectionLosses.increment();
-                        boolean atCommit = tx.failedAtCommit();
+                        // a read-only transaction changed nothing whether its COMMIT took or not: it is run again
+                        boolean atCommit = tx.failedAtCommit() && input.type().writes();
                         recorder.connectionLost(System.nanoTime());
                         if (atCommit && input instanceof TxInput.NewOrder in) {
                             recorder.newOrderInDoubt(new PlacedOrder(in, tx.lastOrderId()));

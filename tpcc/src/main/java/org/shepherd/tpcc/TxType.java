@@ -4,21 +4,28 @@ import java.util.List;
 
 /** The five TPC-C transactions and their share of the mix in percent (clause 5.2.3 minimums, rest New-Order). */
 public enum TxType {
-    NEW_ORDER("NewOrder", 45),
-    PAYMENT("Payment", 43),
-    ORDER_STATUS("OrderStatus", 4),
-    DELIVERY("Delivery", 4),
-    STOCK_LEVEL("StockLevel", 4);
+    NEW_ORDER("NewOrder", 45, true),
+    PAYMENT("Payment", 43, true),
+    ORDER_STATUS("OrderStatus", 4, false),
+    DELIVERY("Delivery", 4, true),
+    STOCK_LEVEL("StockLevel", 4, false);
 
     public static final List<TxType> ALL = List.of(values());
     private static final int TOTAL_WEIGHT = 100;
 
     private final String label;
     private final int weightPercent;
+    private final boolean writes;
 
-    TxType(String label, int weightPercent) {
+    TxType(String label, int weightPercent, boolean writes) {
         this.label = label;
         this.weightPercent = weightPercent;
+        this.writes = writes;
+    }
+
+    /** False for the read-only ones (Order-Status, Stock-Level): whether or not their COMMIT took, nothing changed. */
+    public boolean writes() {
+        return writes;
     }
 
     public String label() {

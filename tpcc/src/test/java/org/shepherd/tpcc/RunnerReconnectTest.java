@@ -83,6 +83,22 @@ class RunnerReconnectTest {
     }
 
     @Test
+    void aReadOnlyTransactionWhoseCommitLostTheConnectionRunsAgainInsteadOfBeingInDoubt() throws Exception {
+        driver.breakInsteadOfCommitAtReadOnly = 2;
+        Runner.Options options = new Runner.Options(DerbyTestSupport.SCALE, 1, 600, 0, DerbyTestSupport.SEED, 0, 0, 10, 60,
+            TRANSACTIONS, 10, Clock.systemUTC());
+        Jdbc flaky = new Jdbc(FlakyDriver.PREFIX + derbyUrl.substring("jdbc:derby:".length()), null, null);
+
+        RunResult result = new Runner(flaky, options, DerbyTestSupport.quiet(), new NewOrderLedger()).run();
+
+        assertThat(result.connectionLosses()).as("the read-only COMMIT that broke").isEqualTo(1);
+        assertThat(result.inDoubt()).as("nothing it did can be lost or doubled").isZero();
+        assertThat(result.errors()).as(String.valueOf(result.firstErrors())).isZero();
+        assertThat(result.retries()).as("it ran again").isPositive();
+        assertThat(result.transactions()).isEqualTo(TRANSACTIONS);
+    }
+
+    @Test
     void aLedgerOrderIsHeldOnlyWithItsCustomerAndLines() {
         List<TxInput.OrderLine> lines = List.of(new TxInput.OrderLine(5, 1, 3), new TxInput.OrderLine(9, 1, 1));
         TxInput.NewOrder in = new TxInput.NewOrder(1, 2, 7, lines);
@@ -106,6 +122,8 @@ class RunnerReconnectTest {
         int commitThenBreakAtNewOrder;
         int breakInsteadOfCommitAtNewOrder;
         int breakBeforeStatement;
+        int breakInsteadOfCommitAtReadOnly;
+        private final AtomicInteger readOnlyCommits = new AtomicInteger();
         final AtomicInteger refusedConnects = new AtomicInteger();
         private final AtomicInteger newOrderCommits = new AtomicInteger();
         private final AtomicInteger statements = new AtomicInteger();
@@ -128,6 +146,7 @@ class RunnerReconnectTest {
             private final Connection real;
             private boolean broken;
             private boolean wroteOrder;
+            private boolean wrote;
 
             Broken(Connection real) {
                 this.real = real;
@@ -141,9 +160,14 @@ class RunnerReconnectTest {
                 if (m.getName().equals("prepareStatement")) {
                     PreparedStatement ps = (PreparedStatement) call(real, m, args);
                     boolean insertsOrder = ((String) args[0]).startsWith("INSERT INTO orders ");
+                    boolean writes = !((String) args[0]).startsWith("SELECT");
                     return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {PreparedStatement.class},
-                        (p, sm, sargs) -> statement(ps, insertsOrder, sm, sargs));
+                        (p, sm, sargs) -> statement(ps, insertsOrder, writes, sm, sargs));
                 }
+                if (m.getName().equals("commit") && !wrote && readOnlyCommits.incrementAndGet() == breakInsteadOfCommitAtReadOnly) {
+                    throw breakNow();
+                }
+                if (m.getName().equals("commit") || m.getName().equals("rollback")) wrote = false;
                 if (m.getName().equals("commit") && wroteOrder) {
                     wroteOrder = false;
                     int n = newOrderCommits.incrementAndGet();
@@ -157,11 +181,13 @@ class RunnerReconnectTest {
                 return call(real, m, args);
             }
 
-            private Object statement(PreparedStatement ps, boolean insertsOrder, Method m, Object[] args) throws Throwable {
+            private Object statement(PreparedStatement ps, boolean insertsOrder, boolean writes, Method m, Object[] args)
+                    throws Throwable {
                 if (m.getName().startsWith("execute")) {
                     if (broken) throw new SQLException("no connection", "08003");
                     if (statements.incrementAndGet() == breakBeforeStatement) throw breakNow();
                     if (insertsOrder) wroteOrder = true;
+                    if (writes) wrote = true;
                 }
                 return call(ps, m, args);
             }
