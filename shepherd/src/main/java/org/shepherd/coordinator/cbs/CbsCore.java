@@ -1113,16 +1113,17 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     public void restore(String name, boolean takeOut, java.util.function.Consumer<SQLException> done) {
         ReplicaManager<S> r = replicaNamed(name, done);
         if (r == null) return;
-        if (r.phase() != ReplicaManager.Phase.LOST) {
-            String phase = r.phase().name().toLowerCase(java.util.Locale.ROOT);
-            String refusal = takeOut || r.primary() ? takeOutRefusal(r, phase) : "replica " + name + " is " + phase
-                    + ", not lost: only a lost replica is restored (to restore a secondary that serves, e.g. one `shepherd"
-                    + " verify` found different, take it out: `shepherd restore --take-out " + name + "`)";
-            if (refusal != null) {
-                done.accept(new SQLException(refusal, "55000"));
-                return;
-            }
-            takeOut(r);
+        String phase = r.phase().name().toLowerCase(java.util.Locale.ROOT);
+        if (r.phase() != ReplicaManager.Phase.LOST && !takeOut && !r.primary()) {
+            done.accept(new SQLException("replica " + name + " is " + phase + ", not lost: only a lost replica is restored"
+                    + " (to restore a secondary that serves, e.g. one `shepherd verify` found different, take it out:"
+                    + " `shepherd restore --take-out " + name + "`)", "55000"));
+            return;
+        }
+        String takeOutRefusal = r.phase() == ReplicaManager.Phase.LOST ? null : takeOutRefusal(r, phase);
+        if (takeOutRefusal != null) {
+            done.accept(new SQLException(takeOutRefusal, "55000"));
+            return;
         }
         ReplicaManager<S> p = primaryManager();
         if (p.down()) {
@@ -1133,6 +1134,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             done.accept(new SQLException("another replica's restore is starting; try again in a moment", "55006"));
             return;
         }
+        if (r.phase() != ReplicaManager.Phase.LOST) takeOut(r); // every check passed: nothing is left half done
         long recorded = commitLog.recordedFloor();
         long floor = Math.max(releasedFloor, recorded == Long.MAX_VALUE ? -1 : recorded);
         restoringFloor = floor; // the log keeps what lies above it while the primary counts
