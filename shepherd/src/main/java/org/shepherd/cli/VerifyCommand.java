@@ -50,6 +50,11 @@ final class VerifyCommand implements Callable<Integer> {
             AdminClient.closeQuietly(connection);
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (report.rows().isEmpty()) {
+            out.println("no tables to compare");
+            out.flush();
+            return ShepherdCli.EXIT_OK;
+        }
         report.print(out);
         long unequal = report.rows().stream().map(VerifyCommand::result).filter(r -> !"equal".equals(r)).count();
         out.println(unequal == 0 ? report.rows().size() + (report.rows().size() == 1 ? " table" : " tables")

@@ -110,6 +110,9 @@ class AdminEndToEndTest {
         Path dataDir = dir.resolve("shepherd-data");
         ServeCommand.Running running = CliRun.serveEmbedded(dataDir);
         try (ShepherdServer server = running.server()) {
+            CliRun empty = CliRun.of("verify", "--data-dir", dataDir.toString());
+            assertThat(empty.exitCode()).as(empty.err()).isZero();
+            assertThat(empty.out()).startsWith("no tables to compare");
             ConnectionTarget target = ConnectionTarget.resolve(null, null, null, dataDir);
             try (Connection client = DriverManager.getConnection(target.url(), target.connectionProperties());
                     Statement st = client.createStatement()) {
