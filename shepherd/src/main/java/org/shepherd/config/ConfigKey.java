@@ -143,6 +143,16 @@ public enum ConfigKey {
                     + "are held: in memory up to a small bound, then in a temporary file). A statement that needs more "
                     + "fails with SQLState 54000. 0: autocommit results beyond the memory bound fail.",
             v -> parseLong(v, 0, Long.MAX_VALUE)),
+    VERIFY_INTERVAL_S("verify.interval.s", "0",
+            "Modes cbs, ss, serial: every this many seconds after the last pass ended, the shepherd compares every table on"
+                    + " every replica in the background, as `shepherd verify` does (transactions of 1000 rows in"
+                    + " primary-key order, voted), and logs a WARN line for each table that differs; the differences are"
+                    + " in `shepherd divergences`. 0: only on demand.",
+            v -> parseLong(v, 0, 1L << 31)),
+    VERIFY_CHUNK_PAUSE_MS("verify.chunk.pause.ms", "100",
+            "The background comparison (verify.interval.s) waits this long between two transactions of 1000 rows, so"
+                    + " that it takes a bounded share of the replicas.",
+            v -> parseLong(v, 0, 60_000)),
     WAL_SYNC("wal.sync", "true",
             "Modes cbs, ss, serial: a transaction that wrote is acknowledged (and committed at the replicas) only once it is"
                     + " in the write-ahead log under data.dir/wal and the log was forced to disk (one force for every"

@@ -229,6 +229,16 @@ public final class ShepherdConfig {
         return (Integer) values.get(ConfigKey.VIEW_CHANGE_OUTVOTED);
     }
 
+    /** Seconds between background comparisons of the replicas' tables; 0: none. */
+    public long verifyIntervalS() {
+        return (Long) values.get(ConfigKey.VERIFY_INTERVAL_S);
+    }
+
+    /** Pause between two chunks of a background comparison. */
+    public long verifyChunkPauseMs() {
+        return (Long) values.get(ConfigKey.VERIFY_CHUNK_PAUSE_MS);
+    }
+
     /** The write-ahead log's disk use beyond which a replica that is down is declared lost; 0: no bound. */
     public long walRetainBytesMax() {
         return (Long) values.get(ConfigKey.WAL_RETAIN_BYTES_MAX);

@@ -87,6 +87,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final JdbcCommitLog commitLogReader;
     private final Object identityLookup = new Object();
     private volatile boolean closed;
+    private volatile Thread backgroundVerify;
 
     /**
      * @param pools the replicas, opened; closed with this coordinator
@@ -308,7 +309,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 spill.close();
                 throw new SQLException("cannot open the write-ahead log in " + walDir + ": " + e.getMessage(), "58030", e);
             }
-            return new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
+            CbsCoordinator coordinator = new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
                             config.replicaRecoveryLogMax(), config.viewChange(), config.viewChangeOutvoted(),
@@ -316,6 +317,10 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                             config.walRetainBytesMax())),
                     config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill, wal);
+            if (config.verifyIntervalS() > 0) {
+                coordinator.verifyInBackground(TimeUnit.SECONDS.toMillis(config.verifyIntervalS()), config.verifyChunkPauseMs());
+            }
+            return coordinator;
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
             if (wal != null) wal.close();
@@ -517,7 +522,46 @@ public final class CbsCoordinator implements Coordinator, AdminView {
 
     @Override
     public List<AdminView.VerifyRow> verify(String table) throws SQLException {
-        return new TableVerifier(this, VERIFY_WAIT_MS).verify(table);
+        return new TableVerifier(this, VERIFY_WAIT_MS, 0).verify(table);
+    }
+
+    /**
+     * Compares every table on every replica in the background ({@code verify.interval.s}): {@code intervalMs} after the
+     * last pass ended, with {@code chunkPauseMs} between two chunks; a WARN line per table that differs. Stops with
+     * {@link #close}.
+     */
+    public void verifyInBackground(long intervalMs, long chunkPauseMs) {
+        if (intervalMs <= 0) throw new IllegalArgumentException("intervalMs must be > 0");
+        Thread t = new Thread(() -> {
+            TableVerifier verifier = new TableVerifier(this, VERIFY_WAIT_MS, chunkPauseMs);
+            while (!closed) {
+                try {
+                    Thread.sleep(intervalMs);
+                    if (closed) return;
+                    logVerification(verifier.verify(null));
+                } catch (InterruptedException e) {
+                    return;
+                } catch (SQLException | RuntimeException e) {
+                    if (closed) return;
+                    LOG.warn("background comparison of the replicas failed: {}", e.getMessage());
+                }
+            }
+        }, "shepherd-verify");
+        t.setDaemon(true);
+        backgroundVerify = t;
+        t.start();
+    }
+
+    private static void logVerification(List<AdminView.VerifyRow> rows) {
+        long equal = 0;
+        for (AdminView.VerifyRow r : rows) {
+            if ("equal".equals(r.result())) {
+                equal++;
+            } else {
+                LOG.warn("background comparison: table {} ({} rows): {}", r.table(), r.rows(), r.result());
+            }
+        }
+        LOG.info("background comparison: {} of {} tables equal on every replica", equal, rows.size());
     }
 
     @Override
@@ -604,7 +648,16 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     public void close() {
         if (closed) return;
         closed = true;
+        Thread verifying = backgroundVerify;
+        if (verifying != null) verifying.interrupt();
         for (CbsSession s : List.copyOf(sessions)) s.close();
+        if (verifying != null) {
+            try {
+                verifying.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         try {
             awaitIdle(5_000);
         } catch (SQLException | InterruptedException e) {

@@ -41,10 +41,16 @@ final class TableVerifier {
 
     private final CbsCoordinator coordinator;
     private final long waitMs;
+    private final long chunkPauseMs;
 
-    TableVerifier(CbsCoordinator coordinator, long waitMs) {
+    /**
+     * @param waitMs how long to wait, after the last read, for every replica that is up to have answered
+     * @param chunkPauseMs pause between two chunks (a background pass takes a bounded share of the replicas); 0: none
+     */
+    TableVerifier(CbsCoordinator coordinator, long waitMs, long chunkPauseMs) {
         this.coordinator = coordinator;
         this.waitMs = waitMs;
+        this.chunkPauseMs = chunkPauseMs;
     }
 
     /** One table of the primary's default schema: its name as SQL, and its primary key's columns in key order. */
@@ -62,7 +68,10 @@ final class TableVerifier {
         List<Scan> scans = new ArrayList<>();
         try (CbsSession session = (CbsSession) coordinator.openSession("shepherd-verify", "")) {
             session.setAutoCommit(false);
-            for (Table t : tables) scans.add(scan(session, t));
+            for (Table t : tables) {
+                if (!scans.isEmpty()) pause();
+                scans.add(scan(session, t));
+            }
         }
         List<String> notCompared = awaitSecondaries(coordinator.currentBarrier() - 1);
         List<Divergence> divergences = coordinator.divergences().snapshot();
@@ -77,7 +86,7 @@ final class TableVerifier {
         return out;
     }
 
-    private final class Scan {
+    private static final class Scan {
         final Table table;
         final Set<Long> txIds = new HashSet<>();
         long rows;
@@ -109,6 +118,7 @@ final class TableVerifier {
         List<Integer> keyTypes = null;
         try {
             while (true) {
+                if (scan.chunks > 0) pause();
                 Chunk chunk = chunk(session, scan, t, after, keyTypes);
                 scan.chunks++;
                 scan.rows += chunk.rows;
@@ -128,6 +138,16 @@ final class TableVerifier {
     }
 
     private record Chunk(long rows, List<Object> lastKey, List<Integer> keyTypes) {
+    }
+
+    private void pause() throws SQLException {
+        if (chunkPauseMs <= 0) return;
+        try {
+            Thread.sleep(chunkPauseMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("the comparison was stopped", "57014", e);
+        }
     }
 
     /** One transaction: the rows after {@code after} (null: from the first), read to the end, then committed. */

@@ -173,6 +173,19 @@ class CbsDerbyTest {
         assertThat(d.get(0).statement()).contains("id = 5");
     }
 
+    /** No client reads the changed row: the background comparison (verify.interval.s) finds it and names r2. */
+    @Test
+    void theBackgroundComparisonFindsARowChangedBehindTheShepherdsBack() throws Exception {
+        start(ExecutionMode.CBS);
+        createAccounts();
+        behindTheShepherdsBack(pools.get(1), "UPDATE acct SET bal = 1 WHERE id = 3");
+        coordinator.verifyInBackground(50, 10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (coordinator.divergences().snapshot().isEmpty() && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(coordinator.divergences().snapshot()).as("within the 30 s safety bound").isNotEmpty()
+                .allMatch(d -> d.replica().equals("r2") && d.masked() && d.statement().startsWith("SELECT * FROM ACCT"));
+    }
+
     /**
      * Account 6 gets a wrong balance at the primary behind the shepherd's back; reading it in autocommit fails with
      * 40001 naming r1 (r2 and r3 outvote it). Returns the session, still open.
