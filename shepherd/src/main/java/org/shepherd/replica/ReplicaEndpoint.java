@@ -38,8 +38,12 @@ public interface ReplicaEndpoint<S> {
         return Integer.MAX_VALUE;
     }
 
-    /** Runs one statement of the transaction. {@code primary} says whether the client answer must be kept. */
-    void execute(long txId, int attempt, S statement, boolean primary, Consumer<Outcome> done);
+    /**
+     * Runs one statement of the transaction. {@code primary} says whether the client answer must be kept;
+     * {@code failedAtPrimary} (at a secondary) that the primary answered it with an error, so this replica is expected to
+     * fail it too and the transaction to go on.
+     */
+    void execute(long txId, int attempt, S statement, boolean primary, boolean failedAtPrimary, Consumer<Outcome> done);
 
     /**
      * Appends the transaction-log row (txId, barrier) and commits; {@code barrier} -1: commits without a row (the

@@ -377,7 +377,7 @@ public final class ReplicaManager<S> {
         int i = q.index();
         e.markSent(i, scheduler.clock().nowMillis());
         int sentIn = epoch;
-        endpoint.execute(e.txn().id(), attempt, q.payload(), primary(), o -> scheduler.execute(() -> {
+        endpoint.execute(e.txn().id(), attempt, q.payload(), primary(), q.failedAtPrimary(), o -> scheduler.execute(() -> {
             if (epoch == sentIn && !down() && e.attempt() == attempt) listener.statementDone(this, e, i, o);
         }));
     }

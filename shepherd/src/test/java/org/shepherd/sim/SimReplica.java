@@ -413,7 +413,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     }
 
     @Override
-    public void execute(long txId, int attempt, SimOp op, boolean primary, Consumer<Outcome> done) {
+    public void execute(long txId, int attempt, SimOp op, boolean primary, boolean failedAtPrimary, Consumer<Outcome> done) {
         int gen = generation;
         later(delay(txId), () -> {
             if (crashed || severed.contains(key(txId, attempt)) || gen != generation) {

@@ -1348,7 +1348,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             return;
         }
         int index = i;
-        r.endpoint().execute(t.id(), attempt, t.stmts().get(index).payload(), false,
+        r.endpoint().execute(t.id(), attempt, t.stmts().get(index).payload(), false, false, // failed ones are not replayed
                 o -> scheduler.execute(() -> replayed(r, epoch, t, attempt, index, o)));
     }
 

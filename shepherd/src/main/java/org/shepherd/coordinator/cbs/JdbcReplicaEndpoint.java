@@ -520,16 +520,18 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     @Override
-    public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
+    public void execute(long txId, int attempt, JdbcStatement stmt, boolean primary, boolean failedAtPrimary,
+            Consumer<Outcome> done) {
         Supplier<String> what = () -> "exec T" + txId + " " + stmt.sql();
         int gen = generation;
-        Runnable call = () -> done.accept(run(txId, attempt, gen, stmt, primary, done));
+        Runnable call = () -> done.accept(run(txId, attempt, gen, stmt, primary, failedAtPrimary, done));
         if (primary && InlineWork.offer(txId, traced(what, call))) return;
         submit(done, what, call);
     }
 
-    private Outcome run(long txId, int attempt, int gen, JdbcStatement stmt, boolean primary, Consumer<Outcome> done) {
-        if (primary || !setup.errorAbortsTransaction() || !stmt.failedAtPrimary()) {
+    private Outcome run(long txId, int attempt, int gen, JdbcStatement stmt, boolean primary, boolean failedAtPrimary,
+            Consumer<Outcome> done) {
+        if (primary || !failedAtPrimary || !setup.errorAbortsTransaction()) {
             return runStatement(txId, attempt, gen, stmt, primary, done);
         }
         // PostgreSQL: the error the primary answered would abort the whole transaction here; a savepoint undoes only
@@ -597,12 +599,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (primary && stmt.streamsToClient()) {
                     List<ColumnInfo> cols = JdbcValues.columns(result.getMetaData());
                     AnswerDigest digest = AnswerDigest.forRows(cols, stmt.orderKeyPositions());
-                    Consumer<Outcome> ended = o -> {
-                        if (o.kind() == Outcome.Kind.ANSWER && o.error() != null) stmt.primaryFailed(); // failed mid-way
-                        done.accept(o);
-                    };
                     StreamingCursor cursor = new StreamingCursor(st, (used, reuse) -> finish(c, sql, used, cached && reuse,
-                            options.returnGeneratedKeys()), result, values, cols, digest, setup, ended);
+                            options.returnGeneratedKeys()), result, values, cols, digest, setup, done);
                     handedOver = true;
                     return Outcome.streaming(new Answer.Rows(cursor, JdbcExecution.warnings(st)));
                 }
@@ -635,16 +633,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (!handedOver) finish(c, sql, st, cached && reusable, options.returnGeneratedKeys());
             }
         } catch (SQLException e) {
-            return failedHere(txId, attempt, stmt, primary, e);
+            return failure(txId, attempt, e);
         } catch (RuntimeException e) {
-            return failedHere(txId, attempt, stmt, primary, JdbcExecution.toSqlException(e));
+            return failure(txId, attempt, JdbcExecution.toSqlException(e));
         }
-    }
-
-    private Outcome failedHere(long txId, int attempt, JdbcStatement stmt, boolean primary, SQLException e) {
-        Outcome o = failure(txId, attempt, e);
-        if (primary && o.kind() == Outcome.Kind.ANSWER) stmt.primaryFailed(); // before a secondary gets it
-        return o;
     }
 
     /** Puts a statement back into the cache when it may be used again, else closes it. */
@@ -699,16 +691,21 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
     }
 
+    /** A statement's failure here; the connection goes back unless the transaction goes on (an error answer). */
     private Outcome failure(long txId, int attempt, SQLException vendorError) {
+        Outcome o = errorOutcome(vendorError, setup);
+        if (o.kind() != Outcome.Kind.ANSWER) release(txId, attempt, o.kind() == Outcome.Kind.RETRYABLE);
+        return o;
+    }
+
+    /**
+     * What a statement's error means, in the vendor's standard SQLState: the replica is down, the transaction must be
+     * run again here, or an answer to vote on.
+     */
+    static Outcome errorOutcome(SQLException vendorError, ReplicaSetup setup) {
         SQLException e = setup.standardized(vendorError);
-        if (ErrorOutcome.isConnectionFailure(e)) {
-            release(txId, attempt, false);
-            return Outcome.down(e);
-        }
-        if (setup.isRetryable(e)) {
-            release(txId, attempt, true);
-            return Outcome.retryable(e);
-        }
+        if (ErrorOutcome.isConnectionFailure(e)) return Outcome.down(e);
+        if (setup.isRetryable(e)) return Outcome.retryable(e);
         return Outcome.errorAnswer(AnswerDigest.error(e), e);
     }
 
@@ -842,7 +839,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
     }
 
-    private static String quoted(String quote, String identifier) {
+    /** {@code identifier} between {@code quote}s, a quote inside doubled; unchanged when the database has no quote. */
+    static String quoted(String quote, String identifier) {
         return quote.isEmpty() ? identifier : quote + identifier.replace(quote, quote + quote) + quote;
     }
 

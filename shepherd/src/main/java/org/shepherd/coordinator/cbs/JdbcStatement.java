@@ -30,7 +30,6 @@ public final class JdbcStatement {
     private final String pinnedKeyColumn;
     private final boolean streamsToClient;
     private volatile List<Object> primaryKeys;
-    private volatile boolean failedAtPrimary;
     /** For a statement read back from the write-ahead log: its renderings per dialect; else null. */
     private final LoggedStatement logged;
 
@@ -168,16 +167,6 @@ public final class JdbcStatement {
     /** Records the keys the primary generated, one per inserted row (before the statement reaches a secondary). */
     public void primaryGenerated(List<Object> keys) {
         this.primaryKeys = List.copyOf(keys);
-    }
-
-    /** Records that the primary answered this statement with an error (before the statement reaches a secondary). */
-    public void primaryFailed() {
-        failedAtPrimary = true;
-    }
-
-    /** Whether the primary answered this statement with an error: a secondary is expected to fail it too. */
-    public boolean failedAtPrimary() {
-        return failedAtPrimary;
     }
 
     /** The SQL the primary runs. */

@@ -12,7 +12,6 @@ import org.shepherd.replica.Outcome;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.setup.ReplicaSetup;
 import org.shepherd.vote.AnswerDigest;
-import org.shepherd.vote.ErrorOutcome;
 
 /**
  * The primary's result inside an explicit transaction: rows go to the client batch by batch while the digest is
@@ -103,18 +102,11 @@ final class StreamingCursor implements ResultCursor {
         done.accept(Outcome.answer(digest.finish(), null));
     }
 
-    private void fail(SQLException vendorError) {
-        SQLException e = setup.standardized(vendorError);
+    private void fail(SQLException e) {
         if (reported) return;
         reported = true;
         finishStatement(false);
-        if (ErrorOutcome.isConnectionFailure(e)) {
-            done.accept(Outcome.down(e));
-        } else if (setup.isRetryable(e)) {
-            done.accept(Outcome.retryable(e));
-        } else {
-            done.accept(Outcome.errorAnswer(AnswerDigest.error(e), e));
-        }
+        done.accept(JdbcReplicaEndpoint.errorOutcome(e, setup));
     }
 
     private void finishStatement(boolean reusable) {

@@ -54,16 +54,16 @@ class JdbcReplicaEndpointTest {
         Map<String, String> threadOf = new ConcurrentHashMap<>();
         Map<String, Outcome> outcomes = new ConcurrentHashMap<>();
         CountDownLatch done = new CountDownLatch(3);
-        e.execute(1, 1, values(1), false, first -> {
+        e.execute(1, 1, values(1), false, false, first -> {
             threadOf.put("T1 first", Thread.currentThread().getName());
             outcomes.put("T1 first", first);
             // what the core does on an outcome: send the transaction's next statement, and another transaction's
-            e.execute(1, 1, values(2), false, next -> {
+            e.execute(1, 1, values(2), false, false, next -> {
                 threadOf.put("T1 next", Thread.currentThread().getName());
                 outcomes.put("T1 next", next);
                 done.countDown();
             });
-            e.execute(2, 1, values(3), false, other -> {
+            e.execute(2, 1, values(3), false, false, other -> {
                 threadOf.put("T2", Thread.currentThread().getName());
                 outcomes.put("T2", other);
                 done.countDown();
@@ -86,7 +86,7 @@ class JdbcReplicaEndpointTest {
         Map<String, String> threadOf = new ConcurrentHashMap<>();
         Map<String, Outcome> outcomes = new ConcurrentHashMap<>();
         CountDownLatch done = new CountDownLatch(1);
-        e.execute(7, 1, values(1), false, last -> {
+        e.execute(7, 1, values(1), false, false, last -> {
             threadOf.put("statement", Thread.currentThread().getName());
             e.commit(7, 1, 7, committed -> {
                 threadOf.put("commit", Thread.currentThread().getName());
