@@ -121,6 +121,8 @@ class AdminEndToEndTest {
                 st.executeUpdate("CREATE TABLE line (o INT NOT NULL, n INT NOT NULL, qty INT, PRIMARY KEY (o, n))");
                 st.executeUpdate("CREATE TABLE note (txt VARCHAR(20))");
                 st.executeUpdate("INSERT INTO note VALUES ('a'), ('b'), ('b')");
+                st.executeUpdate("CREATE TABLE \"Mixed\" (\"Id\" INT PRIMARY KEY, v INT)"); // names that need quotes
+                st.executeUpdate("INSERT INTO \"Mixed\" VALUES (1, 10), (2, 20)");
                 try (PreparedStatement ps = client.prepareStatement("INSERT INTO line VALUES (?, ?, ?)")) {
                     for (int i = 0; i < 2_500; i++) {
                         ps.setInt(1, i % 2);
@@ -133,7 +135,8 @@ class AdminEndToEndTest {
             }
             CliRun equal = CliRun.of("verify", "--data-dir", dataDir.toString());
             assertThat(equal.exitCode()).as(equal.out() + equal.err()).isZero();
-            assertThat(equal.out()).contains("3 tables equal on every replica").containsPattern("\\| LINE +\\| +2500 \\| +3 \\|");
+            assertThat(equal.out()).contains("4 tables equal on every replica")
+                    .containsPattern("\\| Mixed +\\| +2 \\|").containsPattern("\\| LINE +\\| +2500 \\| +3 \\|");
             assertThat(((CbsCoordinator) server.coordinator()).divergences().snapshot()).isEmpty();
 
             behindTheShepherdsBack(dataDir, "r3", "UPDATE line SET qty = -1 WHERE o = 1 AND n = 2301");
@@ -142,7 +145,7 @@ class AdminEndToEndTest {
             assertThat(differs.exitCode()).as(differs.out() + differs.err()).isEqualTo(VerifyCommand.EXIT_DIFFERS);
             assertThat(differs.out()).containsPattern("\\| LINE .*\\| r3 +\\| DIFFERS on r3")
                     .containsPattern("\\| NOTE .*\\| r2 +\\| DIFFERS on r2").containsPattern("\\| ACCT .*\\| equal")
-                    .contains("2 of 3 tables not equal everywhere");
+                    .contains("2 of 4 tables not equal everywhere");
             CliRun one = CliRun.of("verify", "--data-dir", dataDir.toString(), "--table", "acct");
             assertThat(one.exitCode()).as(one.out() + one.err()).isZero();
             assertThat(one.out()).contains("1 table equal on every replica");

@@ -53,8 +53,11 @@ final class TableVerifier {
         this.chunkPauseMs = chunkPauseMs;
     }
 
-    /** One table of the primary's default schema: its name as SQL, and its primary key's columns in key order. */
-    record Table(String name, String sqlName, List<String> keyColumns) {
+    /**
+     * One table of the primary's default schema: its name as stored and as SQL, and its primary key's columns in key
+     * order, as SQL and as stored (the result's labels).
+     */
+    record Table(String name, String sqlName, List<String> keyColumns, List<String> keyLabels) {
     }
 
     /** Compares {@code only} (a table name as stored, case-insensitive), or every table when it is null or empty. */
@@ -127,12 +130,7 @@ final class TableVerifier {
                 keyTypes = chunk.keyTypes;
             }
         } catch (SQLException e) {
-            scan.failure = e.getMessage() + " (SQLState " + e.getSQLState() + ")";
-            try {
-                session.rollback();
-            } catch (SQLException ignored) {
-                // the next table starts a transaction of its own
-            }
+            scan.failure = e.getMessage() + " (SQLState " + e.getSQLState() + ")"; // its chunk was rolled back
             return scan;
         }
     }
@@ -194,7 +192,7 @@ final class TableVerifier {
         if (last == null || t.keyColumns.isEmpty()) return new Chunk(rows, null, null);
         List<Object> key = new ArrayList<>();
         List<Integer> types = new ArrayList<>();
-        for (String k : t.keyColumns) {
+        for (String k : t.keyLabels) {
             int at = columnIndex(columns, k);
             key.add(last[at]);
             types.add(columns.get(at).jdbcType());
@@ -227,6 +225,7 @@ final class TableVerifier {
     /** The tables of the primary's current schema, without the shepherd's own; each with its primary key. */
     private List<Table> tables(String only) throws SQLException {
         TreeMap<String, Table> out = new TreeMap<>();
+        String quote = coordinator.primary().pool().databaseInfo().identifierQuote();
         try (Connection c = coordinator.primary().pool().acquireForMetadata()) {
             DatabaseMetaData md = c.getMetaData();
             String catalog = c.getCatalog();
@@ -240,23 +239,26 @@ final class TableVerifier {
                 if (only != null && !only.isEmpty() && !name.equalsIgnoreCase(only)) continue;
                 TreeMap<Short, String> key = new TreeMap<>();
                 try (ResultSet rs = md.getPrimaryKeys(catalog, schema, name)) {
-                    while (rs.next()) key.put(rs.getShort("KEY_SEQ"), sqlName(md, rs.getString("COLUMN_NAME")));
+                    while (rs.next()) key.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME"));
                 }
-                out.put(name, new Table(name, sqlName(md, name), List.copyOf(key.values())));
+                List<String> keySql = new ArrayList<>();
+                for (String k : key.values()) keySql.add(sqlName(md, quote, k));
+                out.put(name, new Table(name, sqlName(md, quote, name), keySql, List.copyOf(key.values())));
             }
             if (!c.getAutoCommit()) c.rollback();
         }
         return List.copyOf(out.values());
     }
 
-    /** The identifier as the primary's SQL writes it: plain where its case folding gives it back, else quoted. */
-    private static String sqlName(DatabaseMetaData md, String stored) throws SQLException {
+    /**
+     * The identifier as the primary's SQL writes it: plain where its case folding gives it back (so that every replica
+     * folds it its own way, as when the table was created), else quoted.
+     */
+    private static String sqlName(DatabaseMetaData md, String quote, String stored) throws SQLException {
         boolean plain = PLAIN_IDENTIFIER.matcher(stored).matches()
                 && (md.storesUpperCaseIdentifiers() ? stored.equals(stored.toUpperCase(Locale.ROOT))
                         : !md.storesLowerCaseIdentifiers() || stored.equals(stored.toLowerCase(Locale.ROOT)));
-        if (plain) return stored;
-        String q = md.getIdentifierQuoteString().strip();
-        return q + stored.replace(q, q + q) + q;
+        return plain ? stored : JdbcReplicaEndpoint.quoted(quote, stored);
     }
 
     /**
