@@ -24,6 +24,9 @@ import java.util.List;
  * restart on the same data directory. Root connects over TCP without a password.
  */
 public final class MariaDbServer extends DatabaseServer {
+    /** Options added to every MariaDB server's command line, e.g. {@code --innodb-buffer-pool-size=512M} for a benchmark. */
+    static final String EXTRA_OPTIONS_ENV = "SHEPHERD_MARIADB_OPTS";
+
     public static final String DEFAULT_DATABASE = "shepherd";
     private static final Path DEBIAN_SERVER = Path.of("/usr/sbin/mariadbd");
     private static final Path DEBIAN_INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
@@ -150,6 +153,9 @@ public final class MariaDbServer extends DatabaseServer {
         if (Processes.isRoot()) {
             command.add("--user=root");
         }
+        // last, so that they override the options above (mariadbd takes the last of a repeated option)
+        String extra = System.getenv(EXTRA_OPTIONS_ENV);
+        if (extra != null && !extra.isBlank()) command.addAll(List.of(extra.trim().split("\\s+")));
         ProcessBuilder builder = new ProcessBuilder(command).directory(rootDir().toFile());
         withLibraryPath(builder);
         return builder;
