@@ -31,6 +31,7 @@ import org.apache.commons.dbutils.handlers.ScalarHandler;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.SessionSettingsContract;
 import org.shepherd.coordinator.passthrough.PassthroughCoordinator;
 
 /** Client → real JDBC driver → server → passthrough → embedded Derby, with nothing mocked. */
@@ -57,6 +58,13 @@ class JdbcEndToEndTest {
 
     private static int replicaConnectionsInUse() {
         return ((PassthroughCoordinator) server.coordinator()).replica().activeConnections();
+    }
+
+    @Test
+    void sessionStatementsNeverReachAPooledConnection() throws SQLException {
+        try (Connection a = connect(); Connection b = connect()) {
+            SessionSettingsContract.holds(a, b);
+        }
     }
 
     @Test

@@ -239,7 +239,7 @@ public final class Translator {
         return new Translation(b).sqlFor(d);
     }
 
-    private static String stripTerminator(String sql) {
+    static String stripTerminator(String sql) {
         String s = sql.strip();
         while (s.endsWith(";")) {
             s = s.substring(0, s.length() - 1).strip();
@@ -288,7 +288,7 @@ public final class Translator {
         }
     }
 
-    private static String withoutLeadingComments(String sql) {
+    static String withoutLeadingComments(String sql) {
         String s = sql;
         while (true) {
             if (s.startsWith("--")) {

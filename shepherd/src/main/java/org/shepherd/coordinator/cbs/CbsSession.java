@@ -12,10 +12,12 @@ import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
+import org.shepherd.coordinator.SessionSettings;
 import org.shepherd.protocol.Param;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.translator.Bound;
+import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.StatementKind;
 import org.shepherd.translator.TransactionControl;
 import org.shepherd.translator.Translation;
@@ -49,15 +51,16 @@ final class CbsSession implements Session {
     @Override
     public Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
         checkOpen();
+        SessionSetting setting = SessionSetting.of(sql);
+        if (setting != null) return SessionSettings.answer(setting, sql);
         Translation tr = coordinator.translate(sql);
         if (tr != null) {
             switch (tr.kind()) {
                 case TRANSACTION:
                     if (!tr.transactionControl().insideTransaction()) return transactionControl(tr);
                     return savepointStatement(tr, sql, options);
-                case SESSION:
-                    throw new SQLFeatureNotSupportedException("Shepherd does not support session settings yet: " + sql.strip()
-                            + " (replica connections are per transaction)", "0A000");
+                case SESSION: // spelled in a way SessionSetting does not know
+                    return SessionSettings.answer(new SessionSetting(SessionSetting.Kind.OTHER, -1), sql);
                 case OTHER:
                     if (!coordinator.homogeneous()) {
                         throw new SQLFeatureNotSupportedException("Shepherd cannot run this statement on replicas of"
@@ -199,6 +202,7 @@ final class CbsSession implements Session {
     public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
             throws SQLException {
         checkOpen();
+        SessionSettings.refuseInBatch(sql, statements);
         closeOpenCursor();
         int n = sql != null ? parameterSets.size() : statements.size();
         long[] counts = new long[n];

@@ -12,6 +12,7 @@ import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.Session;
+import org.shepherd.coordinator.SessionSettings;
 import org.shepherd.coordinator.StatementDescription;
 import org.shepherd.protocol.Param;
 import org.shepherd.replica.jdbc.JdbcCursor;
@@ -20,6 +21,7 @@ import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.MetadataCalls;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.StatementCache;
+import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.Translator;
 import org.shepherd.translator.dialect.Dialect;
 import org.slf4j.Logger;
@@ -68,6 +70,8 @@ final class PassthroughSession implements Session {
     @Override
     public synchronized Answer execute(String clientSql, List<Param> params, ExecOptions options) throws SQLException {
         ensureOpen();
+        SessionSetting setting = SessionSetting.of(clientSql);
+        if (setting != null) return SessionSettings.answer(setting, clientSql);
         closeCursor();
         String savepointSql = Translator.savepointStatementFor(clientSql, dialect);
         if (savepointSql != null && autoCommit) {
@@ -112,6 +116,7 @@ final class PassthroughSession implements Session {
     public synchronized long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
             ExecOptions options) throws SQLException {
         ensureOpen();
+        SessionSettings.refuseInBatch(sql, statements);
         closeCursor();
         Connection c = connection();
         try {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.shepherd.config.EmbeddedDefault;
 import org.shepherd.config.Mode;
 import org.shepherd.config.ShepherdConfig;
+import org.shepherd.coordinator.SessionSettingsContract;
 import org.shepherd.server.ShepherdServer;
 
 /** The embedded default (3 Derby replicas, f=1, mode=cbs) through the JDBC driver and the server. */
@@ -60,6 +61,23 @@ class CbsEmbeddedDefaultTest {
                     c.rollback();
                 }
             }
+            assertThat(coordinator.divergences().snapshot()).isEmpty();
+        }
+    }
+
+    @Test
+    void sessionStatementsAreAnsweredOrRefusedWithoutReachingAReplica(@TempDir Path dir) throws Exception {
+        ShepherdConfig config = EmbeddedDefault.config(dir.resolve("shepherd-data"), "127.0.0.1:0");
+        try (ShepherdServer server = ShepherdServer.create(config)) {
+            server.start();
+            String password = config.users().get(EmbeddedDefault.USER);
+            String url = server.jdbcUrl("shepherd");
+            try (Connection a = DriverManager.getConnection(url, EmbeddedDefault.USER, password);
+                    Connection b = DriverManager.getConnection(url, EmbeddedDefault.USER, password)) {
+                SessionSettingsContract.holds(a, b);
+            }
+            CbsCoordinator coordinator = (CbsCoordinator) server.coordinator();
+            assertThat(coordinator.awaitIdle(10_000)).isTrue();
             assertThat(coordinator.divergences().snapshot()).isEmpty();
         }
     }

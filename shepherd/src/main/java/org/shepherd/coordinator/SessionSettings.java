@@ -1,0 +1,51 @@
+package org.shepherd.coordinator;
+
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLWarning;
+import java.util.List;
+import org.shepherd.translator.SessionSetting;
+
+/**
+ * The answer to a session statement, the same in every mode. Replica connections are taken per transaction, so a
+ * setting sent to one would stay on a pooled connection and reach another client's session; no session statement
+ * goes to a replica. The shepherd answers those whose effect it already guarantees and refuses the rest
+ * ({@link SessionSetting}).
+ */
+public final class SessionSettings {
+
+    private SessionSettings() {
+    }
+
+    /**
+     * Refuses a batch that holds a session statement (SQLState 0A000), before any of it runs: a batch element goes to
+     * a replica as it is. {@code sql} is a prepared batch's statement, or null for a batch of {@code statements}.
+     */
+    public static void refuseInBatch(String sql, List<String> statements) throws SQLException {
+        for (String text : sql != null ? List.of(sql) : statements) {
+            if (SessionSetting.of(text) != null) {
+                throw new SQLFeatureNotSupportedException("a session statement cannot be part of a batch: '" + text.strip()
+                        + "'; execute it on its own", "0A000");
+            }
+        }
+    }
+
+    /** The answer to {@code setting} (spelled {@code sql} by the client); SQLState 0A000 for one not supported. */
+    public static Answer answer(SessionSetting setting, String sql) throws SQLException {
+        switch (setting.kind()) {
+            case ISOLATION:
+                List<SQLWarning> warnings = setting.upgradesIsolation()
+                        ? List.of(new SQLWarning("Shepherd always runs transactions SERIALIZABLE; '" + sql.strip()
+                                + "' asks for a weaker level, and SERIALIZABLE gives every guarantee it gives", "01000"))
+                        : List.of();
+                return new Answer.Update(0, List.of(), List.of(), warnings);
+            case CHARACTER_SET:
+                return new Answer.Update(0, List.of(), List.of(), List.of());
+            default:
+                throw new SQLFeatureNotSupportedException("Shepherd does not support the session setting '" + sql.strip()
+                        + "': replica connections are taken per transaction, so a setting cannot stay with a session;"
+                        + " configure it in the replica setup. Supported: isolation levels (every transaction runs"
+                        + " SERIALIZABLE) and SET NAMES / client_encoding to UTF-8", "0A000");
+        }
+    }
+}

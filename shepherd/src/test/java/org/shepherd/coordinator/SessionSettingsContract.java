@@ -1,0 +1,72 @@
+package org.shepherd.coordinator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * What every mode does with session statements, checked through the JDBC driver on two sessions of one shepherd whose
+ * replicas are Derby: the settings the shepherd guarantees anyway are answered, the rest refused with 0A000, and none
+ * reaches a pooled replica connection (where it would outlive the transaction and reach the other session).
+ */
+public final class SessionSettingsContract {
+
+    private SessionSettingsContract() {
+    }
+
+    public static void holds(Connection a, Connection b) throws SQLException {
+        try (Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
+            sa.executeUpdate("CREATE TABLE session_kv (k INT PRIMARY KEY)");
+
+            assertThat(sa.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")).isFalse();
+            SQLWarning upgraded = sa.getWarnings();
+            assertThat((Object) upgraded).as("a weaker isolation level is answered with a warning").isNotNull();
+            assertThat(upgraded.getSQLState()).isEqualTo("01000");
+            assertThat(upgraded.getMessage()).contains("SERIALIZABLE");
+            sa.clearWarnings();
+            for (String sql : List.of("SET ISOLATION = RR", "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+                    "SET NAMES utf8mb4", "SET client_encoding TO 'UTF8';")) {
+                assertThat(sa.executeUpdate(sql)).as(sql).isZero();
+                assertThat((Object) sa.getWarnings()).as(sql).isNull();
+            }
+
+            for (String sql : List.of("SET SCHEMA SYS", "SET CURRENT SCHEMA = SYS", "USE SYS", "SET NAMES latin1",
+                    "SET TRANSACTION READ ONLY")) {
+                assertThatThrownBy(() -> sa.execute(sql)).as(sql).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "0A000");
+            }
+            // had SET SCHEMA reached a replica connection, one of the sessions would now look for SYS.SESSION_KV
+            for (int i = 0; i < 3; i++) {
+                assertThat(count(sa)).isZero();
+                assertThat(count(sb)).isZero();
+            }
+
+            sa.addBatch("INSERT INTO session_kv VALUES (1)");
+            sa.addBatch("SET SCHEMA SYS");
+            assertThatThrownBy(sa::executeBatch).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
+            assertThat(count(sb)).as("nothing of the refused batch ran").isZero();
+
+            a.setAutoCommit(false);
+            sa.executeUpdate("INSERT INTO session_kv VALUES (2)");
+            sa.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"); // inside a transaction: changes nothing
+            sa.executeUpdate("INSERT INTO session_kv VALUES (3)");
+            a.commit();
+            a.setAutoCommit(true);
+            assertThat(count(sb)).isEqualTo(2);
+        }
+    }
+
+    private static int count(Statement s) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM session_kv")) {
+            assertThat(rs.next()).isTrue();
+            return rs.getInt(1);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package org.shepherd.translator;
+
+import java.sql.Connection;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A session statement ({@code SET ...}, {@code USE ...}, {@code RESET ...}) as the shepherd sees it. Replica connections
+ * are taken per transaction, so no setting can live on one; the shepherd answers the settings whose effect it already
+ * guarantees, the same way in every dialect's spelling, and refuses the rest:
+ * <ul>
+ *   <li>{@link Kind#ISOLATION}: every transaction runs SERIALIZABLE. Asking for SERIALIZABLE changes nothing; asking
+ *   for a weaker level gets SERIALIZABLE, which gives every guarantee the weaker level gives, with a warning (as
+ *   {@code Connection.setTransactionIsolation} does).</li>
+ *   <li>{@link Kind#CHARACTER_SET}: UTF-8. The Shepherd protocol carries text as Unicode, so a client asking for
+ *   UTF-8 gets what it already has; another character set or a collation is refused.</li>
+ *   <li>{@link Kind#OTHER}: anything else, refused with SQLState 0A000 (settings belong in the replica setup).</li>
+ * </ul>
+ *
+ * @param kind which of the three
+ * @param isolation for {@link Kind#ISOLATION}, the level asked for in JDBC terms
+ *                  ({@link java.sql.Connection#TRANSACTION_SERIALIZABLE} etc.), or -1 for a reset to the default
+ */
+public record SessionSetting(Kind kind, int isolation) {
+
+    /** What a session statement asks for. */
+    public enum Kind {
+        ISOLATION, CHARACTER_SET, OTHER
+    }
+
+    private static final String LEVEL = "(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)";
+    /** Standard SQL, MySQL/MariaDB (SESSION), PostgreSQL (for the current transaction). */
+    private static final Pattern SET_TRANSACTION =
+            Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?TRANSACTION\\s+ISOLATION\\s+LEVEL\\s+" + LEVEL);
+    /** PostgreSQL and HSQLDB: the session's default. */
+    private static final Pattern SET_CHARACTERISTICS = Pattern.compile(
+            "(?is)SET\\s+SESSION\\s+CHARACTERISTICS\\s+AS\\s+TRANSACTION\\s+ISOLATION\\s+LEVEL\\s+" + LEVEL);
+    /** Derby and Db2, whose RR (repeatable read) is SQL's SERIALIZABLE and RS (read stability) SQL's REPEATABLE READ. */
+    private static final Pattern SET_ISOLATION = Pattern.compile("(?is)SET\\s+(?:CURRENT\\s+)?ISOLATION\\s*(?:=\\s*)?"
+            + "(UR|DIRTY\\s+READ|READ\\s+UNCOMMITTED|CS|READ\\s+COMMITTED|CURSOR\\s+STABILITY|RS|RR|REPEATABLE\\s+READ"
+            + "|SERIALIZABLE|RESET)");
+    /** MySQL and MariaDB system variables (not GLOBAL: that would be the server's). */
+    private static final Pattern SET_ISOLATION_VARIABLE = Pattern.compile("(?is)SET\\s+(?:SESSION\\s+|@@SESSION\\.|@@)?"
+            + "(?:tx_isolation|transaction_isolation)\\s*(?:=|TO)\\s*'(READ-UNCOMMITTED|READ-COMMITTED|REPEATABLE-READ|SERIALIZABLE)'");
+    private static final String UTF8 = "'?(?:utf8mb4|utf8mb3|utf8|utf-8|unicode)'?";
+    /** MySQL/MariaDB and PostgreSQL; SET NAMES ... COLLATE is not matched (a collation changes comparisons). */
+    private static final Pattern SET_NAMES = Pattern.compile("(?is)SET\\s+(?:NAMES|CHARACTER\\s+SET|CHARSET)\\s+" + UTF8);
+    private static final Pattern SET_CLIENT_ENCODING =
+            Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?client_encoding\\s*(?:=|TO)\\s*" + UTF8);
+
+    /** The session statement {@code sql} is, or null when it is none (a query, an update, DDL, transaction control). */
+    public static SessionSetting of(String sql) {
+        if (!mayBeSession(sql)) return null;
+        String s = Translator.withoutLeadingComments(Translator.stripTerminator(sql));
+        if (!startsWithWord(s, "SET") && !startsWithWord(s, "USE") && !startsWithWord(s, "RESET")) return null;
+        Matcher m;
+        if ((m = SET_TRANSACTION.matcher(s)).matches() || (m = SET_CHARACTERISTICS.matcher(s)).matches()
+                || (m = SET_ISOLATION.matcher(s)).matches() || (m = SET_ISOLATION_VARIABLE.matcher(s)).matches()) {
+            return new SessionSetting(Kind.ISOLATION, isolationLevel(m.group(1)));
+        }
+        if (SET_NAMES.matcher(s).matches() || SET_CLIENT_ENCODING.matcher(s).matches()) {
+            return new SessionSetting(Kind.CHARACTER_SET, -1);
+        }
+        return new SessionSetting(Kind.OTHER, -1); // SET SCHEMA, SET TIME ZONE, SET TRANSACTION READ ONLY, USE, ...
+    }
+
+    /** False when the first character rules a session statement out: no copy of the text for most statements. */
+    private static boolean mayBeSession(String sql) {
+        for (int i = 0; i < sql.length(); i++) {
+            char ch = sql.charAt(i);
+            if (Character.isWhitespace(ch)) continue;
+            return "SsUuRr-/".indexOf(ch) >= 0;
+        }
+        return false;
+    }
+
+    private static boolean startsWithWord(String s, String word) {
+        return s.regionMatches(true, 0, word, 0, word.length())
+                && (s.length() == word.length() || !Character.isLetterOrDigit(s.charAt(word.length()))
+                        && s.charAt(word.length()) != '_');
+    }
+
+    /** True for a level weaker than SERIALIZABLE: the session runs SERIALIZABLE instead and says so in a warning. */
+    public boolean upgradesIsolation() {
+        return kind == Kind.ISOLATION && isolation != -1 && isolation != Connection.TRANSACTION_SERIALIZABLE;
+    }
+
+    private static int isolationLevel(String spelled) {
+        String level = spelled.toUpperCase(Locale.ROOT).replaceAll("[\\s-]+", " ");
+        switch (level) {
+            case "UR":
+            case "DIRTY READ":
+            case "READ UNCOMMITTED":
+                return Connection.TRANSACTION_READ_UNCOMMITTED;
+            case "CS":
+            case "CURSOR STABILITY":
+            case "READ COMMITTED":
+                return Connection.TRANSACTION_READ_COMMITTED;
+            case "RS":
+            case "REPEATABLE READ":
+                return Connection.TRANSACTION_REPEATABLE_READ;
+            case "RESET":
+                return -1;
+            default: // RR, SERIALIZABLE
+                return Connection.TRANSACTION_SERIALIZABLE;
+        }
+    }
+}

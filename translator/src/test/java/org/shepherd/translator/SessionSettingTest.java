@@ -1,0 +1,66 @@
+package org.shepherd.translator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SessionSettingTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE                        | 8",
+        "set transaction isolation level read committed;                     | 2",
+        "SET SESSION TRANSACTION ISOLATION LEVEL READ UNCOMMITTED            | 1",
+        "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ | 4",
+        "SET ISOLATION = RR                                                  | 8",
+        "SET CURRENT ISOLATION RS                                            | 4",
+        "SET ISOLATION CS                                                    | 2",
+        "SET CURRENT ISOLATION = DIRTY READ                                  | 1",
+        "SET ISOLATION RESET                                                 | -1",
+        "SET transaction_isolation = 'READ-COMMITTED'                        | 2",
+        "SET SESSION tx_isolation='SERIALIZABLE'                             | 8",
+        "SET @@SESSION.transaction_isolation = 'REPEATABLE-READ'             | 4",
+        "/* from a pool */ SET TRANSACTION ISOLATION LEVEL SERIALIZABLE      | 8",
+    })
+    void isolationInEveryDialectsSpelling(String sql, int level) {
+        SessionSetting s = SessionSetting.of(sql);
+        assertThat(s).isNotNull();
+        assertThat(s.kind()).isEqualTo(SessionSetting.Kind.ISOLATION);
+        assertThat(s.isolation()).isEqualTo(level);
+        assertThat(s.upgradesIsolation()).isEqualTo(level != -1 && level != Connection.TRANSACTION_SERIALIZABLE);
+    }
+
+    @Test
+    void aCommentLineBeforeTheStatementIsSkipped() {
+        SessionSetting s = SessionSetting.of("-- pool init\n  SET TRANSACTION ISOLATION LEVEL READ COMMITTED ;");
+        assertThat(s).isEqualTo(new SessionSetting(SessionSetting.Kind.ISOLATION, Connection.TRANSACTION_READ_COMMITTED));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SET NAMES utf8mb4", "set names 'UTF8'", "SET CHARACTER SET utf8", "SET client_encoding TO 'UTF8'",
+        "SET client_encoding = 'unicode'", "SET NAMES utf8mb3;"})
+    void utf8IsWhatTheProtocolCarriesAlready(String sql) {
+        assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.CHARACTER_SET, -1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SET NAMES utf8mb4 COLLATE utf8mb4_general_ci", "SET NAMES latin1", "SET client_encoding TO 'LATIN1'",
+        "SET SCHEMA app", "SET search_path TO app", "SET TIME ZONE 'Europe/Paris'", "SET time_zone = '+02:00'",
+        "SET GLOBAL TRANSACTION ISOLATION LEVEL READ COMMITTED", "SET GLOBAL tx_isolation = 'READ-COMMITTED'",
+        "SET TRANSACTION READ ONLY", "SET autocommit = 0", "SET sql_mode = ''", "USE otherdb", "RESET ALL",
+        "SET TRANSACTION ISOLATION LEVEL SNAPSHOT", "set"})
+    void everythingElseIsASessionStatementTheShepherdRefuses(String sql) {
+        assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.OTHER, -1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SELECT 1", "UPDATE t SET a = 1", "INSERT INTO settings VALUES (1)", "SETTINGS", "USER_TABLE",
+        "/* SET NAMES latin1 */ SELECT 1", "-- SET x\nDELETE FROM t", "COMMIT", "SAVEPOINT s", "RESETS", ""})
+    void otherStatementsAreNoSessionStatements(String sql) {
+        assertThat(SessionSetting.of(sql)).isNull();
+    }
+}
