@@ -77,6 +77,10 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--cpu-percent", defaultValue = "25",
         description = "CPU quota of each database process in %% of one CPU, via cgroup v1 cpu; 0: none (default: ${DEFAULT-VALUE})")
     int cpuPercent;
+    @Option(names = "--cpu-period-ms", defaultValue = "100",
+        description = "CFS period of the quota, 1-1000 ms: a database at its quota stops for the rest of each period"
+            + " (default: ${DEFAULT-VALUE})")
+    int cpuPeriodMs;
     @Option(names = "--json", defaultValue = "bench-results/bench.json", description = "results file (default: ${DEFAULT-VALUE})")
     Path json;
     @Option(names = "--svg", description = "chart file (default: the JSON file with .svg)")
@@ -141,6 +145,11 @@ public final class Bench implements Callable<Integer> {
             throw new IllegalArgumentException("--terminals must list client counts of at least 1");
         }
         if (repeats < 1) throw new IllegalArgumentException("--repeats must be at least 1");
+        if (cpuPeriodMs < 1 || cpuPeriodMs > 1000) throw new IllegalArgumentException("--cpu-period-ms must be 1-1000");
+        if (cpuPercent > 0 && cpuPeriodMs * 10L * cpuPercent < 1000) {
+            throw new IllegalArgumentException("--cpu-percent of --cpu-period-ms must be at least 1 ms (the kernel's"
+                + " smallest quota)");
+        }
         ShepherdProcess.checkSettings(shepherdSettings);
         Scale scale = new Scale(warehouses, small);
         if (crashReplica != null && !"crash".equals(scenario)) {
@@ -213,6 +222,7 @@ public final class Bench implements Callable<Integer> {
         settings.put("think_ms", thinkMs);
         settings.put("seed", seed);
         settings.put("cpu_percent_per_database", cpuPercent);
+        settings.put("cpu_period_ms", cpuPeriodMs);
         settings.put("cpu_quota_applied", quotaApplied);
         settings.put("measured_at", Instant.now().toString());
         return settings;
@@ -374,7 +384,7 @@ public final class Bench implements Callable<Integer> {
                 BenchDatabase server = db.start(name, root);
                 servers.add(server);
                 Optional<CpuQuota> quota = CpuQuota.create(CpuQuota.CPU_ROOT, "shepherd-bench-" + ProcessHandle.current().pid()
-                    + "-" + name, cpuPercent, err);
+                    + "-" + name, cpuPercent, cpuPeriodMs, err);
                 if (quota.isPresent()) {
                     quota.get().add(server.pid());
                     quotas.add(quota.get());

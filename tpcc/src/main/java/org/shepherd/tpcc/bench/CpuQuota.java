@@ -12,12 +12,12 @@ import java.util.stream.Stream;
 
 /**
  * A cgroup v1 {@code cpu} group that limits the processes in it to {@code percent} of one CPU (CFS quota), so that
- * every database process of a benchmark gets the same share of a small machine. Removed on {@link #close()}.
+ * every database process of a benchmark gets the same share of a small machine. A group that used its quota stops
+ * until the period ends: the shorter the period, the shorter and more frequent the stops. Removed on {@link #close()}.
  */
 final class CpuQuota implements AutoCloseable {
 
     static final Path CPU_ROOT = Path.of("/sys/fs/cgroup/cpu");
-    private static final long PERIOD_US = 100_000;
 
     private final Path dir;
     private final Path root;
@@ -31,13 +31,14 @@ final class CpuQuota implements AutoCloseable {
      * Creates the group under {@code root}, or returns empty (and says why on {@code log}) when cgroup v1 cpu is
      * not writable here; the benchmark then runs without quotas.
      */
-    static Optional<CpuQuota> create(Path root, String name, int percent, PrintStream log) {
+    static Optional<CpuQuota> create(Path root, String name, int percent, int periodMs, PrintStream log) {
         if (percent <= 0) return Optional.empty();
         Path dir = root.resolve(name);
         try {
             Files.createDirectories(dir);
-            write(dir.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_US));
-            write(dir.resolve("cpu.cfs_quota_us"), Long.toString(PERIOD_US * percent / 100));
+            long periodUs = periodMs * 1000L;
+            write(dir.resolve("cpu.cfs_period_us"), Long.toString(periodUs));
+            write(dir.resolve("cpu.cfs_quota_us"), Long.toString(periodUs * percent / 100));
             return Optional.of(new CpuQuota(root, dir));
         } catch (IOException | RuntimeException e) {
             log.println("note: no CPU quota for " + name + " (" + root + " not writable: " + e.getMessage()

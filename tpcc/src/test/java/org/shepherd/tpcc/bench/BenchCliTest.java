@@ -198,13 +198,21 @@ class BenchCliTest {
     }
 
     @Test
+    void aCpuPeriodOutOfRangeOrAQuotaBelowOneMillisecondIsRefused() {
+        assertThat(bench("--cpu-period-ms", "0")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(bench("--cpu-period-ms", "2000")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(bench("--cpu-period-ms", "2", "--cpu-percent", "25")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(run.stderr()).contains("--cpu-period-ms must be 1-1000", "at least 1 ms");
+    }
+
+    @Test
     void cpuQuotaWritesPeriodQuotaAndPidsAndRemovesItsGroup() throws Exception {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        Optional<CpuQuota> quota = CpuQuota.create(dir, "g1", 50, quiet);
+        Optional<CpuQuota> quota = CpuQuota.create(dir, "g1", 50, 10, quiet);
         assertThat(quota).isPresent();
         Path group = quota.get().dir();
-        assertThat(Files.readString(group.resolve("cpu.cfs_period_us"))).isEqualTo("100000");
-        assertThat(Files.readString(group.resolve("cpu.cfs_quota_us"))).isEqualTo("50000");
+        assertThat(Files.readString(group.resolve("cpu.cfs_period_us"))).isEqualTo("10000");
+        assertThat(Files.readString(group.resolve("cpu.cfs_quota_us"))).isEqualTo("5000");
         quota.get().add(ProcessHandle.current().pid());
         assertThat(Files.readString(group.resolve("cgroup.procs"))).contains(Long.toString(ProcessHandle.current().pid()));
         Files.delete(group.resolve("cpu.cfs_period_us"));
@@ -218,8 +226,8 @@ class BenchCliTest {
     void noQuotaWhereTheHierarchyIsNotWritable() throws Exception {
         Path file = Files.writeString(dir.resolve("not-a-directory"), "x");
         ByteArrayOutputStream note = new ByteArrayOutputStream();
-        assertThat(CpuQuota.create(file, "g", 50, new PrintStream(note, true, StandardCharsets.UTF_8))).isEmpty();
+        assertThat(CpuQuota.create(file, "g", 50, 100, new PrintStream(note, true, StandardCharsets.UTF_8))).isEmpty();
         assertThat(note.toString(StandardCharsets.UTF_8)).contains("no CPU quota");
-        assertThat(CpuQuota.create(dir, "g", 0, System.err)).isEmpty();
+        assertThat(CpuQuota.create(dir, "g", 0, 100, System.err)).isEmpty();
     }
 }
