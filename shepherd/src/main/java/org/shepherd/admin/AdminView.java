@@ -65,8 +65,14 @@ public interface AdminView {
      * @param walSegments its segment files
      * @param walFloor its released floor: every replica committed every transaction up to this barrier, -1 for none
      */
+    /**
+     * @param commitWaitP50Ms from a client's COMMIT to the decision (f+1 replicas ready and agreeing), median since
+     *     start; -1 where nothing is measured (mode passthrough, or no commit yet); likewise the others
+     * @param commitP99Ms from a client's COMMIT to its answer, 99th percentile since start
+     */
     record ViewStatus(String mode, int f, long barrier, String primary, int replicas, long commits, long aborts,
-            long voteAborts, long divergencesTotal, long view, long walBytes, int walSegments, long walFloor) {
+            long voteAborts, long divergencesTotal, long view, long walBytes, int walSegments, long walFloor,
+            long commitWaitP50Ms, long commitWaitP99Ms, long commitP50Ms, long commitP99Ms, long commitMaxMs) {
     }
 
     /**

@@ -61,11 +61,20 @@ final class StatusCommand implements Callable<Integer> {
             out.println("transactions: " + viewRow.get("commits") + " committed, " + viewRow.get("aborts") + " aborted ("
                     + viewRow.get("vote_aborts") + " by a failed vote); divergences since start: "
                     + viewRow.get("divergences_total"));
+            out.println(commitLine(viewRow));
             out.println(walLine(viewRow));
             replicas.print(out);
         }
         out.flush();
         return ShepherdCli.EXIT_OK;
+    }
+
+    /** Commit latency since start in one line; a shepherd from before these columns, or one without commits, has none. */
+    private static String commitLine(Map<String, Object> viewRow) {
+        if (!(viewRow.get("commit_p50_ms") instanceof Number p50) || p50.longValue() < 0) return "commit latency: not measured";
+        return "commit latency since start: p50 " + p50 + " ms, p99 " + viewRow.get("commit_p99_ms") + " ms, max "
+                + viewRow.get("commit_max_ms") + " ms; of which waiting for f+1 ready, agreeing replicas: p50 "
+                + viewRow.get("commit_wait_p50_ms") + " ms, p99 " + viewRow.get("commit_wait_p99_ms") + " ms";
     }
 
     /** The write-ahead log in one line; a shepherd from before the log has no such columns. */

@@ -36,6 +36,7 @@ class AdminEndToEndTest {
             assertThat(view.get("mode").asText()).isEqualTo("cbs");
             assertThat(view.get("f").asInt()).isEqualTo(1);
             assertThat(view.get("primary").asText()).isEqualTo("r1");
+            assertThat(view.get("commit_p50_ms").asLong()).as("no commit yet: not measured").isEqualTo(-1);
             JsonNode replicas = view.get("replica_status");
             assertThat(replicas).hasSize(3);
             List<String> roles = new ArrayList<>();
@@ -80,6 +81,8 @@ class AdminEndToEndTest {
                     .contains("divergences since start: 1");
             assertThat(table.out()).as("the create and the insert were logged").containsPattern(
                     "write-ahead log: \\d+\\.\\d MiB in 1 segment\\(s\\), released up to barrier \\d+");
+            assertThat(table.out()).as("autocommit statements are commits too").containsPattern("commit latency since start: p50 \\d+ ms,"
+                    + " p99 \\d+ ms, max \\d+ ms; of which waiting for f\\+1 ready, agreeing replicas: p50 \\d+ ms, p99 \\d+ ms");
             assertThat(table.out().lines().filter(line -> line.startsWith("| r3 ")).findFirst().orElseThrow())
                     .as("divergences column of r3").matches(".*\\|\\s+1 \\|$");
 

@@ -668,6 +668,33 @@ class CbsSimulationTest {
     }
 
     @Test
+    @DisplayName("COMMIT's wait for the vote is measured in the core's clock: it grows when both secondaries are slow, much"
+            + " less when one is (f+1 = the primary and the faster secondary)")
+    void commitWaitIsMeasured() {
+        long[] fast = medianWaits(runAll(Scenario.random(List.of(OK, OK, OK)), 20));
+        long[] oneSlow = medianWaits(runAll(Scenario.random(List.of(OK, OK, OK.slow(20))), 20));
+        long[] twoSlow = medianWaits(runAll(Scenario.random(List.of(OK, OK.slow(20), OK.slow(20))), 20));
+        String sums = "sums of the medians over the seeds: fast " + fast[0] + ", one slow " + oneSlow[0] + ", two slow " + twoSlow[0];
+        assertThat(twoSlow[0]).as(sums).isGreaterThan(3 * Math.max(1, fast[0]));
+        assertThat(oneSlow[0]).as(sums).isLessThan(twoSlow[0] / 2);
+    }
+
+    /** Sums over the runs of the median COMMIT-to-decision and COMMIT-to-answer times; checks each run's figures. */
+    private static long[] medianWaits(List<Result> results) {
+        long[] sums = new long[2];
+        for (Result r : results) {
+            CbsCore.Latency wait = r.stats().commitWait();
+            CbsCore.Latency answered = r.stats().commitLatency();
+            assertThat(answered.count()).as("seed %d", r.seed()).isPositive().isLessThanOrEqualTo(wait.count());
+            assertThat(wait.p50Ms()).as("seed %d", r.seed()).isLessThanOrEqualTo(answered.p50Ms());
+            assertThat(answered.p99Ms()).as("seed %d", r.seed()).isLessThanOrEqualTo(answered.maxMs());
+            sums[0] += wait.p50Ms();
+            sums[1] += answered.p50Ms();
+        }
+        return sums;
+    }
+
+    @Test
     @DisplayName("a slow secondary does not hold commits back, and catches up to the same state")
     void slowSecondary() {
         List<Result> results = runAll(Scenario.random(List.of(OK, OK, OK.slow(20))), 50);

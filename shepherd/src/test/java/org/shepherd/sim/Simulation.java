@@ -840,7 +840,8 @@ final class Simulation {
             voteAborts += s.voteAborts();
             reruns += s.replicaReruns();
         }
-        return new CbsCore.Stats(commits, aborts, voteAborts, reruns, core.stats().live());
+        CbsCore.Stats now = core.stats(); // latencies of the running core only: they restart with it
+        return new CbsCore.Stats(commits, aborts, voteAborts, reruns, now.live(), now.commitWait(), now.commitLatency());
     }
 
     Result run() {

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.HdrHistogram.Histogram;
 import org.shepherd.divergence.Divergence;
 import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.recovery.RestartPlan;
@@ -171,12 +172,33 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     }
 
     /** Counters, for tests and status. */
-    public record Stats(long commits, long aborts, long voteAborts, long replicaReruns, long live) {
+    /**
+     * @param commitWait from a client's COMMIT to the decision: f+1 replicas ready and agreeing (the commit barrier)
+     * @param commitLatency from a client's COMMIT to its answer: the decision, then the write-ahead log's force
+     */
+    public record Stats(long commits, long aborts, long voteAborts, long replicaReruns, long live, Latency commitWait,
+            Latency commitLatency) {
     }
+
+    /** Milliseconds since start, in the core's clock: how many, the median, the 99th percentile and the largest. */
+    public record Latency(long count, long p50Ms, long p99Ms, long maxMs) {
+        static Latency of(Histogram h) {
+            if (h.getTotalCount() == 0) return new Latency(0, 0, 0, 0);
+            return new Latency(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue());
+        }
+    }
+
+    /** Longer waits are recorded as this (an hour): a commit times out long before. */
+    private static final long LATENCY_MS_MAX = 3_600_000;
+    /** COMMIT to decision and COMMIT to answer, of the transactions committed since start (core thread only). */
+    private final Histogram commitWaitMs = new Histogram(LATENCY_MS_MAX, 2);
+    private final Histogram commitLatencyMs = new Histogram(LATENCY_MS_MAX, 2);
 
     private static final class Ctx {
         StatementCallback statementCallback;
         CommitCallback commitCallback;
+        /** When the client asked to commit, in the core's clock; -1 before. */
+        long commitAskedAtMs = -1;
         Scheduler.Timer commitTimer;
         Scheduler.Timer connectionTimer;
         String abortReason = "";
@@ -399,6 +421,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         if (refusedByFailedLog(t, callback::failed)) return;
         t.setState(TxState.COMMITTING);
         c.commitCallback = callback;
+        c.commitAskedAtMs = scheduler.clock().nowMillis();
         c.commitTimer = scheduler.schedule(settings.commitTimeoutMs(), () -> commitTimedOut(t));
         if (settings.mode() == ExecutionMode.SS && !t.stmts().isEmpty()) {
             gateQueue.add(t);
@@ -706,7 +729,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             committedLog.put(t.barrier(), t);
             boundLog();
         }
-        ctx.get(t.id()).commitTimer.cancel();
+        Ctx c = ctx.get(t.id());
+        c.commitTimer.cancel();
+        record(commitWaitMs, c.commitAskedAtMs);
         boolean wrote = wrote(t);
         if (!wrote) t.markWroteNothing();
         if (commitLog.durableAtOnce() || !wrote) {
@@ -772,8 +797,16 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         Ctx c = ctx.get(t.id());
         CommitCallback cb = c == null ? null : c.commitCallback;
         if (c != null) c.commitCallback = null;
-        if (cb != null) cb.committed();
+        if (cb != null) {
+            record(commitLatencyMs, c.commitAskedAtMs);
+            cb.committed();
+        }
         resumeReplays();
+    }
+
+    private void record(Histogram h, long sinceMs) {
+        if (sinceMs < 0) return;
+        h.recordValue(Math.min(LATENCY_MS_MAX, Math.max(0, scheduler.clock().nowMillis() - sinceMs)));
     }
 
     /**
@@ -1658,6 +1691,6 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     public Stats stats() {
         long reruns = 0;
         for (ReplicaManager<S> r : replicas) reruns += r.reruns();
-        return new Stats(commits, aborts, voteAborts, reruns, live.size());
+        return new Stats(commits, aborts, voteAborts, reruns, live.size(), Latency.of(commitWaitMs), Latency.of(commitLatencyMs));
     }
 }

@@ -125,6 +125,12 @@ final class ShepherdProcess implements AutoCloseable {
                 if (view.next()) {
                     sb.append(view.getLong("commits")).append(" commits, ").append(view.getLong("aborts")).append(" aborts (")
                         .append(view.getLong("vote_aborts")).append(" by vote)");
+                    if (view.getLong("commit_p50_ms") >= 0) {
+                        sb.append("; COMMIT to answer p50/p99 ").append(view.getLong("commit_p50_ms")).append('/')
+                            .append(view.getLong("commit_p99_ms")).append(" ms, waiting for the vote p50/p99 ")
+                            .append(view.getLong("commit_wait_p50_ms")).append('/').append(view.getLong("commit_wait_p99_ms"))
+                            .append(" ms (since start, warm-up included)");
+                    }
                 }
             }
             StringBuilder reruns = new StringBuilder();
