@@ -9,8 +9,8 @@ import org.shepherd.translator.SessionSetting;
 /**
  * The answer to a session statement, the same in every mode. Replica connections are taken per transaction, so a
  * setting sent to one would stay on a pooled connection and reach another client's session; no session statement
- * goes to a replica. The shepherd answers those whose effect it already guarantees and refuses the rest
- * ({@link SessionSetting}).
+ * goes to a replica, and neither does a temporary table. The shepherd answers the settings whose effect it already
+ * guarantees and refuses the rest ({@link SessionSetting}).
  */
 public final class SessionSettings {
 
@@ -41,6 +41,11 @@ public final class SessionSettings {
                 return new Answer.Update(0, List.of(), List.of(), warnings);
             case CHARACTER_SET:
                 return new Answer.Update(0, List.of(), List.of(), List.of());
+            case TEMPORARY_OBJECT:
+                throw new SQLFeatureNotSupportedException("Shepherd does not support temporary tables: '" + sql.strip()
+                        + "' would create one on a single replica connection, and replica connections are taken per"
+                        + " transaction, so the session's next transaction might not see it and another session might;"
+                        + " use an ordinary table", "0A000");
             default:
                 throw new SQLFeatureNotSupportedException("Shepherd does not support the session setting '" + sql.strip()
                         + "': replica connections are taken per transaction, so a setting cannot stay with a session;"

@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * What every mode does with session statements, checked through the JDBC driver on two sessions of one shepherd whose
- * replicas are Derby: the settings the shepherd guarantees anyway are answered, the rest refused with 0A000, and none
- * reaches a pooled replica connection (where it would outlive the transaction and reach the other session).
+ * replicas are Derby: the settings the shepherd guarantees anyway are answered, the rest (and temporary tables) refused
+ * with 0A000, and none reaches a pooled replica connection (where it would outlive the transaction and reach the other
+ * session).
  */
 public final class SessionSettingsContract {
 
@@ -37,7 +38,7 @@ public final class SessionSettingsContract {
             }
 
             for (String sql : List.of("SET SCHEMA SYS", "SET CURRENT SCHEMA = SYS", "USE SYS", "SET NAMES latin1",
-                    "SET TRANSACTION READ ONLY")) {
+                    "SET TRANSACTION READ ONLY", "DECLARE GLOBAL TEMPORARY TABLE SESSION.tmp (a INT) ON COMMIT PRESERVE ROWS NOT LOGGED")) {
                 assertThatThrownBy(() -> sa.execute(sql)).as(sql).isInstanceOf(SQLException.class)
                         .hasFieldOrPropertyWithValue("SQLState", "0A000");
             }

@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  *   <li>{@link Kind#CHARACTER_SET}: UTF-8. The Shepherd protocol carries text as Unicode, so a client asking for
  *   UTF-8 gets what it already has; another character set or a collation is refused.</li>
  *   <li>{@link Kind#OTHER}: anything else, refused with SQLState 0A000 (settings belong in the replica setup).</li>
+ *   <li>{@link Kind#TEMPORARY_OBJECT}: a temporary table, view or sequence, whose rows or definition belong to one
+ *   database session: refused with SQLState 0A000, like a setting.</li>
  * </ul>
  *
  * @param kind which of the three
@@ -26,7 +28,9 @@ public record SessionSetting(Kind kind, int isolation) {
 
     /** What a session statement asks for. */
     public enum Kind {
-        ISOLATION, CHARACTER_SET, OTHER
+        ISOLATION, CHARACTER_SET, OTHER,
+        /** A temporary table (or view, sequence): it would live on one pooled replica connection. Refused. */
+        TEMPORARY_OBJECT
     }
 
     private static final String LEVEL = "(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)";
@@ -46,13 +50,22 @@ public record SessionSetting(Kind kind, int isolation) {
     private static final String UTF8 = "'?(?:utf8mb4|utf8mb3|utf8|utf-8|unicode)'?";
     /** MySQL/MariaDB and PostgreSQL; SET NAMES ... COLLATE is not matched (a collation changes comparisons). */
     private static final Pattern SET_NAMES = Pattern.compile("(?is)SET\\s+(?:NAMES|CHARACTER\\s+SET|CHARSET)\\s+" + UTF8);
+    /** Derby/Db2 DECLARE GLOBAL TEMPORARY TABLE, HSQLDB DECLARE LOCAL TEMPORARY TABLE, CREATE [GLOBAL|LOCAL] TEMP[ORARY] ... */
+    private static final Pattern TEMPORARY_OBJECT = Pattern.compile("(?is)(?:DECLARE\\s+(?:GLOBAL|LOCAL)\\s+TEMPORARY\\s+TABLE"
+            + "|CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:GLOBAL\\s+|LOCAL\\s+)?(?:TEMPORARY|TEMP)\\s+(?:TABLE|VIEW|SEQUENCE))\\b");
     private static final Pattern SET_CLIENT_ENCODING =
             Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?client_encoding\\s*(?:=|TO)\\s*" + UTF8);
 
-    /** The session statement {@code sql} is, or null when it is none (a query, an update, DDL, transaction control). */
+    /**
+     * The session statement {@code sql} is, or null when it is none (a query, an update, DDL other than a temporary
+     * object, transaction control).
+     */
     public static SessionSetting of(String sql) {
         if (!mayBeSession(sql)) return null;
         String s = Translator.withoutLeadingComments(Translator.stripTerminator(sql));
+        if (startsWithWord(s, "DECLARE") || startsWithWord(s, "CREATE")) {
+            return TEMPORARY_OBJECT.matcher(s).lookingAt() ? new SessionSetting(Kind.TEMPORARY_OBJECT, -1) : null;
+        }
         if (!startsWithWord(s, "SET") && !startsWithWord(s, "USE") && !startsWithWord(s, "RESET")) return null;
         Matcher m;
         if ((m = SET_TRANSACTION.matcher(s)).matches() || (m = SET_CHARACTERISTICS.matcher(s)).matches()
@@ -70,7 +83,7 @@ public record SessionSetting(Kind kind, int isolation) {
         for (int i = 0; i < sql.length(); i++) {
             char ch = sql.charAt(i);
             if (Character.isWhitespace(ch)) continue;
-            return "SsUuRr-/".indexOf(ch) >= 0;
+            return "SsUuRrDdCc-/".indexOf(ch) >= 0;
         }
         return false;
     }

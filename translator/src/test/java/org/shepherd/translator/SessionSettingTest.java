@@ -58,6 +58,21 @@ class SessionSettingTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"DECLARE GLOBAL TEMPORARY TABLE SESSION.t (a INT) NOT LOGGED", "CREATE TEMPORARY TABLE t (a INT)",
+        "create temp table t as select 1", "CREATE GLOBAL TEMPORARY TABLE t (a INT)", "DECLARE LOCAL TEMPORARY TABLE t (a INT)",
+        "CREATE OR REPLACE TEMP VIEW v AS SELECT 1", "CREATE LOCAL TEMPORARY TABLE t (a INT)", "/* x */ CREATE TEMPORARY SEQUENCE s"})
+    void temporaryObjectsWouldLiveOnOnePooledConnection(String sql) {
+        assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.TEMPORARY_OBJECT, -1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"CREATE TABLE temporary_data (a INT)", "CREATE TABLE temp (a INT)", "CREATE VIEW temp_v AS SELECT 1",
+        "DELETE FROM temp", "DECLARE x INT", "CREATE TEMPORARYX TABLE t (a INT)"})
+    void ordinaryTablesNamedTemporaryAreNoTemporaryObjects(String sql) {
+        assertThat(SessionSetting.of(sql)).isNull();
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"SELECT 1", "UPDATE t SET a = 1", "INSERT INTO settings VALUES (1)", "SETTINGS", "USER_TABLE",
         "/* SET NAMES latin1 */ SELECT 1", "-- SET x\nDELETE FROM t", "COMMIT", "SAVEPOINT s", "RESETS", ""})
     void otherStatementsAreNoSessionStatements(String sql) {
