@@ -46,6 +46,11 @@ public final class SessionSettings {
                         + "' would create one on a single replica connection, and replica connections are taken per"
                         + " transaction, so the session's next transaction might not see it and another session might;"
                         + " use an ordinary table", "0A000");
+            case CONNECTION_LOCK:
+                throw new SQLFeatureNotSupportedException("Shepherd does not support '" + sql.strip() + "': MySQL's table"
+                        + " locks belong to a connection, not to a transaction, and replica connections are pooled per"
+                        + " transaction, so the locks would outlive it; lock rows inside the transaction with SELECT ... FOR"
+                        + " UPDATE instead", "0A000");
             default:
                 throw new SQLFeatureNotSupportedException("Shepherd does not support the session setting '" + sql.strip()
                         + "': replica connections are taken per transaction, so a setting cannot stay with a session;"

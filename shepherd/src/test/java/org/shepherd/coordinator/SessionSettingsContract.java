@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
@@ -36,9 +37,14 @@ public final class SessionSettingsContract {
                 assertThat(sa.executeUpdate(sql)).as(sql).isZero();
                 assertThat((Object) sa.getWarnings()).as(sql).isNull();
             }
+            try (PreparedStatement ps = a.prepareStatement("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")) {
+                assertThat(ps.executeUpdate()).isZero();
+                assertThat(ps.getWarnings().getSQLState()).isEqualTo("01000");
+            }
 
             for (String sql : List.of("SET SCHEMA SYS", "SET CURRENT SCHEMA = SYS", "USE SYS", "SET NAMES latin1",
-                    "SET TRANSACTION READ ONLY", "DECLARE GLOBAL TEMPORARY TABLE SESSION.tmp (a INT) ON COMMIT PRESERVE ROWS NOT LOGGED")) {
+                    "SET TRANSACTION READ ONLY", "LOCK TABLES session_kv WRITE",
+                    "DECLARE GLOBAL TEMPORARY TABLE SESSION.tmp (a INT) ON COMMIT PRESERVE ROWS NOT LOGGED")) {
                 assertThatThrownBy(() -> sa.execute(sql)).as(sql).isInstanceOf(SQLException.class)
                         .hasFieldOrPropertyWithValue("SQLState", "0A000");
             }

@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
  *   <li>{@link Kind#OTHER}: anything else, refused with SQLState 0A000 (settings belong in the replica setup).</li>
  *   <li>{@link Kind#TEMPORARY_OBJECT}: a temporary table, view or sequence, whose rows or definition belong to one
  *   database session: refused with SQLState 0A000, like a setting.</li>
+ *   <li>{@link Kind#CONNECTION_LOCK}: MySQL's {@code LOCK TABLES}, whose locks belong to the connection, not to the
+ *   transaction: refused with SQLState 0A000.</li>
  * </ul>
  *
  * @param kind which of the three
@@ -30,7 +32,9 @@ public record SessionSetting(Kind kind, int isolation) {
     public enum Kind {
         ISOLATION, CHARACTER_SET, OTHER,
         /** A temporary table (or view, sequence): it would live on one pooled replica connection. Refused. */
-        TEMPORARY_OBJECT
+        TEMPORARY_OBJECT,
+        /** MySQL's LOCK TABLES / UNLOCK TABLES: locks held by the connection, past the transaction. Refused. */
+        CONNECTION_LOCK
     }
 
     private static final String LEVEL = "(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)";
@@ -53,6 +57,9 @@ public record SessionSetting(Kind kind, int isolation) {
     /** Derby/Db2 DECLARE GLOBAL TEMPORARY TABLE, HSQLDB DECLARE LOCAL TEMPORARY TABLE, CREATE [GLOBAL|LOCAL] TEMP[ORARY] ... */
     private static final Pattern TEMPORARY_OBJECT = Pattern.compile("(?is)(?:DECLARE\\s+(?:GLOBAL|LOCAL)\\s+TEMPORARY\\s+TABLE"
             + "|CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:GLOBAL\\s+|LOCAL\\s+)?(?:TEMPORARY|TEMP)\\s+(?:TABLE|VIEW|SEQUENCE))\\b");
+    /** MySQL's LOCK TABLE[S] t READ|WRITE, not the transaction-scoped LOCK TABLE t IN ... MODE of the others. */
+    private static final Pattern CONNECTION_LOCK = Pattern.compile("(?is)(?:UNLOCK\\s+TABLES?\\s*"
+            + "|LOCK\\s+TABLES?\\s+(?!.*\\bIN\\s+.*\\bMODE\\b).*\\b(?:READ|WRITE)\\b.*)");
     private static final Pattern SET_CLIENT_ENCODING =
             Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?client_encoding\\s*(?:=|TO)\\s*" + UTF8);
 
@@ -63,6 +70,9 @@ public record SessionSetting(Kind kind, int isolation) {
     public static SessionSetting of(String sql) {
         if (!mayBeSession(sql)) return null;
         String s = Translator.withoutLeadingComments(Translator.stripTerminator(sql));
+        if (startsWithWord(s, "LOCK") || startsWithWord(s, "UNLOCK")) {
+            return CONNECTION_LOCK.matcher(s).matches() ? new SessionSetting(Kind.CONNECTION_LOCK, -1) : null;
+        }
         if (startsWithWord(s, "DECLARE") || startsWithWord(s, "CREATE")) {
             return TEMPORARY_OBJECT.matcher(s).lookingAt() ? new SessionSetting(Kind.TEMPORARY_OBJECT, -1) : null;
         }
@@ -83,7 +93,7 @@ public record SessionSetting(Kind kind, int isolation) {
         for (int i = 0; i < sql.length(); i++) {
             char ch = sql.charAt(i);
             if (Character.isWhitespace(ch)) continue;
-            return "SsUuRrDdCc-/".indexOf(ch) >= 0;
+            return "SsUuRrDdCcLl-/".indexOf(ch) >= 0;
         }
         return false;
     }

@@ -66,6 +66,20 @@ class SessionSettingTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"LOCK TABLES t WRITE", "lock tables t1 read, t2 low_priority write", "LOCK TABLE t READ LOCAL",
+        "UNLOCK TABLES", "unlock tables;"})
+    void mysqlTableLocksBelongToTheConnection(String sql) {
+        assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.CONNECTION_LOCK, -1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"LOCK TABLE t IN EXCLUSIVE MODE", "LOCK TABLE accounts IN SHARE ROW EXCLUSIVE MODE", "LOCK TABLE t",
+        "LOCK t IN ACCESS EXCLUSIVE MODE NOWAIT", "LOCKED"})
+    void transactionScopedTableLocksAreNoSessionStatements(String sql) {
+        assertThat(SessionSetting.of(sql)).isNull();
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"CREATE TABLE temporary_data (a INT)", "CREATE TABLE temp (a INT)", "CREATE VIEW temp_v AS SELECT 1",
         "DELETE FROM temp", "DECLARE x INT", "CREATE TEMPORARYX TABLE t (a INT)"})
     void ordinaryTablesNamedTemporaryAreNoTemporaryObjects(String sql) {
