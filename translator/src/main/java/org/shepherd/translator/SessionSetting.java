@@ -1,6 +1,7 @@
 package org.shepherd.translator;
 
 import java.sql.Connection;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,7 +16,9 @@ import java.util.regex.Pattern;
  *   {@code Connection.setTransactionIsolation} does).</li>
  *   <li>{@link Kind#CHARACTER_SET}: UTF-8. The Shepherd protocol carries text as Unicode, so a client asking for
  *   UTF-8 gets what it already has; another character set or a collation is refused.</li>
- *   <li>{@link Kind#OTHER}: anything else, refused with SQLState 0A000 (settings belong in the replica setup).</li>
+ *   <li>{@link Kind#OTHER}: any other setting, and SQL-level PREPARE / EXECUTE / DEALLOCATE, LISTEN, DISCARD, whose
+ *   effect would stay with one pooled connection: refused with SQLState 0A000 (settings belong in the replica
+ *   setup).</li>
  *   <li>{@link Kind#TEMPORARY_OBJECT}: a temporary table, view or sequence, whose rows or definition belong to one
  *   database session: refused with SQLState 0A000, like a setting.</li>
  *   <li>{@link Kind#CONNECTION_LOCK}: MySQL's {@code LOCK TABLES}, whose locks belong to the connection, not to the
@@ -57,6 +60,13 @@ public record SessionSetting(Kind kind, int isolation) {
     /** Derby/Db2 DECLARE GLOBAL TEMPORARY TABLE, HSQLDB DECLARE LOCAL TEMPORARY TABLE, CREATE [GLOBAL|LOCAL] TEMP[ORARY] ... */
     private static final Pattern TEMPORARY_OBJECT = Pattern.compile("(?is)(?:DECLARE\\s+(?:GLOBAL|LOCAL)\\s+TEMPORARY\\s+TABLE"
             + "|CREATE\\s+(?:OR\\s+REPLACE\\s+)?(?:GLOBAL\\s+|LOCAL\\s+)?(?:TEMPORARY|TEMP)\\s+(?:TABLE|VIEW|SEQUENCE))\\b");
+    /**
+     * Statements whose effect stays with the database session: SQL-level prepared statements (MySQL, PostgreSQL; and
+     * PostgreSQL's PREPARE TRANSACTION, a two-phase commit the shepherd would not drive), PostgreSQL's LISTEN/UNLISTEN
+     * and DISCARD.
+     */
+    private static final List<String> SESSION_STATE_VERBS = List.of("PREPARE", "EXECUTE", "DEALLOCATE", "LISTEN", "UNLISTEN",
+            "DISCARD");
     /** MySQL's LOCK TABLE[S] t READ|WRITE, not the transaction-scoped LOCK TABLE t IN ... MODE of the others. */
     private static final Pattern CONNECTION_LOCK = Pattern.compile("(?is)(?:UNLOCK\\s+TABLES?\\s*"
             + "|LOCK\\s+TABLES?\\s+(?!.*\\bIN\\s+.*\\bMODE\\b).*\\b(?:READ|WRITE)\\b.*)");
@@ -76,6 +86,9 @@ public record SessionSetting(Kind kind, int isolation) {
         if (startsWithWord(s, "DECLARE") || startsWithWord(s, "CREATE")) {
             return TEMPORARY_OBJECT.matcher(s).lookingAt() ? new SessionSetting(Kind.TEMPORARY_OBJECT, -1) : null;
         }
+        for (String verb : SESSION_STATE_VERBS) {
+            if (startsWithWord(s, verb)) return new SessionSetting(Kind.OTHER, -1);
+        }
         if (!startsWithWord(s, "SET") && !startsWithWord(s, "USE") && !startsWithWord(s, "RESET")) return null;
         Matcher m;
         if ((m = SET_TRANSACTION.matcher(s)).matches() || (m = SET_CHARACTERISTICS.matcher(s)).matches()
@@ -93,7 +106,7 @@ public record SessionSetting(Kind kind, int isolation) {
         for (int i = 0; i < sql.length(); i++) {
             char ch = sql.charAt(i);
             if (Character.isWhitespace(ch)) continue;
-            return "SsUuRrDdCcLl-/".indexOf(ch) >= 0;
+            return "SsUuRrDdCcLlPpEe-/".indexOf(ch) >= 0;
         }
         return false;
     }

@@ -52,7 +52,8 @@ class SessionSettingTest {
         "SET SCHEMA app", "SET search_path TO app", "SET TIME ZONE 'Europe/Paris'", "SET time_zone = '+02:00'",
         "SET GLOBAL TRANSACTION ISOLATION LEVEL READ COMMITTED", "SET GLOBAL tx_isolation = 'READ-COMMITTED'",
         "SET TRANSACTION READ ONLY", "SET autocommit = 0", "SET sql_mode = ''", "USE otherdb", "RESET ALL",
-        "SET TRANSACTION ISOLATION LEVEL SNAPSHOT", "set"})
+        "SET TRANSACTION ISOLATION LEVEL SNAPSHOT", "set", "PREPARE s FROM 'SELECT 1'", "EXECUTE s USING @a", "DEALLOCATE PREPARE s",
+        "PREPARE TRANSACTION 'tx1'", "LISTEN channel", "DISCARD ALL"})
     void everythingElseIsASessionStatementTheShepherdRefuses(String sql) {
         assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.OTHER, -1));
     }
@@ -88,7 +89,8 @@ class SessionSettingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"SELECT 1", "UPDATE t SET a = 1", "INSERT INTO settings VALUES (1)", "SETTINGS", "USER_TABLE",
-        "/* SET NAMES latin1 */ SELECT 1", "-- SET x\nDELETE FROM t", "COMMIT", "SAVEPOINT s", "RESETS", ""})
+        "/* SET NAMES latin1 */ SELECT 1", "-- SET x\nDELETE FROM t", "EXPLAIN SELECT 1", "PREPARED", "EXECUTED",
+        "COMMIT", "SAVEPOINT s", "RESETS", ""})
     void otherStatementsAreNoSessionStatements(String sql) {
         assertThat(SessionSetting.of(sql)).isNull();
     }
