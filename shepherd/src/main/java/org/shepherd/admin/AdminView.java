@@ -64,8 +64,6 @@ public interface AdminView {
      * @param walBytes bytes of the write-ahead log on disk, -1 when there is none (mode passthrough)
      * @param walSegments its segment files
      * @param walFloor its released floor: every replica committed every transaction up to this barrier, -1 for none
-     */
-    /**
      * @param commitWaitP50Ms from a client's COMMIT to the decision (f+1 replicas ready and agreeing), median since
      *     start; -1 where nothing is measured (mode passthrough, or no commit yet); likewise the others
      * @param commitP99Ms from a client's COMMIT to its answer, 99th percentile since start

@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  *   transaction: refused with SQLState 0A000.</li>
  * </ul>
  *
- * @param kind which of the three
+ * @param kind which of the kinds above
  * @param isolation for {@link Kind#ISOLATION}, the level asked for in JDBC terms
  *                  ({@link java.sql.Connection#TRANSACTION_SERIALIZABLE} etc.), or -1 for a reset to the default
  */

@@ -171,8 +171,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
     }
 
-    /** Counters, for tests and status. */
     /**
+     * Counters, for tests and status.
+     *
      * @param commitWait from a client's COMMIT to the decision: f+1 replicas ready and agreeing (the commit barrier)
      * @param commitLatency from a client's COMMIT to its answer: the decision, then the write-ahead log's force
      */

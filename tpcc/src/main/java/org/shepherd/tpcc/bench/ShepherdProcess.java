@@ -113,6 +113,18 @@ final class ShepherdProcess implements AutoCloseable {
         return new Jdbc(jdbcUrl(), USER, password);
     }
 
+    /** The shepherd's commit latency since start, or nothing when it measured none (or is too old to report it). */
+    private static String commitLatency(ResultSet view) {
+        try {
+            if (view.getLong("commit_p50_ms") < 0) return "";
+            return "; COMMIT to answer p50/p99 " + view.getLong("commit_p50_ms") + "/" + view.getLong("commit_p99_ms")
+                + " ms, waiting for the vote p50/p99 " + view.getLong("commit_wait_p50_ms") + "/"
+                + view.getLong("commit_wait_p99_ms") + " ms (since start, warm-up included)";
+        } catch (SQLException noSuchColumn) {
+            return "";
+        }
+    }
+
     /**
      * One line from the shepherd's own counters ({@code shepherd.view} and {@code shepherd.status}): commits, aborts
      * and, per replica, the transactions it rolled back and ran again; or why they could not be read.
@@ -125,12 +137,7 @@ final class ShepherdProcess implements AutoCloseable {
                 if (view.next()) {
                     sb.append(view.getLong("commits")).append(" commits, ").append(view.getLong("aborts")).append(" aborts (")
                         .append(view.getLong("vote_aborts")).append(" by vote)");
-                    if (view.getLong("commit_p50_ms") >= 0) {
-                        sb.append("; COMMIT to answer p50/p99 ").append(view.getLong("commit_p50_ms")).append('/')
-                            .append(view.getLong("commit_p99_ms")).append(" ms, waiting for the vote p50/p99 ")
-                            .append(view.getLong("commit_wait_p50_ms")).append('/').append(view.getLong("commit_wait_p99_ms"))
-                            .append(" ms (since start, warm-up included)");
-                    }
+                    sb.append(commitLatency(view));
                 }
             }
             StringBuilder reruns = new StringBuilder();
