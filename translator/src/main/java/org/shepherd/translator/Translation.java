@@ -83,8 +83,9 @@ public final class Translation {
         this.catalog = b.catalog;
         this.mixedPadding = b.mixedPadding;
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
+        // Transaction and session statements have no parameters; a session statement renders for no dialect.
         int count = 0;
-        if (b.kind != StatementKind.TRANSACTION) {
+        if (b.kind != StatementKind.TRANSACTION && b.kind != StatementKind.SESSION) {
             SqlText.Rendered first = renderNow(client);
             renderings.put(client, first);
             for (int m : first.markers()) {
@@ -376,11 +377,14 @@ public final class Translation {
             case TRANSACTION:
                 return new SqlText.Rendered(transactionSql(d), new int[0]);
             case SESSION:
+                // replica connections are pooled per transaction: a setting would outlive it (see SessionSetting)
+                throw TranslationException.unsupported("'" + clientSql + "' is a session statement, which the shepherd"
+                        + " answers or refuses itself and never sends to a replica; configure session settings in the"
+                        + " replica setup");
             case OTHER:
                 if (d.family() != client.family()) {
                     throw TranslationException.unsupported("'" + clientSql + "' is specific to " + client.name()
-                            + " and cannot be sent to a " + d.name() + " replica"
-                            + (kind == StatementKind.SESSION ? "; configure session settings in the replica setup" : ""));
+                            + " and cannot be sent to a " + d.name() + " replica");
                 }
                 if (ast == null) {
                     return new SqlText.Rendered(clientSql, new int[0]);

@@ -59,8 +59,6 @@ final class CbsSession implements Session {
                 case TRANSACTION:
                     if (!tr.transactionControl().insideTransaction()) return transactionControl(tr);
                     return savepointStatement(tr, sql, options);
-                case SESSION: // spelled in a way SessionSetting does not know
-                    return SessionSettings.answer(new SessionSetting(SessionSetting.Kind.OTHER, -1), sql);
                 case OTHER:
                     if (!coordinator.homogeneous()) {
                         throw new SQLFeatureNotSupportedException("Shepherd cannot run this statement on replicas of"
