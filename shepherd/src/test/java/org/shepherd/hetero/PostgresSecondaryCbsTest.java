@@ -107,8 +107,8 @@ class PostgresSecondaryCbsTest {
 
     /**
      * A statement that fails inside a transaction undoes only itself on Derby, but makes PostgreSQL refuse the rest of
-     * the transaction (25P02) unless it is rolled back to a savepoint: the shepherd's PostgreSQL connections set one
-     * before each statement (pgjdbc's autosave), so the transaction goes on there as on the primary.
+     * the transaction (25P02) unless it is rolled back to a savepoint: a PostgreSQL secondary runs a statement the
+     * primary failed inside a savepoint of its own, so the transaction goes on there as on the primary.
      */
     @Test
     void aFailedStatementAndSavepointsInsideATransaction() throws Exception {

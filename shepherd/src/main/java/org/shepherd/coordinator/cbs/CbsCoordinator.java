@@ -480,14 +480,13 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         return new ViewStatus(settings.mode().name().toLowerCase(Locale.ROOT), settings.f(), currentBarrier(),
                 primary().name(), endpoints.size(), stats.commits(), stats.aborts(), stats.voteAborts(), divergences.total(),
                 core.view(), log == null ? -1 : log.bytesOnDisk(), log == null ? 0 : log.segments(),
-                wal == null ? -1 : wal.releasedUpTo(), measured(stats.commitWait(), stats.commitWait().p50Ms()),
-                measured(stats.commitWait(), stats.commitWait().p99Ms()), measured(stats.commitLatency(), stats.commitLatency().p50Ms()),
-                measured(stats.commitLatency(), stats.commitLatency().p99Ms()),
-                measured(stats.commitLatency(), stats.commitLatency().maxMs()));
+                wal == null ? -1 : wal.releasedUpTo(), stats.commitWait().p50Ms(), stats.commitWait().p99Ms(),
+                stats.commitLatency().p50Ms(), stats.commitLatency().p99Ms(), stats.commitLatency().maxMs());
     }
 
-    private static long measured(CbsCore.Latency latency, long value) {
-        return latency.count() == 0 ? -1 : value;
+    /** The clock of the core's scheduler, for waits outside the core. */
+    Clock clock() {
+        return scheduler.clock();
     }
 
     @Override

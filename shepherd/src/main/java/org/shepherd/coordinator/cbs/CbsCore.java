@@ -181,10 +181,13 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             Latency commitLatency) {
     }
 
-    /** Milliseconds since start, in the core's clock: how many, the median, the 99th percentile and the largest. */
+    /**
+     * Milliseconds since start, in the core's clock: how many, the median, the 99th percentile and the largest; the
+     * three are -1 while nothing was measured.
+     */
     public record Latency(long count, long p50Ms, long p99Ms, long maxMs) {
         static Latency of(Histogram h) {
-            if (h.getTotalCount() == 0) return new Latency(0, 0, 0, 0);
+            if (h.getTotalCount() == 0) return new Latency(0, -1, -1, -1);
             return new Latency(h.getTotalCount(), h.getValueAtPercentile(50), h.getValueAtPercentile(99), h.getMaxValue());
         }
     }

@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.shepherd.admin.AdminView;
 import org.shepherd.coordinator.Answer;
@@ -266,7 +265,7 @@ final class TableVerifier {
      * so that each one's answers were compared; returns the replicas not compared, with why.
      */
     private List<String> awaitSecondaries(long barrier) throws SQLException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        long deadline = coordinator.clock().nowMillis() + waitMs;
         while (true) {
             List<String> behind = new ArrayList<>();
             List<String> down = new ArrayList<>();
@@ -277,7 +276,7 @@ final class TableVerifier {
                     behind.add(r.name() + " (still behind after " + waitMs + " ms)");
                 }
             }
-            if (behind.isEmpty() || System.nanoTime() > deadline) {
+            if (behind.isEmpty() || coordinator.clock().nowMillis() > deadline) {
                 down.addAll(behind);
                 return down;
             }
