@@ -22,15 +22,40 @@ import org.shepherd.server.ShepherdServer;
 /** The embedded default (3 Derby replicas, f=1, mode=cbs) through the JDBC driver and the server. */
 class CbsEmbeddedDefaultTest {
 
+    /** The embedded default of {@code dir}, started, and client connections to it with its credentials. */
+    private record Embedded(ShepherdServer server, String url, String password) implements AutoCloseable {
+        static Embedded start(Path dir) throws Exception {
+            ShepherdConfig config = EmbeddedDefault.config(dir.resolve("shepherd-data"), "127.0.0.1:0");
+            assertThat(config.mode()).isEqualTo(Mode.CBS);
+            ShepherdServer server = ShepherdServer.create(config);
+            try {
+                server.start();
+            } catch (Exception | Error e) {
+                server.close();
+                throw e;
+            }
+            return new Embedded(server, server.jdbcUrl("shepherd"), config.users().get(EmbeddedDefault.USER));
+        }
+
+        Connection connect() throws SQLException {
+            return DriverManager.getConnection(url, EmbeddedDefault.USER, password);
+        }
+
+        CbsCoordinator coordinator() {
+            return (CbsCoordinator) server.coordinator();
+        }
+
+        @Override
+        public void close() {
+            server.close();
+        }
+    }
+
     @Test
     void embeddedDefaultRunsCbsOverThreeDerbyReplicas(@TempDir Path dir) throws Exception {
-        ShepherdConfig config = EmbeddedDefault.config(dir.resolve("shepherd-data"), "127.0.0.1:0");
-        assertThat(config.mode()).isEqualTo(Mode.CBS);
-        try (ShepherdServer server = ShepherdServer.create(config)) {
-            server.start();
-            CbsCoordinator coordinator = (CbsCoordinator) server.coordinator();
-            String password = config.users().get(EmbeddedDefault.USER);
-            try (Connection c = DriverManager.getConnection(server.jdbcUrl("shepherd"), EmbeddedDefault.USER, password)) {
+        try (Embedded server = Embedded.start(dir)) {
+            CbsCoordinator coordinator = server.coordinator();
+            try (Connection c = server.connect()) {
                 try (Statement s = c.createStatement()) {
                     s.executeUpdate("CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(20))");
                 }
@@ -67,16 +92,11 @@ class CbsEmbeddedDefaultTest {
 
     @Test
     void sessionStatementsAreAnsweredOrRefusedWithoutReachingAReplica(@TempDir Path dir) throws Exception {
-        ShepherdConfig config = EmbeddedDefault.config(dir.resolve("shepherd-data"), "127.0.0.1:0");
-        try (ShepherdServer server = ShepherdServer.create(config)) {
-            server.start();
-            String password = config.users().get(EmbeddedDefault.USER);
-            String url = server.jdbcUrl("shepherd");
-            try (Connection a = DriverManager.getConnection(url, EmbeddedDefault.USER, password);
-                    Connection b = DriverManager.getConnection(url, EmbeddedDefault.USER, password)) {
+        try (Embedded server = Embedded.start(dir)) {
+            try (Connection a = server.connect(); Connection b = server.connect()) {
                 SessionSettingsContract.holds(a, b);
             }
-            CbsCoordinator coordinator = (CbsCoordinator) server.coordinator();
+            CbsCoordinator coordinator = server.coordinator();
             assertThat(coordinator.awaitIdle(10_000)).isTrue();
             assertThat(coordinator.divergences().snapshot()).isEmpty();
         }
@@ -84,15 +104,9 @@ class CbsEmbeddedDefaultTest {
 
     @Test
     void jdbcSavepointsThroughTheDriverUndoPartOfATransactionOnEveryReplica(@TempDir Path dir) throws Exception {
-        ShepherdConfig config = EmbeddedDefault.config(dir.resolve("shepherd-data"), "127.0.0.1:0");
-        try (ShepherdServer server = ShepherdServer.create(config)) {
-            server.start();
-            CbsCoordinator coordinator = (CbsCoordinator) server.coordinator();
-            String password = config.users().get(EmbeddedDefault.USER);
-            String url = server.jdbcUrl("shepherd");
-            try (Connection c = DriverManager.getConnection(url, EmbeddedDefault.USER, password);
-                    Connection other = DriverManager.getConnection(url, EmbeddedDefault.USER, password);
-                    Statement s = c.createStatement()) {
+        try (Embedded server = Embedded.start(dir)) {
+            CbsCoordinator coordinator = server.coordinator();
+            try (Connection c = server.connect(); Connection other = server.connect(); Statement s = c.createStatement()) {
                 assertThat(c.getMetaData().supportsSavepoints()).isTrue();
                 s.executeUpdate("CREATE TABLE kv (k INT PRIMARY KEY, v VARCHAR(20))");
                 assertThatThrownBy(c::setSavepoint).isInstanceOf(SQLException.class)
