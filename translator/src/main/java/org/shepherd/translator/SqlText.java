@@ -19,6 +19,17 @@ final class SqlText {
 
     private static final String PER_REPLICA = " returns a different value on each replica";
 
+    private static final String SESSION_LOCK = " takes or looks at a lock held by one database connection until it ends;"
+            + " Shepherd runs a session's transactions on pooled connections of every replica, so the lock would outlive"
+            + " the transaction on a connection other sessions borrow: use a row lock (SELECT ... FOR UPDATE) instead";
+
+    private static final String TRY_LOCK = " answers whether another transaction holds the lock at that moment, which"
+            + " differs on each replica; PG_ADVISORY_XACT_LOCK() (which waits) or a row lock orders transactions alike";
+
+    private static final String VARIABLE = "User and system variables (@name, @@name) belong to one database connection;"
+            + " Shepherd runs a session's transactions on pooled connections of every replica: pass the value as a"
+            + " parameter instead";
+
     /** Words that must not survive rendering anywhere in DML or DDL (they would be evaluated by each replica). */
     private static final Map<String, String> FORBIDDEN_WORDS = Map.ofEntries(
             Map.entry("CURRENT_TIMESTAMP", "CURRENT_TIMESTAMP is evaluated by each replica here; Shepherd pins it only in"
@@ -49,7 +60,29 @@ final class SqlText {
             Map.entry("DATABASE", "DATABASE()" + PER_REPLICA),
             Map.entry("VERSION", "VERSION()" + PER_REPLICA),
             Map.entry("SLEEP", "SLEEP() makes replicas time-dependent"),
-            Map.entry("GET_LOCK", "GET_LOCK() takes a per-replica lock"),
+            Map.entry("GET_LOCK", "GET_LOCK()" + SESSION_LOCK),
+            Map.entry("RELEASE_LOCK", "RELEASE_LOCK()" + SESSION_LOCK),
+            Map.entry("RELEASE_ALL_LOCKS", "RELEASE_ALL_LOCKS()" + SESSION_LOCK),
+            Map.entry("IS_FREE_LOCK", "IS_FREE_LOCK()" + SESSION_LOCK),
+            Map.entry("IS_USED_LOCK", "IS_USED_LOCK()" + SESSION_LOCK),
+            Map.entry("PG_ADVISORY_LOCK", "PG_ADVISORY_LOCK()" + SESSION_LOCK),
+            Map.entry("PG_ADVISORY_LOCK_SHARED", "PG_ADVISORY_LOCK_SHARED()" + SESSION_LOCK),
+            Map.entry("PG_ADVISORY_UNLOCK", "PG_ADVISORY_UNLOCK()" + SESSION_LOCK),
+            Map.entry("PG_ADVISORY_UNLOCK_SHARED", "PG_ADVISORY_UNLOCK_SHARED()" + SESSION_LOCK),
+            Map.entry("PG_ADVISORY_UNLOCK_ALL", "PG_ADVISORY_UNLOCK_ALL()" + SESSION_LOCK),
+            Map.entry("PG_TRY_ADVISORY_LOCK", "PG_TRY_ADVISORY_LOCK()" + SESSION_LOCK),
+            Map.entry("PG_TRY_ADVISORY_LOCK_SHARED", "PG_TRY_ADVISORY_LOCK_SHARED()" + SESSION_LOCK),
+            Map.entry("PG_TRY_ADVISORY_XACT_LOCK", "PG_TRY_ADVISORY_XACT_LOCK()" + TRY_LOCK),
+            Map.entry("PG_TRY_ADVISORY_XACT_LOCK_SHARED", "PG_TRY_ADVISORY_XACT_LOCK_SHARED()" + TRY_LOCK),
+            Map.entry("SET_CONFIG", "SET_CONFIG() changes a setting of one database connection; Shepherd runs a session's"
+                    + " transactions on pooled connections of every replica"),
+            Map.entry("CURRENT_SETTING", "CURRENT_SETTING()" + PER_REPLICA),
+            Map.entry("PG_BACKEND_PID", "PG_BACKEND_PID()" + PER_REPLICA),
+            Map.entry("TXID_CURRENT", "TXID_CURRENT()" + PER_REPLICA),
+            Map.entry("PG_CURRENT_XACT_ID", "PG_CURRENT_XACT_ID()" + PER_REPLICA),
+            Map.entry("PG_SLEEP", "PG_SLEEP() makes replicas time-dependent"),
+            Map.entry("BENCHMARK", "BENCHMARK() makes replicas time-dependent"),
+            Map.entry("SETVAL", "SETVAL() moves a per-replica sequence; use an identity column"),
             Map.entry("UUID_SHORT", "UUID_SHORT()" + PER_REPLICA + "; use UUID(), which Shepherd pins"),
             Map.entry("SYS_GUID", "SYS_GUID()" + PER_REPLICA + "; use UUID(), which Shepherd pins"),
             Map.entry("NOW", "NOW() is evaluated by each replica here; Shepherd pins it only in queries and DML"),
@@ -223,6 +256,9 @@ final class SqlText {
                 out.append(text, i, j);
                 i = j;
             } else {
+                if (c == '@' && checkForbidden && isVariable(text, i)) {
+                    throw new TranslationException("0A000", VARIABLE);
+                }
                 out.append(c);
                 i++;
             }
@@ -232,6 +268,22 @@ final class SqlText {
             order[k] = markers.get(k);
         }
         return new Rendered(out.toString(), order);
+    }
+
+    /**
+     * Whether the {@code @} at {@code at} starts a MySQL user variable ({@code @x}, {@code @`x`}) or system variable
+     * ({@code @@x}); PostgreSQL's operators {@code @}, {@code @>} and {@code @@} are followed by a blank or an operator.
+     */
+    private static boolean isVariable(String text, int at) {
+        int k = at + 1;
+        if (k < text.length() && text.charAt(k) == '@') {
+            k++;
+        }
+        if (k >= text.length()) {
+            return false;
+        }
+        char c = text.charAt(k);
+        return Character.isLetter(c) || c == '_' || c == '`' || c == '"' || c == '\'';
     }
 
     private static void checkWord(String text, int start, int end) {

@@ -73,6 +73,29 @@ class TranslatorTest {
     }
 
     @Test
+    void connectionStateInAStatementIsRefusedWithTheReason() throws SQLException {
+        Translator mysql = new Translator(Dialect.MARIADB, 8);
+        for (String sql : List.of("SELECT GET_LOCK('jobs', 10)", "SELECT release_lock('jobs')", "SELECT RELEASE_ALL_LOCKS()")) {
+            assertThatThrownBy(() -> mysql.translate(sql)).as(sql).hasFieldOrPropertyWithValue("SQLState", "0A000")
+                    .hasMessageContaining("one database connection").hasMessageContaining("FOR UPDATE");
+        }
+        for (String sql : List.of("SELECT @n + 1 FROM t", "UPDATE t SET a = @a WHERE id = 1", "SELECT @@version",
+                "SELECT a FROM t WHERE b = @`x`")) {
+            assertThatThrownBy(() -> mysql.translate(sql)).as(sql).hasFieldOrPropertyWithValue("SQLState", "0A000")
+                    .hasMessageContaining("variables").hasMessageContaining("parameter");
+        }
+        assertThat(mysql.translate("SELECT a FROM t WHERE b = 'x@y'").sqlFor(Dialect.MARIADB)).contains("'x@y'");
+        Translator pg = new Translator(Dialect.POSTGRESQL, 8);
+        assertThatThrownBy(() -> pg.translate("SELECT pg_advisory_lock(7)")).hasFieldOrPropertyWithValue("SQLState", "0A000")
+                .hasMessageContaining("one database connection");
+        assertThatThrownBy(() -> pg.translate("SELECT pg_try_advisory_xact_lock(7)"))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("differs on each replica");
+        // the waiting, transaction-scoped lock orders transactions on every replica as a row lock does
+        assertThat(pg.translate("SELECT pg_advisory_xact_lock(7)").sqlFor(Dialect.POSTGRESQL))
+                .startsWith("SELECT pg_advisory_xact_lock(7)");
+    }
+
+    @Test
     void transactionStatementsAreRecognizedBehindCommentsAndInAnySpelling() throws SQLException {
         Translator translator = new Translator(Dialect.MARIADB, 8);
         assertThat(translator.translate("/* app */ COMMIT").transactionControl()).isEqualTo(TransactionControl.COMMIT);
