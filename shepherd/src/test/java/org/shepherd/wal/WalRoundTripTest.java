@@ -140,4 +140,50 @@ class WalRoundTripTest {
         }
         assertThat(barriers(reopen(dir))).containsExactly(1L);
     }
+
+    @Test
+    void aValueIsStoredInTheWireProtocolsBytes() throws Exception {
+        for (Param p : WalFixtures.everyValueType()) {
+            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            ValueCodec.writeValue(new java.io.DataOutputStream(bytes), p.value());
+            byte[] stored = bytes.toByteArray();
+            Object back = ValueCodec.readValue(new java.io.DataInputStream(new java.io.ByteArrayInputStream(stored)));
+            assertThat(back).as("value %s", p.value()).isEqualTo(p.value());
+            if (p.value() == null) {
+                assertThat(stored).containsExactly(ValueType.NULL.tag());
+                continue;
+            }
+            // the same parameter on the wire, once with the value and once as NULL (one tag byte): the frames differ
+            // in their length field and where the value is, nowhere else
+            byte[] withValue = executeFrame(p);
+            byte[] withNull = executeFrame(new Param(p.jdbcType(), null));
+            int at = 4;
+            while (withValue[at] == withNull[at]) at++;
+            int after = withNull.length - at - 1;
+            assertThat(java.util.Arrays.copyOfRange(withValue, at, withValue.length - after)).as("value %s", p.value())
+                    .isEqualTo(stored);
+        }
+    }
+
+    private static byte[] executeFrame(Param p) {
+        return org.shepherd.protocol.v1.MessageCodec.encodeFrame(new org.shepherd.protocol.v1.Message.Execute("?", List.of(p),
+                org.shepherd.protocol.v1.StatementOptions.DEFAULT));
+    }
+
+    @Test
+    void bytesThatAreNoValueAreRefused() {
+        byte[][] damaged = {
+            {99}, // no such tag
+            {1, 2}, // a boolean byte other than 0 or 1
+            {3, 0, 0x0f, 0x42, 0x40, 0, 0, 0, 1, 1}, // a decimal scale of 1,000,000
+            {3, 0, 0, 0, 2, 0, 0, 0, 0}, // a decimal without digits
+            {5, -1, -1, -1, -1}, // a negative string length
+            {8, 0x7f, -1, -1, -1, -1, -1, -1, -1}, // a time of day past midnight
+        };
+        for (byte[] b : damaged) {
+            assertThatThrownBy(() -> ValueCodec.readValue(new java.io.DataInputStream(new java.io.ByteArrayInputStream(b))))
+                    .as(java.util.Arrays.toString(b)).isInstanceOf(java.io.IOException.class)
+                    .hasMessageStartingWith("not an encoded value");
+        }
+    }
 }

@@ -1,26 +1,17 @@
 package org.shepherd.protocol.v1;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import org.shepherd.protocol.ValueType;
+import org.shepherd.protocol.ValueEncoding;
 
 /**
  * Strict big-endian reader of one payload. Every length is checked against the bytes actually present before
  * anything is allocated, so a garbled length can never cause an OutOfMemoryError.
  */
-final class PayloadReader {
-
-    private static final int MAX_DECIMAL_SCALE_ABS = 100_000;
+final class PayloadReader implements ValueEncoding.Input<ProtocolException> {
 
     private final ByteBuffer in;
     private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
@@ -47,18 +38,21 @@ final class PayloadReader {
         return in.get() & 0xff;
     }
 
-    boolean readBoolean() throws ProtocolException {
+    @Override
+    public boolean readBoolean() throws ProtocolException {
         int b = readByte();
         if (b > 1) throw new ProtocolException("boolean byte must be 0 or 1, got " + b);
         return b == 1;
     }
 
-    int readInt() throws ProtocolException {
+    @Override
+    public int readInt() throws ProtocolException {
         need(4, "int32");
         return in.getInt();
     }
 
-    long readLong() throws ProtocolException {
+    @Override
+    public long readLong() throws ProtocolException {
         need(8, "int64");
         return in.getLong();
     }
@@ -74,14 +68,16 @@ final class PayloadReader {
         return n;
     }
 
-    byte[] readBytes() throws ProtocolException {
+    @Override
+    public byte[] readBytes() throws ProtocolException {
         int n = readCount("byte", 1);
         byte[] b = new byte[n];
         in.get(b);
         return b;
     }
 
-    String readString() throws ProtocolException {
+    @Override
+    public String readString() throws ProtocolException {
         int n = readCount("string byte", 1);
         if (in.hasArray()) {
             int at = in.arrayOffset() + in.position();
@@ -108,52 +104,16 @@ final class PayloadReader {
     }
 
     Object readValue() throws ProtocolException {
-        int tag = readByte();
-        ValueType t;
-        try {
-            t = ValueType.ofTag(tag);
-        } catch (IllegalArgumentException e) {
-            throw new ProtocolException("unknown value tag " + tag);
-        }
-        try {
-            switch (t) {
-                case NULL:
-                    return null;
-                case BOOLEAN:
-                    return readBoolean();
-                case LONG:
-                    return readLong();
-                case DECIMAL: {
-                    int scale = readInt();
-                    if (Math.abs((long) scale) > MAX_DECIMAL_SCALE_ABS) {
-                        throw new ProtocolException("decimal scale out of range: " + scale);
-                    }
-                    byte[] unscaled = readBytes();
-                    if (unscaled.length == 0) throw new ProtocolException("decimal with no digits");
-                    return new BigDecimal(new BigInteger(unscaled), scale);
-                }
-                case DOUBLE:
-                    return Double.longBitsToDouble(readLong());
-                case STRING:
-                    return readString();
-                case BYTES:
-                    return readBytes();
-                case DATE:
-                    return LocalDate.ofEpochDay(readLong());
-                case TIME:
-                    return LocalTime.ofNanoOfDay(readLong());
-                case TIMESTAMP:
-                    return LocalDateTime.of(LocalDate.ofEpochDay(readLong()), LocalTime.ofNanoOfDay(readLong()));
-                case TIMESTAMP_TZ: {
-                    LocalDate d = LocalDate.ofEpochDay(readLong());
-                    LocalTime time = LocalTime.ofNanoOfDay(readLong());
-                    return OffsetDateTime.of(d, time, ZoneOffset.ofTotalSeconds(readInt()));
-                }
-                default:
-                    throw new ProtocolException("no decoding for value type " + t);
-            }
-        } catch (java.time.DateTimeException e) {
-            throw new ProtocolException("invalid " + t + " value: " + e.getMessage(), e);
-        }
+        return ValueEncoding.read(this);
+    }
+
+    @Override
+    public int readUnsignedByte() throws ProtocolException {
+        return readByte();
+    }
+
+    @Override
+    public ProtocolException invalid(String message, Throwable cause) {
+        return new ProtocolException(message, cause);
     }
 }

@@ -1,16 +1,11 @@
 package org.shepherd.protocol.v1;
 
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.OffsetDateTime;
 import java.util.Arrays;
-import org.shepherd.protocol.ValueType;
+import org.shepherd.protocol.ValueEncoding;
 
 /** Big-endian writer of one frame into a growable array; the frame header is patched in by {@link #finish()}. */
-final class PayloadWriter {
+final class PayloadWriter implements ValueEncoding.Output<RuntimeException> {
 
     private byte[] buf;
     private int pos;
@@ -31,16 +26,19 @@ final class PayloadWriter {
         }
     }
 
-    void writeByte(int b) {
+    @Override
+    public void writeByte(int b) {
         ensure(1);
         buf[pos++] = (byte) b;
     }
 
-    void writeBoolean(boolean b) {
+    @Override
+    public void writeBoolean(boolean b) {
         writeByte(b ? 1 : 0);
     }
 
-    void writeInt(int v) {
+    @Override
+    public void writeInt(int v) {
         ensure(4);
         buf[pos++] = (byte) (v >>> 24);
         buf[pos++] = (byte) (v >>> 16);
@@ -48,19 +46,22 @@ final class PayloadWriter {
         buf[pos++] = (byte) v;
     }
 
-    void writeLong(long v) {
+    @Override
+    public void writeLong(long v) {
         writeInt((int) (v >>> 32));
         writeInt((int) v);
     }
 
-    void writeBytes(byte[] b) {
+    @Override
+    public void writeBytes(byte[] b) {
         writeInt(b.length);
         ensure(b.length);
         System.arraycopy(b, 0, buf, pos, b.length);
         pos += b.length;
     }
 
-    void writeString(String s) {
+    @Override
+    public void writeString(String s) {
         if (s == null) throw new IllegalArgumentException("null in a string field that is not nullable (use \"\")");
         writeBytes(s.getBytes(StandardCharsets.UTF_8));
     }
@@ -72,54 +73,7 @@ final class PayloadWriter {
     }
 
     void writeValue(Object value) {
-        ValueType t = ValueType.of(value);
-        writeByte(t.tag());
-        switch (t) {
-            case NULL:
-                break;
-            case BOOLEAN:
-                writeBoolean((Boolean) value);
-                break;
-            case LONG:
-                writeLong((Long) value);
-                break;
-            case DECIMAL: {
-                BigDecimal d = (BigDecimal) value;
-                writeInt(d.scale());
-                writeBytes(d.unscaledValue().toByteArray());
-                break;
-            }
-            case DOUBLE:
-                writeLong(Double.doubleToRawLongBits((Double) value));
-                break;
-            case STRING:
-                writeString((String) value);
-                break;
-            case BYTES:
-                writeBytes((byte[]) value);
-                break;
-            case DATE:
-                writeLong(((LocalDate) value).toEpochDay());
-                break;
-            case TIME:
-                writeLong(((LocalTime) value).toNanoOfDay());
-                break;
-            case TIMESTAMP: {
-                LocalDateTime ts = (LocalDateTime) value;
-                writeLong(ts.toLocalDate().toEpochDay());
-                writeLong(ts.toLocalTime().toNanoOfDay());
-                break;
-            }
-            case TIMESTAMP_TZ: {
-                OffsetDateTime ts = (OffsetDateTime) value;
-                writeLong(ts.toLocalDate().toEpochDay());
-                writeLong(ts.toLocalTime().toNanoOfDay());
-                writeInt(ts.getOffset().getTotalSeconds());
-                break;
-            }
-            default:
-                throw new IllegalStateException("no encoding for " + t);
-        }
+        ValueEncoding.write(this, value);
     }
 
     /** The whole frame, length field filled in. */
