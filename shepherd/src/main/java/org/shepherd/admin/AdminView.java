@@ -70,7 +70,8 @@ public interface AdminView {
      */
     record ViewStatus(String mode, int f, long barrier, String primary, int replicas, long commits, long aborts,
             long voteAborts, long divergencesTotal, long view, long walBytes, int walSegments, long walFloor,
-            long commitWaitP50Ms, long commitWaitP99Ms, long commitP50Ms, long commitP99Ms, long commitMaxMs) {
+            long commitWaitP50Ms, long commitWaitP99Ms, long commitP50Ms, long commitP99Ms, long commitMaxMs,
+            String lastViewChange) {
     }
 
     /**

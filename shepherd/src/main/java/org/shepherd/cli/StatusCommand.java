@@ -61,6 +61,9 @@ final class StatusCommand implements Callable<Integer> {
             out.println("transactions: " + viewRow.get("commits") + " committed, " + viewRow.get("aborts") + " aborted ("
                     + viewRow.get("vote_aborts") + " by a failed vote); divergences since start: "
                     + viewRow.get("divergences_total"));
+            if (viewRow.get("last_view_change") instanceof String change && !change.isEmpty()) {
+                out.println("last view change: " + change);
+            }
             out.println(commitLine(viewRow));
             out.println(walLine(viewRow));
             replicas.print(out);

@@ -201,6 +201,50 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * A MariaDB primary whose commits are blocked (FLUSH TABLES WITH READ LOCK, as a backup tool takes it) answers pings
+     * and reads, so nothing breaks and, without more, every transaction that needs the rows its stuck COMMIT still
+     * locks would wait for ever. Its COMMIT running for view.change.unresponsive.ms while both secondaries committed
+     * the transaction is evidence: the view changes, and once the lock is gone the old primary catches up as a
+     * secondary.
+     */
+    @Test
+    void aMariaDbPrimaryWhoseCommitsAreBlockedIsReplaced() throws Exception {
+        CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS)
+                .withRecovery(new CbsCore.Recovery(100, 1_000, 100_000).withUnresponsiveMs(500));
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0, settings)) {
+            BANK.create(SqlClient.sessions(c));
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            ReplicaPool primary = c.endpoints().get(0).pool();
+            try (Connection backup = primary.acquire(); Statement st = backup.createStatement();
+                    Session client = c.openSession("app", "db")) {
+                client.setAutoCommit(false);
+                Workloads.update(client, "UPDATE acct SET bal = bal - 5 WHERE id = 1");
+                Workloads.update(client, "UPDATE acct SET bal = bal + 5 WHERE id = 2");
+                st.execute("FLUSH TABLES WITH READ LOCK");
+                try {
+                    client.commit(); // answered once durable: r2 and r3 commit it, r1's COMMIT waits for the lock
+                    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(IDLE_TIMEOUT_MS);
+                    while (c.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(20);
+                    assertThat(c.viewStatus().view()).as("a view change").isEqualTo(1);
+                    assertThat(c.viewStatus().lastViewChange()).startsWith("view 1: " + ReplicaServers.DERBY + " replaced "
+                            + ReplicaServers.MARIADB + " (down: stuck commit: the COMMIT of T");
+                    BANK.run(SqlClient.sessions(c), 2, 5, 0, SEED + 700); // served by the new primary meanwhile
+                } finally {
+                    st.execute("UNLOCK TABLES");
+                }
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(IDLE_TIMEOUT_MS);
+            while (!"up".equals(c.replicaStatus().get(0).state()) && System.nanoTime() < deadline) Thread.sleep(20);
+            assertThat(c.replicaStatus().get(0).state()).as("r1 back").isEqualTo("up");
+            assertThat(c.replicaStatus().get(0).primary()).as("r1 back as a secondary").isFalse();
+            BANK.run(SqlClient.sessions(c), 2, 5, 0, SEED + 800);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            BANK.assertReplicasAgree(ReplicaTables.pools(c));
+            assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        }
+    }
+
+    /**
      * Each replica's shepherd_txlog is truncated while transactions commit (every 8 barriers here), on every engine: what
      * the deleted rows counted is kept in shepherd_txlog_base, so every replica counts the same commits.
      */

@@ -47,11 +47,12 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
      *     replica does not tell the coordinator (to show that the coordinator needs to know it)
      * @param pausedFromMs paused from this simulated time (-1: never) until {@code pausedUntilMs}
      * @param restoredAtMs restored from a copy of replica {@code restoredFrom} at this simulated time (-1: never)
+     * @param commitsOnly the pause holds up only COMMITs: statements, rollbacks and pings are answered
      */
     record Faults(int latencyFactor, long crashAtMs, long restartAtMs, double lieProbability, int lockGranularity,
             boolean ignoresLocks, boolean readCommitted, boolean commitGateOff, int connections, long pausedFromMs,
-            long pausedUntilMs, int restoredFrom, long restoredAtMs) {
-        static final Faults NONE = new Faults(1, -1, -1, 0, 1, false, false, false, 0, -1, -1, -1, -1);
+            long pausedUntilMs, int restoredFrom, long restoredAtMs, boolean commitsOnly) {
+        static final Faults NONE = new Faults(1, -1, -1, 0, 1, false, false, false, 0, -1, -1, -1, -1, false);
 
         boolean byzantine() {
             return lieProbability > 0 || ignoresLocks;
@@ -59,47 +60,52 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
         Faults slow(int factor) {
             return new Faults(factor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs,
+                    restoredFrom, restoredAtMs, commitsOnly);
         }
 
         Faults crashAt(long ms) {
             return new Faults(latencyFactor, ms, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs,
+                    restoredFrom, restoredAtMs, commitsOnly);
         }
 
         Faults lying(double p) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, p, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs,
+                    restoredFrom, restoredAtMs, commitsOnly);
         }
 
         Faults coarseLocks(int keysPerLock) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, keysPerLock,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs,
+                    restoredFrom, restoredAtMs, commitsOnly);
         }
 
         Faults ignoringLocks() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    true, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    true, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs, commitsOnly);
         }
 
         Faults readCommittedNoReadLocks() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, true, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, true, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs, commitsOnly);
         }
 
         Faults withoutCommitGate() {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, true, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, readCommitted, true, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs, commitsOnly);
         }
 
         Faults restartAt(long ms) {
             return new Faults(latencyFactor, crashAtMs, ms, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs,
+                    restoredFrom, restoredAtMs, commitsOnly);
         }
 
         Faults withConnections(int n) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, n, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, readCommitted, commitGateOff, n, pausedFromMs, pausedUntilMs, restoredFrom, restoredAtMs, commitsOnly);
         }
 
         /**
@@ -108,7 +114,17 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
          */
         Faults pausedBetween(long fromMs, long untilMs) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, fromMs, untilMs, restoredFrom, restoredAtMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, fromMs, untilMs, restoredFrom, restoredAtMs, commitsOnly);
+        }
+
+        /**
+         * COMMITs asked from {@code fromMs} until {@code untilMs} complete only at {@code untilMs}; everything else,
+         * pings included, is answered meanwhile (a server whose commits are blocked: a stuck disk, FLUSH TABLES WITH
+         * READ LOCK).
+         */
+        Faults commitsStuckBetween(long fromMs, long untilMs) {
+            return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
+                    ignoresLocks, readCommitted, commitGateOff, connections, fromMs, untilMs, restoredFrom, restoredAtMs, true);
         }
 
         /**
@@ -117,7 +133,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
          */
         Faults restoredAt(long atMs, int source) {
             return new Faults(latencyFactor, crashAtMs, restartAtMs, lieProbability, lockGranularity,
-                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, source, atMs);
+                    ignoresLocks, readCommitted, commitGateOff, connections, pausedFromMs, pausedUntilMs, source, atMs, commitsOnly);
         }
 
         boolean buffersWrites() {
@@ -387,13 +403,19 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
 
     /** Runs {@code task} after {@code delayMs}, or once a pause that covers that time is over. */
     private void later(long delayMs, Runnable task) {
-        scheduler.schedule(delayMs, () -> runUnlessPaused(task));
+        scheduler.schedule(delayMs, () -> runUnlessPaused(task, false));
     }
 
-    private void runUnlessPaused(Runnable task) {
+    /** As {@link #later}, for a COMMIT, which {@link Faults#commitsStuckBetween} holds up. */
+    private void laterCommit(long delayMs, Runnable task) {
+        scheduler.schedule(delayMs, () -> runUnlessPaused(task, true));
+    }
+
+    private void runUnlessPaused(Runnable task, boolean commit) {
         long now = scheduler.now();
-        if (now >= faults.pausedFromMs() && now < faults.pausedUntilMs()) {
-            scheduler.schedule(faults.pausedUntilMs() - now, () -> runUnlessPaused(task));
+        boolean held = commit || !faults.commitsOnly();
+        if (held && now >= faults.pausedFromMs() && now < faults.pausedUntilMs()) {
+            scheduler.schedule(faults.pausedUntilMs() - now, () -> runUnlessPaused(task, commit));
         } else {
             task.run();
         }
@@ -598,7 +620,7 @@ final class SimReplica implements ReplicaEndpoint<SimOp> {
     @Override
     public void commit(long txId, int attempt, long barrier, Consumer<Outcome> done) {
         int gen = generation;
-        later(delay(txId), () -> {
+        laterCommit(delay(txId), () -> {
             if (crashed || severed.contains(key(txId, attempt)) || gen != generation) {
                 done.accept(Outcome.down(new SQLException(name + " crashed", "08006")));
                 return;

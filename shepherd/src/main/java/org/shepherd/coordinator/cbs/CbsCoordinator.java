@@ -481,7 +481,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 primary().name(), endpoints.size(), stats.commits(), stats.aborts(), stats.voteAborts(), divergences.total(),
                 core.view(), log == null ? -1 : log.bytesOnDisk(), log == null ? 0 : log.segments(),
                 wal == null ? -1 : wal.releasedUpTo(), stats.commitWait().p50Ms(), stats.commitWait().p99Ms(),
-                stats.commitLatency().p50Ms(), stats.commitLatency().p99Ms(), stats.commitLatency().maxMs());
+                stats.commitLatency().p50Ms(), stats.commitLatency().p99Ms(), stats.commitLatency().maxMs(),
+                core.lastViewChange());
     }
 
     /** The clock of the core's scheduler, for waits outside the core. */

@@ -213,6 +213,10 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private volatile int primary;
     /** Views since start: each view change makes another replica the primary. */
     private volatile long view;
+    /** See {@link #lastViewChange()}. */
+    private volatile String lastViewChange = "";
+    /** Why the primary was last marked down, for {@link #lastViewChange}. */
+    private String primaryDownReason = "";
     /** While the primary is down: the replica that takes over once it has committed everything committed, or -1. */
     private int successor = -1;
     /** The successor is preparing to serve ({@link ReplicaEndpoint#becomePrimary}); its epoch then, or -1. */
@@ -630,6 +634,16 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         primaryCheckTimer = null;
         ReplicaManager<S> p = primaryManager();
         long ms = unresponsiveMs();
+        String stuck = p.down() ? null : stuckCommit(p, ms);
+        if (stuck != null) {
+            LOG.warn("the primary {} is not committing: {}", p.name(), stuck);
+            replicaDown(p, new SQLException("stuck commit: " + stuck + " (view.change.unresponsive.ms"
+                    + (unsettledViewChanges > 0 ? ", doubled for each of " + unsettledViewChanges + " view changes in a row" : "")
+                    + ")", "08006"));
+            afterEvent();
+            armPrimaryCheck();
+            return;
+        }
         long oldest = oldestInFlightAtPrimary();
         // a ping of another replica, or of an earlier epoch of this one, no longer counts (it may never answer)
         if (ping != null && (ping.replica() != p || ping.replica().epoch() != ping.epoch())) ping = null;
@@ -658,6 +672,33 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             }));
         }
         armPrimaryCheck();
+    }
+
+    /**
+     * Evidence against a primary that answers pings (paper 3.5: a primary that does not make progress): the COMMIT of a
+     * decided transaction has been running there for {@code ms} while f other replicas committed it. Under strict
+     * two-phase locking a COMMIT waits for no lock, so it is not a long query or a lock wait: the primary's commits are
+     * stuck (a disk that no longer completes writes, a server-wide lock such as FLUSH TABLES WITH READ LOCK), and every
+     * transaction that needs the locks that transaction still holds there waits with it. Null when there is none.
+     */
+    private String stuckCommit(ReplicaManager<S> p, long ms) {
+        long now = scheduler.clock().nowMillis();
+        for (PoolEntry<S> e : p.pool().entries()) {
+            if (!e.inFlight() || !e.commitSent() || e.finished() || now - e.inFlightSinceMs() < ms) continue;
+            Txn<S> t = e.txn();
+            int committedElsewhere = 0;
+            for (ReplicaManager<S> r : replicas) {
+                if (r == p || r.down()) continue;
+                PoolEntry<S> other = r.pool().entry(t);
+                if (other != null && other.commitSent() && other.finished()) committedElsewhere++;
+            }
+            if (committedElsewhere >= settings.f()) {
+                return "the COMMIT of T" + t.id() + " has been running there for " + (now - e.inFlightSinceMs()) + " ms while "
+                        + committedElsewhere + " other replica" + (committedElsewhere == 1 ? "" : "s")
+                        + " committed it, and a commit waits for no lock";
+            }
+        }
+        return null;
     }
 
     private void armBlockTimer() {
@@ -999,6 +1040,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         r.setReplayCursor(cursor);
         LOG.warn("replica {} is down: {}", r.name(), r.downReason());
         if (r.primary()) {
+            primaryDownReason = r.downReason();
             if (settings.recovery().viewChange()) chooseSuccessor();
             for (Txn<S> t : new ArrayList<>(live.values())) {
                 if (!t.committed()) abort(t, "the primary replica is down");
@@ -1073,6 +1115,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         successor = -1;
         primaryOutvoted = 0;
         view++;
+        lastViewChange = "view " + view + ": " + next.name() + " replaced " + old.name() + " (down: " + primaryDownReason + ")";
         unsettledViewChanges = Math.min(unsettledViewChanges + 1, TIMEOUT_DOUBLINGS_MAX);
         commitsInView = 0;
         LOG.warn("view {}: {} is the primary ({} is {}; it rejoins as a secondary once it has caught up)", view, next.name(),
@@ -1645,6 +1688,11 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /** View changes since start (0: the configured primary still serves). */
     public long view() {
         return view;
+    }
+
+    /** The last view change and the evidence against the primary it replaced; "" while the configured primary serves. */
+    public String lastViewChange() {
+        return lastViewChange;
     }
 
     public Collection<Txn<S>> liveTransactions() {

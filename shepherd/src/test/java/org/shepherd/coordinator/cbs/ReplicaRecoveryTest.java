@@ -167,6 +167,7 @@ class ReplicaRecoveryTest {
         assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
         BANK.assertReplicasAgree(pools);
         assertThat(coordinator.viewStatus().view()).isZero();
+        assertThat(coordinator.viewStatus().lastViewChange()).isEmpty();
     }
 
     @Test
@@ -239,6 +240,7 @@ class ReplicaRecoveryTest {
         while (coordinator.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(20);
         assertThat(coordinator.viewStatus().view()).as("a view change within %d ms", WAIT_MS).isEqualTo(1);
         assertThat(coordinator.replicaStatus().get(0).state()).startsWith("down: unresponsive");
+        assertThat(coordinator.viewStatus().lastViewChange()).startsWith("view 1: r2 replaced r1 (down: unresponsive: ");
 
         BANK.run(SqlClient.sessions(coordinator), 2, 10, 0, 9_300); // served by the new primary while r1 is paused
         assertThat(coordinator.awaitIdle(WAIT_MS)).isTrue();
@@ -299,6 +301,7 @@ class ReplicaRecoveryTest {
         while (coordinator.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(20);
         assertThat(coordinator.viewStatus().view()).isEqualTo(1);
         assertThat(coordinator.viewStatus().primary()).isEqualTo("r2");
+        assertThat(coordinator.viewStatus().lastViewChange()).startsWith("view 1: r2 replaced r1 (down: outvoted: ");
         assertThat(awaitState(0, "up"::equals)).as("r1 back as a secondary within %d ms", WAIT_MS).isEqualTo("up");
         assertThat(coordinator.replicaStatus().get(0).primary()).isFalse();
 
