@@ -140,6 +140,56 @@ class PostgresSecondaryCbsTest {
         }
     }
 
+    /**
+     * {@code SAVEPOINT a} a second time replaces the first one (the standard, HSQLDB, MariaDB) where PostgreSQL keeps it:
+     * after {@code RELEASE SAVEPOINT a} a {@code ROLLBACK TO SAVEPOINT a} would succeed on a PostgreSQL secondary only
+     * and it would be outvoted. The session releases the older one first, on every replica; when savepoints were set
+     * after it, which a release would drop too, it refuses the statement.
+     */
+    @Test
+    void aSavepointNameSetAgainIsReplacedOnPostgresqlAsElsewhere() throws Exception {
+        List<ReplicaPool> pools = new ArrayList<>();
+        try {
+            pools.add(hsqldb("pgsp1"));
+            pools.add(hsqldb("pgsp2"));
+            pools.add(postgresql("pgsp"));
+        } catch (SQLException | RuntimeException e) {
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+        try (CbsCoordinator coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS),
+                WORKER_THREADS_MAX, FETCH_SIZE, STATEMENT_TIMEOUT_MS, new DivergenceLog());
+                Session s = coordinator.openSession("app", "db")) {
+            run(s, "CREATE TABLE item (id INT PRIMARY KEY, v VARCHAR(10))");
+            s.setAutoCommit(false);
+            run(s, "SAVEPOINT a");
+            run(s, "INSERT INTO item VALUES (1, 'one')");
+            run(s, "SAVEPOINT a");
+            run(s, "INSERT INTO item VALUES (2, 'two')");
+            run(s, "RELEASE SAVEPOINT a");
+            assertThatThrownBy(() -> run(s, "ROLLBACK TO SAVEPOINT a")).as("no savepoint a is left, on any replica")
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "3B001");
+            run(s, "SAVEPOINT b");
+            run(s, "SAVEPOINT c");
+            assertThatThrownBy(() -> run(s, "SAVEPOINT b")).isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("while C, set after it");
+            run(s, "ROLLBACK TO SAVEPOINT b");
+            run(s, "UPDATE item SET v = 'TWO' WHERE id = 2");
+            s.commit();
+            assertThat(coordinator.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
+            for (ReplicaPool p : pools) {
+                assertThat(rows(p, "SELECT id, v FROM item ORDER BY id")).as(p.spec().name())
+                        .containsExactly("1 one", "2 TWO");
+            }
+            assertThat(coordinator.divergences().snapshot()).as("no replica is accused").isEmpty();
+        }
+    }
+
+    private static ReplicaPool hsqldb(String name) throws SQLException {
+        ReplicaSpec spec = ReplicaSpec.of(name, "jdbc:hsqldb:mem:" + name, "SA", "");
+        return new ReplicaPool(spec, ConnectionPreparer.defaults("hsqldb"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS);
+    }
+
     private static void readAll(Session s, String sql) throws SQLException {
         Answer.Rows rows = (Answer.Rows) s.execute(sql, List.of(), ExecOptions.DEFAULT);
         try (ResultCursor c = rows.cursor()) {

@@ -81,6 +81,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final boolean homogeneous;
     /** The replica dialect that allows one savepoint at a time (Derby), or null when every replica nests them. */
     private final Dialect oneSavepointAtATime;
+    private final Dialect keepsReplacedSavepoints;
     private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
     private final WriteAheadLog wal;
     /** The log as the core uses it; null without a log. */
@@ -137,6 +138,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
         this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
         this.oneSavepointAtATime = targets.stream().filter(d -> !d.nestsSavepoints()).findFirst().orElse(null);
+        this.keepsReplacedSavepoints = targets.stream().filter(Dialect::keepsReplacedSavepoints).findFirst().orElse(null);
         // Column types: from the DDL translated here, else from the primary's metadata (tables made before we started).
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
                 new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())));
@@ -434,6 +436,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /** A replica dialect that allows one savepoint at a time, or null. */
     Dialect oneSavepointAtATime() {
         return oneSavepointAtATime;
+    }
+
+    /** A replica dialect whose {@code SAVEPOINT x} keeps an older savepoint x instead of replacing it, or null. */
+    Dialect keepsReplacedSavepoints() {
+        return keepsReplacedSavepoints;
     }
 
     CbsCore<JdbcStatement> core() {

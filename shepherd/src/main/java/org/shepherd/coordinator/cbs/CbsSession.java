@@ -160,7 +160,8 @@ final class CbsSession implements Session {
     /**
      * SAVEPOINT, ROLLBACK TO SAVEPOINT, RELEASE SAVEPOINT: statements of the transaction like any other (the primary
      * runs it, then every secondary, in order; it is voted and logged). The session mirrors the savepoints the primary
-     * accepted, so that a replica set with a Derby replica refuses a second one, the same way for every replica.
+     * accepted, so that a replica set with a Derby replica refuses a second one, the same way for every replica, and
+     * so that a name set again is replaced on a PostgreSQL replica as elsewhere.
      */
     private Answer savepointStatement(Translation tr, String sql, ExecOptions options) throws SQLException {
         if (autoCommit) {
@@ -174,8 +175,23 @@ final class CbsSession implements Session {
                     + single.name() + " replica allows one savepoint at a time: release it first", "3B002");
         }
         closeOpenCursor();
-        Answer a = runStatement(tr, sql, List.of(), options);
         int at = savepoints.indexOf(name);
+        Dialect keeps = coordinator.keepsReplacedSavepoints();
+        if (tr.transactionControl() == TransactionControl.SAVEPOINT && at >= 0 && keeps != null) {
+            // the standard replaces the older savepoint of that name; PostgreSQL keeps it, reachable again once the
+            // newer one is released. Releasing it first is the same on every engine, but releases the savepoints set
+            // after it too, so it is exact only when it is the newest
+            if (at < savepoints.size() - 1) {
+                throw new SQLFeatureNotSupportedException("savepoint " + tr.savepointName() + " is set again while "
+                        + savepoints.get(savepoints.size() - 1) + ", set after it, is still set: a " + keeps.name()
+                        + " replica would keep the older one as well; release it first or use another name", "0A000");
+            }
+            String release = "RELEASE SAVEPOINT " + tr.savepointName();
+            runStatement(coordinator.translate(release), release, List.of(), options);
+            savepoints.remove(at);
+            at = -1;
+        }
+        Answer a = runStatement(tr, sql, List.of(), options);
         switch (tr.transactionControl()) {
             case SAVEPOINT:
                 if (at >= 0) savepoints.remove(at); // SQL: a savepoint of the same name replaces the old one

@@ -258,6 +258,14 @@ public abstract class Dialect {
         return true;
     }
 
+    /**
+     * Whether {@code SAVEPOINT x} keeps an older savepoint named x (reachable again once the newer one is released),
+     * where the SQL standard, and every other engine, replaces it. PostgreSQL keeps it.
+     */
+    public boolean keepsReplacedSavepoints() {
+        return false;
+    }
+
     /** What follows {@code SAVEPOINT name} (Derby and Db2 require {@code ON ROLLBACK RETAIN CURSORS}). */
     public String savepointClause() {
         return "";

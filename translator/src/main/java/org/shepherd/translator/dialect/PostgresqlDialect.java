@@ -16,6 +16,11 @@ public class PostgresqlDialect extends Dialect {
     }
 
     @Override
+    public boolean keepsReplacedSavepoints() {
+        return true;
+    }
+
+    @Override
     public String foldUnquotedIdentifier(String name) {
         return name.toLowerCase(Locale.ROOT);
     }
