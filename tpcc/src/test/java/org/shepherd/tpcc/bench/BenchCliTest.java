@@ -206,6 +206,12 @@ class BenchCliTest {
     }
 
     @Test
+    void anUnknownMariaDbThreadHandlingIsRefused() {
+        assertThat(bench("--engine", "mariadb", "--mariadb-thread-handling", "no-threads")).isEqualTo(TpccCli.EXIT_USAGE);
+        assertThat(run.stderr()).contains("--mariadb-thread-handling must be pool-of-threads or one-thread-per-connection");
+    }
+
+    @Test
     void cpuQuotaWritesPeriodQuotaAndPidsAndRemovesItsGroup() throws Exception {
         PrintStream quiet = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
         Optional<CpuQuota> quota = CpuQuota.create(dir, "g1", 50, 10, quiet);
