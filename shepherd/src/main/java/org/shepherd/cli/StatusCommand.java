@@ -56,20 +56,27 @@ final class StatusCommand implements Callable<Integer> {
             document.put("replica_status", replicas.rows());
             out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(document));
         } else {
-            out.println("view " + viewRow.get("view") + ": mode " + viewRow.get("mode") + ", f=" + viewRow.get("f") + ", barrier "
-                    + viewRow.get("barrier") + ", primary " + viewRow.get("primary") + " (" + viewRow.get("replicas") + " replicas)");
-            out.println("transactions: " + viewRow.get("commits") + " committed, " + viewRow.get("aborts") + " aborted ("
-                    + viewRow.get("vote_aborts") + " by a failed vote); divergences since start: "
-                    + viewRow.get("divergences_total"));
-            if (viewRow.get("last_view_change") instanceof String change && !change.isEmpty()) {
-                out.println("last view change: " + change);
-            }
-            out.println(commitLine(viewRow));
-            out.println(walLine(viewRow));
+            viewLines(viewRow).forEach(out::println);
             replicas.print(out);
         }
         out.flush();
         return ShepherdCli.EXIT_OK;
+    }
+
+    /** The view in lines a person reads, from the {@code shepherd.view} row (columns of older shepherds may be missing). */
+    static java.util.List<String> viewLines(Map<String, Object> viewRow) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        lines.add("view " + viewRow.get("view") + ": mode " + viewRow.get("mode") + ", f=" + viewRow.get("f") + ", barrier "
+                + viewRow.get("barrier") + ", primary " + viewRow.get("primary") + " (" + viewRow.get("replicas") + " replicas)");
+        lines.add("transactions: " + viewRow.get("commits") + " committed, " + viewRow.get("aborts") + " aborted ("
+                + viewRow.get("vote_aborts") + " by a failed vote); divergences since start: "
+                + viewRow.get("divergences_total"));
+        if (viewRow.get("last_view_change") instanceof String change && !change.isEmpty()) {
+            lines.add("last view change: " + change);
+        }
+        lines.add(commitLine(viewRow));
+        lines.add(walLine(viewRow));
+        return lines;
     }
 
     /** Commit latency since start in one line; a shepherd from before these columns, or one without commits, has none. */
