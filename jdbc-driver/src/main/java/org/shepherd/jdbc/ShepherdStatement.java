@@ -113,6 +113,12 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
         checkOpen();
         if (sql == null) throw new SQLException("SQL must not be null", "22023");
         closeCurrentResults();
+        Boolean autoCommit = params.isEmpty() ? AutoCommitStatement.parse(sql) : null;
+        if (autoCommit != null) {
+            connection.setAutoCommit(autoCommit);
+            updateCount = 0;
+            return false;
+        }
         StatementOptions options = new StatementOptions(maxRows, fetchSize, queryTimeoutSeconds, returnKeys);
         Result r = connection.executor().execute(sql, params, options);
         return accept(r, returnKeys);

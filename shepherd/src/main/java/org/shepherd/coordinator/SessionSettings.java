@@ -55,7 +55,8 @@ public final class SessionSettings {
                 throw new SQLFeatureNotSupportedException("Shepherd does not support the session setting '" + sql.strip()
                         + "': replica connections are taken per transaction, so a setting cannot stay with a session;"
                         + " configure it in the replica setup. Supported: isolation levels (every transaction runs"
-                        + " SERIALIZABLE) and SET NAMES / client_encoding to UTF-8", "0A000");
+                        + " SERIALIZABLE), SET NAMES / client_encoding to UTF-8, and SET autocommit, which the Shepherd JDBC"
+                        + " driver runs as Connection.setAutoCommit (not inside a batch)", "0A000");
         }
     }
 }

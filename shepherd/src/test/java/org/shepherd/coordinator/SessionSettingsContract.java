@@ -60,6 +60,15 @@ public final class SessionSettingsContract {
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
             assertThat(count(sb)).as("nothing of the refused batch ran").isZero();
 
+            // SET autocommit as SQL is the driver's setAutoCommit: the connection's mode stays what it says
+            assertThat(sa.executeUpdate("SET autocommit = 0")).isZero();
+            assertThat(a.getAutoCommit()).isFalse();
+            sa.executeUpdate("INSERT INTO session_kv VALUES (9)");
+            a.rollback();
+            assertThat(sa.execute("SET AUTOCOMMIT TRUE")).isFalse();
+            assertThat(a.getAutoCommit()).isTrue();
+            assertThat(count(sb)).as("rolled back").isZero();
+
             a.setAutoCommit(false);
             sa.executeUpdate("INSERT INTO session_kv VALUES (2)");
             sa.execute("SET TRANSACTION ISOLATION LEVEL SERIALIZABLE"); // inside a transaction: changes nothing
