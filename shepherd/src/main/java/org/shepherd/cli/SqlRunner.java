@@ -34,9 +34,47 @@ final class SqlRunner {
         this.nanoTime = nanoTime;
     }
 
+    /** COMMIT or ROLLBACK, with WORK or not: the shell ends the transaction through JDBC, as ij does. */
+    private static final java.util.regex.Pattern TRANSACTION_END = java.util.regex.Pattern.compile(
+            "\\s*(COMMIT|ROLLBACK)(?:\\s+WORK)?\\s*;?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     /** Runs one statement; returns false (after printing the error) if it failed. */
     boolean run(String sql) {
         long startNs = nanoTime.getAsLong();
+        try {
+            if (!endedTransaction(sql, startNs)) execute(sql, startNs);
+            out.flush();
+            return true;
+        } catch (SQLException e) {
+            out.flush();
+            err.println(formatError(e));
+            err.flush();
+            return false;
+        } finally {
+            running = null;
+        }
+    }
+
+    /**
+     * Ends the transaction through JDBC when {@code sql} is COMMIT or ROLLBACK outside autocommit: some dialects
+     * (Derby's) have no such statement over JDBC, and a shell user still types them.
+     */
+    private boolean endedTransaction(String sql, long startNs) throws SQLException {
+        java.util.regex.Matcher end = TRANSACTION_END.matcher(sql);
+        if (!end.matches() || connection.getAutoCommit()) return false;
+        boolean commit = end.group(1).equalsIgnoreCase("COMMIT");
+        if (commit) {
+            connection.commit();
+        } else {
+            connection.rollback();
+        }
+        printWarnings(connection.getWarnings());
+        connection.clearWarnings();
+        out.println((commit ? "committed " : "rolled back ") + elapsed(startNs));
+        return true;
+    }
+
+    private void execute(String sql, long startNs) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             running = statement;
             boolean isResultSet = statement.execute(sql);
@@ -57,15 +95,6 @@ final class SqlRunner {
                 isResultSet = moreResults(statement);
             }
             printWarnings(statement.getWarnings());
-            out.flush();
-            return true;
-        } catch (SQLException e) {
-            out.flush();
-            err.println(formatError(e));
-            err.flush();
-            return false;
-        } finally {
-            running = null;
         }
     }
 

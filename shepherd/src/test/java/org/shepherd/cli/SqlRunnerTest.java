@@ -47,4 +47,27 @@ class SqlRunnerTest {
         }
         assertThat(err.toString()).startsWith("ERROR 42X01 (30000): Syntax error");
     }
+
+    @Test
+    void commitAndRollbackEndTheTransactionThroughJdbc() throws SQLException {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        try (Connection connection = DriverManager.getConnection("jdbc:derby:memory:runnertx;create=true")) {
+            SqlRunner runner = new SqlRunner(connection, new PrintWriter(out), new PrintWriter(err), () -> 0L);
+            assertThat(runner.run("create table t(i int)")).isTrue();
+            connection.setAutoCommit(false);
+            assertThat(runner.run("insert into t values (1)")).isTrue();
+            assertThat(runner.run("rollback")).isTrue();
+            assertThat(runner.run("insert into t values (2)")).isTrue();
+            assertThat(runner.run("COMMIT WORK;")).isTrue();
+            assertThat(runner.run("insert into t values (3)")).isTrue();
+            assertThat(runner.run("Rollback")).isTrue();
+            out.getBuffer().setLength(0);
+            assertThat(runner.run("select i from t")).isTrue();
+            connection.rollback();
+        }
+        assertThat(out.toString()).contains("| 2 |").doesNotContain("| 1 |").doesNotContain("| 3 |")
+                .contains("1 row (");
+        assertThat(err.toString()).isEmpty();
+    }
 }
