@@ -38,11 +38,19 @@ final class SqlRunner {
     private static final java.util.regex.Pattern TRANSACTION_END = java.util.regex.Pattern.compile(
             "\\s*(COMMIT|ROLLBACK)(?:\\s+WORK)?\\s*;?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE);
 
+    /** BEGIN [WORK|TRANSACTION] or START TRANSACTION: the shell leaves autocommit until the next COMMIT or ROLLBACK. */
+    private static final java.util.regex.Pattern TRANSACTION_BEGIN = java.util.regex.Pattern.compile(
+            "\\s*(?:BEGIN(?:\\s+(?:WORK|TRANSACTION))?|START\\s+TRANSACTION)\\s*;?\\s*",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** A BEGIN typed in autocommit mode opened the transaction: autocommit comes back when it ends. */
+    private boolean explicitTransaction;
+
     /** Runs one statement; returns false (after printing the error) if it failed. */
     boolean run(String sql) {
         long startNs = nanoTime.getAsLong();
         try {
-            if (!endedTransaction(sql, startNs)) execute(sql, startNs);
+            if (!beganTransaction(sql, startNs) && !endedTransaction(sql, startNs)) execute(sql, startNs);
             out.flush();
             return true;
         } catch (SQLException e) {
@@ -53,6 +61,15 @@ final class SqlRunner {
         } finally {
             running = null;
         }
+    }
+
+    /** Leaves autocommit when {@code sql} is BEGIN in autocommit mode (not every dialect has the statement). */
+    private boolean beganTransaction(String sql, long startNs) throws SQLException {
+        if (!TRANSACTION_BEGIN.matcher(sql).matches() || !connection.getAutoCommit()) return false;
+        connection.setAutoCommit(false);
+        explicitTransaction = true;
+        out.println("transaction started " + elapsed(startNs));
+        return true;
     }
 
     /**
@@ -67,6 +84,10 @@ final class SqlRunner {
             connection.commit();
         } else {
             connection.rollback();
+        }
+        if (explicitTransaction) {
+            explicitTransaction = false;
+            connection.setAutoCommit(true);
         }
         printWarnings(connection.getWarnings());
         connection.clearWarnings();

@@ -65,9 +65,19 @@ class SqlRunnerTest {
             out.getBuffer().setLength(0);
             assertThat(runner.run("select i from t")).isTrue();
             connection.rollback();
+            connection.setAutoCommit(true);
+            assertThat(runner.run("begin")).isTrue();
+            assertThat(connection.getAutoCommit()).isFalse();
+            assertThat(runner.run("insert into t values (4)")).isTrue();
+            assertThat(runner.run("rollback work")).isTrue();
+            assertThat(connection.getAutoCommit()).as("back in autocommit after the transaction BEGIN opened").isTrue();
+            assertThat(runner.run("START TRANSACTION;")).isTrue();
+            assertThat(runner.run("insert into t values (5)")).isTrue();
+            assertThat(runner.run("commit")).isTrue();
+            assertThat(connection.getAutoCommit()).isTrue();
         }
         assertThat(out.toString()).contains("| 2 |").doesNotContain("| 1 |").doesNotContain("| 3 |")
-                .contains("1 row (");
+                .contains("1 row (").contains("transaction started");
         assertThat(err.toString()).isEmpty();
     }
 }
