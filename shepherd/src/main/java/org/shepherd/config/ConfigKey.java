@@ -123,8 +123,9 @@ public enum ConfigKey {
             "With view.change: when a request has been running at the primary this long, the shepherd pings it on a"
                 + " connection of its own; no answer within this long either, and the primary is replaced as if it went"
                 + " down (a stalled or paused server keeps its connections open). A long query answers the ping and"
-                + " runs on. A COMMIT running at the primary this long while f other replicas committed the same"
-                + " transaction replaces it too (its commits are stuck: a commit waits for no lock). Doubled for each"
+                + " runs on. A COMMIT running at the primary this long, and 4 times as long as theirs, while f other"
+                + " replicas committed the same transaction replaces it too (its commits are stuck: a commit waits for no"
+                + " lock). Doubled for each"
                 + " view change in a row (at most 64 times), back to this value once a primary has committed 100"
                 + " transactions in its view. 0: never.",
             v -> parseLong(v, 0, 3_600_000)),

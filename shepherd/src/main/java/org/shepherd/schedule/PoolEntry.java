@@ -15,6 +15,8 @@ public final class PoolEntry<S> {
     private boolean inFlight;
     private long inFlightSinceMs;
     private boolean commitSent;
+    /** How long the replica took to commit, from the COMMIT sent to its answer; -1 until it did. */
+    private long commitTookMs = -1;
     private boolean finished;
     private boolean rollbackSent;
     private boolean abortRequested;
@@ -93,6 +95,17 @@ public final class PoolEntry<S> {
 
     public boolean commitSent() {
         return commitSent;
+    }
+
+    /** The replica committed: finished, and how long its COMMIT took is kept ({@link #commitTookMs}). */
+    public void markCommitted(long nowMs) {
+        commitTookMs = Math.max(0, nowMs - inFlightSinceMs);
+        markFinished();
+    }
+
+    /** How long the replica's COMMIT took, -1 unless it committed here ({@link #markCommitted}). */
+    public long commitTookMs() {
+        return commitTookMs;
     }
 
     public boolean rollbackSent() {

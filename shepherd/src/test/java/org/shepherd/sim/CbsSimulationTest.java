@@ -516,6 +516,19 @@ class CbsSimulationTest {
     }
 
     @Test
+    @DisplayName("COMMITs that take longer than view.change.unresponsive.ms on every replica alike (large commits) are no"
+            + " evidence against the primary")
+    void commitsSlowEverywhereAreNoEvidence() {
+        long u = 20;
+        SimReplica.Latency slow = (tx, rnd) -> 30 + rnd.nextInt(10);
+        Scenario s = Scenario.random(List.of(OK, OK, OK)).withLatencies(List.of(slow, slow, slow)).withWorkload(4, 15, 5)
+                .withRecovery(Scenario.RECOVERY.withUnresponsiveMs(u));
+        for (Result r : runAll(s, 20)) {
+            assertThat(r.core().view()).as("seed %d: no view change", r.seed()).isZero();
+        }
+    }
+
+    @Test
     @DisplayName("a replica that falls further behind than the shepherd keeps transactions is lost; the others go on")
     void replicaBeyondTheLogIsLost() {
         Scenario s = Scenario.random(List.of(OK, OK, OK.crashAt(10).restartAt(300))).withWorkload(4, 12, 5)

@@ -162,6 +162,11 @@ final class Simulation {
                     shepherd);
         }
 
+        Scenario withLatencies(List<SimReplica.Latency> l) {
+            return new Scenario(mode, rules, faults, l, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery,
+                    shepherd);
+        }
+
         Scenario withShepherd(Shepherd s) {
             return new Scenario(mode, rules, faults, latencies, clients, txnsPerClient, keys, scripts, txnLifetimeBoundMs, recovery,
                     s);

@@ -232,6 +232,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private long commitsInView;
     /** Commits after which a view counts as settled. */
     static final int VIEW_SETTLED_COMMITS = 100;
+    /** A primary's COMMIT is stuck only once it ran this many times as long as the slowest other replica's. */
+    static final long STUCK_COMMIT_FACTOR = 4;
+
     /** The unresponsive timeout doubles at most this many times. */
     static final int TIMEOUT_DOUBLINGS_MAX = 6;
     private final Settings settings;
@@ -533,11 +536,12 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     @Override
     public void commitDone(ReplicaManager<S> r, PoolEntry<S> e, Outcome o) {
+        long now = scheduler.clock().nowMillis();
         e.completed();
         if (o.kind() != Outcome.Kind.ANSWER) {
             replicaDown(r, o.error());
         } else {
-            e.markFinished();
+            e.markCommitted(now);
             r.committed(e.txn().barrier());
             if (!r.primary()) reportLateDivergences(r, e.txn());
         }
@@ -679,7 +683,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * decided transaction has been running there for {@code ms} while f other replicas committed it. Under strict
      * two-phase locking a COMMIT waits for no lock, so it is not a long query or a lock wait: the primary's commits are
      * stuck (a disk that no longer completes writes, a server-wide lock such as FLUSH TABLES WITH READ LOCK), and every
-     * transaction that needs the locks that transaction still holds there waits with it. Null when there is none.
+     * transaction that needs the locks that transaction still holds there waits with it. A commit that is merely
+     * large (a binary log written at commit) takes long on the others too: the primary's must also have run
+     * {@link #STUCK_COMMIT_FACTOR} times as long as the slowest of theirs. Null when there is none.
      */
     private String stuckCommit(ReplicaManager<S> p, long ms) {
         long now = scheduler.clock().nowMillis();
@@ -687,12 +693,16 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             if (!e.inFlight() || !e.commitSent() || e.finished() || now - e.inFlightSinceMs() < ms) continue;
             Txn<S> t = e.txn();
             int committedElsewhere = 0;
+            long slowestElsewhereMs = 0;
             for (ReplicaManager<S> r : replicas) {
                 if (r == p || r.down()) continue;
                 PoolEntry<S> other = r.pool().entry(t);
-                if (other != null && other.commitSent() && other.finished()) committedElsewhere++;
+                if (other != null && other.commitTookMs() >= 0) {
+                    committedElsewhere++;
+                    slowestElsewhereMs = Math.max(slowestElsewhereMs, other.commitTookMs());
+                }
             }
-            if (committedElsewhere >= settings.f()) {
+            if (committedElsewhere >= settings.f() && now - e.inFlightSinceMs() >= STUCK_COMMIT_FACTOR * slowestElsewhereMs) {
                 return "the COMMIT of T" + t.id() + " has been running there for " + (now - e.inFlightSinceMs()) + " ms while "
                         + committedElsewhere + " other replica" + (committedElsewhere == 1 ? "" : "s")
                         + " committed it, and a commit waits for no lock";
