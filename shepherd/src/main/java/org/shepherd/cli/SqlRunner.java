@@ -51,6 +51,8 @@ final class SqlRunner {
         long startNs = nanoTime.getAsLong();
         try {
             if (!beganTransaction(sql, startNs) && !endedTransaction(sql, startNs)) execute(sql, startNs);
+            // a transaction BEGIN opened that a statement ended (SET AUTOCOMMIT TRUE): a later COMMIT keeps manual mode
+            if (explicitTransaction && connection.getAutoCommit()) explicitTransaction = false;
             out.flush();
             return true;
         } catch (SQLException e) {

@@ -75,6 +75,15 @@ class SqlRunnerTest {
             assertThat(runner.run("insert into t values (5)")).isTrue();
             assertThat(runner.run("commit")).isTrue();
             assertThat(connection.getAutoCommit()).isTrue();
+            // a BEGIN-opened transaction that autocommit ended, then a transaction of manual mode: COMMIT keeps manual
+            assertThat(runner.run("begin")).isTrue();
+            connection.setAutoCommit(true); // what SET AUTOCOMMIT TRUE does through the Shepherd driver
+            assertThat(runner.run("create table u(j int)")).isTrue();
+            connection.setAutoCommit(false);
+            assertThat(runner.run("insert into t values (6)")).isTrue();
+            assertThat(runner.run("commit")).isTrue();
+            assertThat(connection.getAutoCommit()).as("manual mode stays").isFalse();
+            connection.setAutoCommit(true);
         }
         assertThat(out.toString()).contains("| 2 |").doesNotContain("| 1 |").doesNotContain("| 3 |")
                 .contains("1 row (").contains("transaction started");
