@@ -59,7 +59,7 @@ public interface AdminView {
 
     /**
      * @param barrier the next commit barrier (transactions committed since start)
-     * @param divergencesTotal reports since start, including those no longer retained
+     * @param divergencesTotal reports on record: since start, plus those the report files held at start
      * @param view view changes since start: 0 while the configured primary serves
      * @param walBytes bytes of the write-ahead log on disk, -1 when there is none (mode passthrough)
      * @param walSegments its segment files

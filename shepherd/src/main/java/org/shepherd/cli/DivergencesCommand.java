@@ -12,7 +12,7 @@ import picocli.CommandLine.Spec;
 /** {@code shepherd divergences}: the divergence report, read from the shepherd over the driver. */
 @Command(name = "divergences", mixinStandardHelpOptions = true,
         description = {"Print the divergence report: every replica answer that differed from the accepted one "
-            + "(the shepherd keeps the last 1000 in memory).",
+            + "(the newest 1000 on record; data.dir/divergences.jsonl keeps them across restarts).",
             "Without --url it asks the embedded default started by `shepherd serve` in the same directory."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:report printed (also when empty)", "1:the shepherd could not be reached or failed to answer",

@@ -69,7 +69,7 @@ final class StatusCommand implements Callable<Integer> {
         lines.add("view " + viewRow.get("view") + ": mode " + viewRow.get("mode") + ", f=" + viewRow.get("f") + ", barrier "
                 + viewRow.get("barrier") + ", primary " + viewRow.get("primary") + " (" + viewRow.get("replicas") + " replicas)");
         lines.add("transactions: " + viewRow.get("commits") + " committed, " + viewRow.get("aborts") + " aborted ("
-                + viewRow.get("vote_aborts") + " by a failed vote); divergences since start: "
+                + viewRow.get("vote_aborts") + " by a failed vote); divergences on record: "
                 + viewRow.get("divergences_total"));
         if (viewRow.get("last_view_change") instanceof String change && !change.isEmpty()) {
             lines.add("last view change: " + change);

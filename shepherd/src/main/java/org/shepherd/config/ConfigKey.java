@@ -146,6 +146,12 @@ public enum ConfigKey {
                     + "are held: in memory up to a small bound, then in a temporary file). A statement that needs more "
                     + "fails with SQLState 54000. 0: autocommit results beyond the memory bound fail.",
             v -> parseLong(v, 0, Long.MAX_VALUE)),
+    DIVERGENCE_FILE_BYTES_MAX("divergence.file.bytes.max", "67108864",
+            "Modes cbs, ss, serial: every divergence report (a replica answer that differed from the accepted one) is"
+                + " appended to data.dir/divergences.jsonl, one JSON object per line, so that reports survive a restart;"
+                + " past this many bytes the file becomes divergences.1.jsonl (replacing the older one) and a new one"
+                + " starts. `shepherd divergences` serves the newest 1000. 0: reports are kept in memory only.",
+            v -> parseLong(v, 0, Long.MAX_VALUE)),
     VERIFY_INTERVAL_S("verify.interval.s", "0",
             "Modes cbs, ss, serial: every this many seconds after the last pass ended, the shepherd compares every table on"
                     + " every replica in the background, as `shepherd verify` does (transactions of 1000 rows in"

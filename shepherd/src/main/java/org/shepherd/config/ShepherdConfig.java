@@ -253,6 +253,11 @@ public final class ShepherdConfig {
         return (Long) values.get(ConfigKey.WAL_SEGMENT_BYTES_MAX);
     }
 
+    /** Size past which data.dir/divergences.jsonl is rotated; 0: divergence reports are kept in memory only. */
+    public long divergenceFileBytesMax() {
+        return (Long) values.get(ConfigKey.DIVERGENCE_FILE_BYTES_MAX);
+    }
+
     /** Bytes of disk that held autocommit results may take, all sessions together. */
     public long resultSpillBytesMax() {
         return (Long) values.get(ConfigKey.RESULT_SPILL_BYTES_MAX);

@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
+import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.server.ShepherdServer;
 
 /**
@@ -78,7 +79,7 @@ class AdminEndToEndTest {
             CliRun table = CliRun.of("status", "--data-dir", dataDir.toString());
             assertThat(table.exitCode()).as(table.err()).isZero();
             assertThat(table.out()).startsWith("view 0: mode cbs, f=1, barrier ").contains("primary r1 (3 replicas)")
-                    .contains("divergences since start: 1");
+                    .contains("divergences on record: 1");
             assertThat(table.out()).as("the create and the insert were logged").containsPattern(
                     "write-ahead log: \\d+\\.\\d MiB in 1 segment\\(s\\), released up to barrier \\d+");
             assertThat(table.out()).as("autocommit statements are commits too").containsPattern("commit latency since start: p50 \\d+ ms,"
@@ -100,6 +101,17 @@ class AdminEndToEndTest {
             CliRun unknown = CliRun.of("restore", "--data-dir", dataDir.toString(), "r9");
             assertThat(unknown.exitCode()).isEqualTo(1);
             assertThat(unknown.err()).contains("no replica r9");
+        }
+        assertThat(dataDir.resolve(DivergenceLog.FILE)).content().contains("\"replica\":\"r3\"").contains("select bal from acct");
+        try (ShepherdServer again = CliRun.serveEmbedded(dataDir).server()) {
+            CliRun report = CliRun.of("divergences", "--data-dir", dataDir.toString());
+            assertThat(report.exitCode()).as(report.err()).isZero();
+            assertThat(report.out()).as("reports survive a restart").contains("| r3 ").contains("select bal from acct")
+                    .contains("1 divergence");
+            CliRun table = CliRun.of("status", "--data-dir", dataDir.toString());
+            assertThat(table.out()).contains("divergences on record: 1");
+            assertThat(table.out().lines().filter(line -> line.startsWith("| r3 ")).findFirst().orElseThrow())
+                    .as("divergences column of r3").matches(".*\\|\\s+1 \\|$");
         }
     }
 

@@ -38,7 +38,7 @@ class StatusCommandTest {
                 + " while 2 other replicas committed it, and a commit waits for no lock)";
         assertThat(StatusCommand.viewLines(viewRow(change))).containsExactly(
                 "view 1: mode cbs, f=1, barrier 42, primary r2 (3 replicas)",
-                "transactions: 41 committed, 3 aborted (1 by a failed vote); divergences since start: 0",
+                "transactions: 41 committed, 3 aborted (1 by a failed vote); divergences on record: 0",
                 "last view change: " + change,
                 "commit latency since start: p50 4 ms, p99 20 ms, max 31 ms; of which waiting for f+1 ready, agreeing"
                         + " replicas: p50 1 ms, p99 9 ms",

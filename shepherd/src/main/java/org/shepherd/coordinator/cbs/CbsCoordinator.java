@@ -311,6 +311,14 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 spill.close();
                 throw new SQLException("cannot open the write-ahead log in " + walDir + ": " + e.getMessage(), "58030", e);
             }
+            DivergenceLog divergences;
+            try {
+                divergences = config.divergenceFileBytesMax() == 0 ? new DivergenceLog()
+                        : DivergenceLog.open(config.dataDir(), DivergenceLog.DEFAULT_CAPACITY, config.divergenceFileBytesMax());
+            } catch (java.io.IOException e) {
+                spill.close(); // the write-ahead log is closed below
+                throw new SQLException("cannot keep divergence reports in " + config.dataDir() + ": " + e.getMessage(), "58030", e);
+            }
             CbsCoordinator coordinator = new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
@@ -318,7 +326,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                             config.viewChangeUnresponsiveMs(), config.replicaTxlogTruncateBarriers(),
                             config.walRetainBytesMax())),
                     config.replicaPoolSizeMax(),
-                    config.fetchSizeDefault(), 120_000, new DivergenceLog(), spill, wal);
+                    config.fetchSizeDefault(), 120_000, divergences, spill, wal);
             if (config.verifyIntervalS() > 0) {
                 coordinator.verifyInBackground(TimeUnit.SECONDS.toMillis(config.verifyIntervalS()), config.verifyChunkPauseMs());
             }
@@ -685,5 +693,6 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         if (commitLogReader != null) commitLogReader.close();
         if (wal != null) wal.close();
         spill.close();
+        divergences.close();
     }
 }
