@@ -367,9 +367,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
 
     /**
      * The statement for the replicas: translated per dialect and bound once. Statements the parser does not know
-     * (42000) still run unchanged when every replica speaks the client's dialect family.
+     * (42000) still run unchanged when every replica speaks the client's dialect family. A statement that names one
+     * of the shepherd's own tables is refused (42501, {@link ReservedTables}).
      */
     Translation translate(String sql) throws SQLException {
+        ReservedTables.refuseIfNamed(sql, translator.clientDialect().backslashEscapesInStrings());
         try {
             return translator.translate(sql);
         } catch (SQLException e) {
@@ -645,19 +647,21 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         }
     }
 
-    /** A metadata call answered by the primary (not voted), outside any transaction. */
+    /** A metadata call answered by the primary (not voted), outside any transaction, without the shepherd's own tables. */
     Answer metadata(MetadataRequest request) throws SQLException {
         ReplicaPool pool = primary().pool();
         JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
         try (Connection c = pool.acquireForMetadata()) {
             try (ResultSet rs = MetadataCalls.invoke(c.getMetaData(), request)) {
                 List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
+                int[] tableColumns = ReservedTables.tableColumns(cols);
                 List<Object[]> rows = new ArrayList<>();
                 while (rs.next()) {
                     if (rows.size() == METADATA_ROWS_MAX) {
                         throw new SQLException("metadata result larger than " + METADATA_ROWS_MAX + " rows", "54000");
                     }
-                    rows.add(values.readRow(rs, cols));
+                    Object[] row = values.readRow(rs, cols);
+                    if (!ReservedTables.namesReserved(row, tableColumns)) rows.add(row);
                 }
                 return new Answer.Rows(new BufferedCursor(cols, rows), List.of());
             } finally {

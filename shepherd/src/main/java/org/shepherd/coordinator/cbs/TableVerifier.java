@@ -234,7 +234,7 @@ final class TableVerifier {
                 while (rs.next()) names.add(rs.getString("TABLE_NAME"));
             }
             for (String name : names) {
-                if (name.toLowerCase(Locale.ROOT).startsWith("shepherd_")) continue;
+                if (ReservedTables.isReserved(name)) continue;
                 if (only != null && !only.isEmpty() && !name.equalsIgnoreCase(only)) continue;
                 TreeMap<Short, String> key = new TreeMap<>();
                 try (ResultSet rs = md.getPrimaryKeys(catalog, schema, name)) {

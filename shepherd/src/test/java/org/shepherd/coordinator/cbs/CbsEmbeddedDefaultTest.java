@@ -11,8 +11,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.shepherd.admin.AdminView;
 import org.shepherd.config.EmbeddedDefault;
 import org.shepherd.config.Mode;
 import org.shepherd.config.ShepherdConfig;
@@ -83,6 +86,54 @@ class CbsEmbeddedDefaultTest {
                         ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM kv")) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getInt(1)).as("rows on %s", e.name()).isEqualTo(3);
+                    c.rollback();
+                }
+            }
+            assertThat(coordinator.divergences().snapshot()).isEmpty();
+        }
+    }
+
+    /**
+     * The shepherd's own tables on every replica are out of the clients' reach: statements naming them are refused and
+     * metadata does not list them; a client table whose name merely starts like them is an ordinary table.
+     */
+    @Test
+    void theShepherdsOwnTablesAreRefusedAndHidden(@TempDir Path dir) throws Exception {
+        try (Embedded server = Embedded.start(dir)) {
+            try (Connection c = server.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE shepherd_notes (id INT PRIMARY KEY, txt VARCHAR(20))");
+                s.executeUpdate("INSERT INTO shepherd_notes VALUES (1, 'shepherd_txlog')");
+                for (String sql : List.of("SELECT COUNT(*) FROM shepherd_txlog", "DELETE FROM SHEPHERD_TXLOG_BASE",
+                        "DROP TABLE shepherd_txlog", "UPDATE \"SHEPHERD_TXLOG\" SET barrier = 0")) {
+                    assertThatThrownBy(() -> s.execute(sql)).as(sql).isInstanceOf(SQLException.class)
+                            .hasFieldOrPropertyWithValue("SQLState", "42501").hasMessageContaining("the shepherd's own table");
+                }
+                c.setAutoCommit(false);
+                try (PreparedStatement ps = c.prepareStatement("SELECT txid FROM shepherd_txlog WHERE barrier > ?")) {
+                    ps.setLong(1, 0);
+                    assertThatThrownBy(ps::executeQuery).isInstanceOf(SQLException.class)
+                            .hasFieldOrPropertyWithValue("SQLState", "42501");
+                }
+                s.executeUpdate("INSERT INTO shepherd_notes VALUES (2, 'b')");
+                c.commit();
+                c.setAutoCommit(true);
+                List<String> tables = new ArrayList<>();
+                try (ResultSet rs = c.getMetaData().getTables(null, null, "%", new String[] {"TABLE"})) {
+                    while (rs.next()) tables.add(rs.getString("TABLE_NAME"));
+                }
+                assertThat(tables).containsExactly("SHEPHERD_NOTES");
+                try (ResultSet rs = c.getMetaData().getColumns(null, null, "SHEPHERD_TXLOG%", "%")) {
+                    assertThat(rs.next()).as("no columns of the shepherd's tables").isFalse();
+                }
+            }
+            CbsCoordinator coordinator = server.coordinator();
+            assertThat(coordinator.awaitIdle(10_000)).isTrue();
+            assertThat(coordinator.verify(null)).extracting(AdminView.VerifyRow::table).containsExactly("SHEPHERD_NOTES");
+            for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+                try (Connection c = e.pool().acquireForMetadata(); Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM shepherd_txlog")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).as("the log of %s is untouched", e.name()).isPositive();
                     c.rollback();
                 }
             }

@@ -1,0 +1,114 @@
+package org.shepherd.coordinator.cbs;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.shepherd.protocol.ColumnInfo;
+
+/**
+ * The tables the shepherd keeps on every replica for itself ({@link JdbcReplicaEndpoint#TXLOG_TABLE},
+ * {@link JdbcReplicaEndpoint#TXLOG_BASE_TABLE}): they record which transactions each replica committed, so a client
+ * statement that names one is refused (reading them would be voted on rows that differ per replica between two
+ * truncations; changing or dropping them would break recovery or every commit), and metadata answers leave them out
+ * (a schema tool that lists the tables, then drops or checks them, never sees them).
+ */
+final class ReservedTables {
+
+    static final Set<String> NAMES = Set.of(JdbcReplicaEndpoint.TXLOG_TABLE, JdbcReplicaEndpoint.TXLOG_BASE_TABLE);
+    /** The common prefix of the names: the cheap test every statement goes through. */
+    private static final String PREFIX = "shepherd_txlog";
+    /** Metadata columns that name a table. */
+    private static final Set<String> TABLE_COLUMNS = Set.of("TABLE_NAME", "PKTABLE_NAME", "FKTABLE_NAME");
+
+    private ReservedTables() {
+    }
+
+    static boolean isReserved(String tableName) {
+        return tableName != null && NAMES.contains(tableName.toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * Refuses {@code sql} (SQLState 42501) when it names a reserved table outside string literals and comments, as a
+     * plain or quoted identifier, qualified or not.
+     *
+     * @param backslashEscapes whether a backslash escapes the next character in a string literal (MySQL)
+     */
+    static void refuseIfNamed(String sql, boolean backslashEscapes) throws SQLException {
+        if (!mentionsPrefix(sql)) return;
+        int n = sql.length();
+        int i = 0;
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == '\'') {
+                i = endOfLiteral(sql, i, backslashEscapes);
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-' || c == '#' && backslashEscapes) {
+                int eol = sql.indexOf('\n', i);
+                i = eol < 0 ? n : eol + 1;
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else if (isIdentifierPart(c)) {
+                int start = i;
+                while (i < n && isIdentifierPart(sql.charAt(i))) i++;
+                String word = sql.substring(start, i);
+                if (isReserved(word)) {
+                    throw new SQLException(word + " is the shepherd's own table on every replica (it records which"
+                            + " transactions each replica committed, for recovery); client statements may not read or"
+                            + " change it: '" + sql.strip() + "'", "42501");
+                }
+            } else {
+                i++;
+            }
+        }
+    }
+
+    private static boolean mentionsPrefix(String sql) {
+        for (int i = sql.length() - PREFIX.length(); i >= 0; i--) {
+            if ((sql.charAt(i) == 's' || sql.charAt(i) == 'S') && sql.regionMatches(true, i, PREFIX, 0, PREFIX.length())) return true;
+        }
+        return false;
+    }
+
+    private static int endOfLiteral(String sql, int open, boolean backslashEscapes) {
+        int n = sql.length();
+        int i = open + 1;
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (c == '\\' && backslashEscapes) {
+                i += 2;
+            } else if (c == '\'') {
+                if (i + 1 < n && sql.charAt(i + 1) == '\'') {
+                    i += 2;
+                } else {
+                    return i + 1;
+                }
+            } else {
+                i++;
+            }
+        }
+        return n;
+    }
+
+    private static boolean isIdentifierPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
+    }
+
+    /** The positions (0-based) of the columns of a metadata result that name a table. */
+    static int[] tableColumns(List<ColumnInfo> columns) {
+        List<Integer> found = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            if (TABLE_COLUMNS.contains(columns.get(i).name().toUpperCase(Locale.ROOT))) found.add(i);
+        }
+        return found.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Whether a metadata row names a reserved table in one of {@code tableColumns}. */
+    static boolean namesReserved(Object[] row, int[] tableColumns) {
+        for (int i : tableColumns) {
+            if (row[i] instanceof String s && isReserved(s)) return true;
+        }
+        return false;
+    }
+}
