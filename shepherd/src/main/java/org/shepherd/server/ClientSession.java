@@ -214,6 +214,12 @@ final class ClientSession {
         } catch (SQLException | RuntimeException e) {
             if (!(e instanceof SQLException)) LOG.error("request {} of session {} failed", m.type(), sessionId, e);
             send(error(e));
+        } catch (StackOverflowError | LinkageError e) {
+            // the client must not wait for ever, and the session's state is unknown: answer, then close this connection
+            LOG.error("request {} of session {} failed; closing the session", m.type(), sessionId, e);
+            sendAndClose(new Message.Error(e instanceof StackOverflowError ? "54001" : "XX000", 0,
+                    (e instanceof StackOverflowError ? "request too complex for the shepherd (" : "internal error (") + e
+                            + "); the shepherd closed this connection, the others are served on"));
         }
     }
 

@@ -162,6 +162,9 @@ public final class Translator {
             } catch (RuntimeException e) {
                 hit = new TranslationException("XX000", "Shepherd's translator failed on this statement (" + e
                         + "); please report it with the statement");
+            } catch (StackOverflowError e) {
+                hit = new TranslationException("54001", "statement too complex: it nests expressions or subqueries too"
+                        + " deeply for the SQL parser; split it or nest less");
             }
             synchronized (cache) {
                 cache.put(clientSql, new Cached(hit, schemaVersion));

@@ -44,6 +44,18 @@ class TranslatorTest {
         }
     }
 
+    /** A statement nested too deeply for the parser's stack is refused with 54001, and the refusal is cached. */
+    @Test
+    void aStatementNestedTooDeeplyIsRefusedNotThrownAsAnError() throws SQLException {
+        Translator translator = new Translator(Dialect.DERBY, List.of(Dialect.DERBY, Dialect.MARIADB), 8);
+        String deep = "SELECT " + "(".repeat(50_000) + "1" + ")".repeat(50_000) + " FROM t";
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> translator.translate(deep)).isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "54001").hasMessageContaining("too complex");
+        }
+        assertThat(translator.translate("SELECT ((1)) FROM t").sqlFor(Dialect.MARIADB)).contains("((1))");
+    }
+
     @Test
     void cacheHitReturnsTheSameTranslationWithoutReparsing() throws SQLException {
         Translator translator = new Translator(Dialect.DERBY, 2);

@@ -141,6 +141,24 @@ class CbsEmbeddedDefaultTest {
         }
     }
 
+    /** A statement nested too deeply for the SQL parser gets an error, and the connection and the server serve on. */
+    @Test
+    void aStatementTooDeepForTheParserIsRefusedAndTheConnectionServesOn(@TempDir Path dir) throws Exception {
+        try (Embedded server = Embedded.start(dir)) {
+            String deep = "SELECT " + "(".repeat(50_000) + "1" + ")".repeat(50_000) + " FROM kv";
+            try (Connection c = server.connect(); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE kv (k INT PRIMARY KEY)");
+                assertThatThrownBy(() -> s.executeQuery(deep)).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "54001");
+                s.executeUpdate("INSERT INTO kv VALUES (1)");
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM kv")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(1);
+                }
+            }
+        }
+    }
+
     @Test
     void sessionStatementsAreAnsweredOrRefusedWithoutReachingAReplica(@TempDir Path dir) throws Exception {
         try (Embedded server = Embedded.start(dir)) {
