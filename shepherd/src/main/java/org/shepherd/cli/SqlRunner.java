@@ -43,6 +43,15 @@ final class SqlRunner {
             "\\s*(?:BEGIN(?:\\s+(?:WORK|TRANSACTION))?|START\\s+TRANSACTION)\\s*;?\\s*",
             java.util.regex.Pattern.CASE_INSENSITIVE);
 
+    /** SHOW TABLES: the tables and views, from DatabaseMetaData (every dialect, as ij's {@code show tables}). */
+    private static final java.util.regex.Pattern SHOW_TABLES = java.util.regex.Pattern.compile(
+            "\\s*SHOW\\s+TABLES\\s*;?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** DESCRIBE t or DESC t (t plain, or quoted with double quotes or backticks): its columns, from DatabaseMetaData. */
+    private static final java.util.regex.Pattern DESCRIBE = java.util.regex.Pattern.compile(
+            "\\s*DESC(?:RIBE)?\\s+(?:\"([^\"]+)\"|`([^`]+)`|([A-Za-z_][A-Za-z0-9_$]*))\\s*;?\\s*",
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+
     /** A BEGIN typed in autocommit mode opened the transaction: autocommit comes back when it ends. */
     private boolean explicitTransaction;
 
@@ -50,7 +59,9 @@ final class SqlRunner {
     boolean run(String sql) {
         long startNs = nanoTime.getAsLong();
         try {
-            if (!beganTransaction(sql, startNs) && !endedTransaction(sql, startNs)) execute(sql, startNs);
+            if (!beganTransaction(sql, startNs) && !endedTransaction(sql, startNs) && !described(sql, startNs)) {
+                execute(sql, startNs);
+            }
             // a transaction BEGIN opened that a statement ended (SET AUTOCOMMIT TRUE): a later COMMIT keeps manual mode
             if (explicitTransaction && connection.getAutoCommit()) explicitTransaction = false;
             out.flush();
@@ -94,6 +105,93 @@ final class SqlRunner {
         printWarnings(connection.getWarnings());
         connection.clearWarnings();
         out.println((commit ? "committed " : "rolled back ") + elapsed(startNs));
+        return true;
+    }
+
+    /** Answers SHOW TABLES and DESCRIBE t from the connection's metadata; false for any other statement. */
+    private boolean described(String sql, long startNs) throws SQLException {
+        java.sql.DatabaseMetaData md;
+        List<String[]> rows = new ArrayList<>();
+        List<String> labels;
+        java.util.regex.Matcher describe = DESCRIBE.matcher(sql);
+        if (SHOW_TABLES.matcher(sql).matches()) {
+            md = connection.getMetaData();
+            labels = List.of("schema", "table", "type");
+            try (ResultSet rs = md.getTables(null, null, "%", new String[] {"TABLE", "VIEW"})) {
+                while (rs.next()) {
+                    rows.add(new String[] {rs.getString("TABLE_SCHEM"), rs.getString("TABLE_NAME"), rs.getString("TABLE_TYPE")});
+                }
+            }
+            out.println(printRows(labels, rows) ? plural(rows.size(), "table") + " " + elapsed(startNs)
+                    : "no tables " + elapsed(startNs));
+            return true;
+        }
+        if (!describe.matches()) return false;
+        md = connection.getMetaData();
+        String name = describe.group(3);
+        if (name == null) {
+            name = describe.group(1) != null ? describe.group(1) : describe.group(2);
+        } else if (md.storesUpperCaseIdentifiers()) {
+            name = name.toUpperCase(Locale.ROOT);
+        } else if (md.storesLowerCaseIdentifiers()) {
+            name = name.toLowerCase(Locale.ROOT);
+        }
+        java.util.Map<String, Short> key = new java.util.HashMap<>();
+        try (ResultSet rs = md.getPrimaryKeys(null, null, name)) {
+            while (rs.next()) key.put(rs.getString("COLUMN_NAME"), rs.getShort("KEY_SEQ"));
+        }
+        labels = List.of("column", "type", "nullable", "default", "key");
+        try (ResultSet rs = md.getColumns(null, null, name, "%")) {
+            while (rs.next()) {
+                String column = rs.getString("COLUMN_NAME");
+                Short keySeq = key.get(column);
+                rows.add(new String[] {column, typeOf(rs), rs.getString("IS_NULLABLE"), rs.getString("COLUMN_DEF"),
+                    keySeq == null ? "" : "PRIMARY KEY (" + keySeq + ")"});
+            }
+        }
+        if (rows.isEmpty()) {
+            throw new SQLException("no table or view " + name + " (SHOW TABLES lists them)", "42S02");
+        }
+        printRows(labels, rows);
+        out.println(plural(rows.size(), "column") + " " + elapsed(startNs));
+        return true;
+    }
+
+    /** A column's type as DDL writes it: {@code VARCHAR(20)}, {@code DECIMAL(12,2)}, {@code INTEGER}. */
+    private static String typeOf(ResultSet column) throws SQLException {
+        String type = column.getString("TYPE_NAME");
+        int size = column.getInt("COLUMN_SIZE");
+        boolean sized = !column.wasNull();
+        switch (column.getInt("DATA_TYPE")) {
+            case Types.CHAR, Types.VARCHAR, Types.NCHAR, Types.NVARCHAR, Types.BINARY, Types.VARBINARY -> {
+                return sized && !type.contains("(") ? type + "(" + size + ")" : type;
+            }
+            case Types.DECIMAL, Types.NUMERIC -> {
+                int scale = column.getInt("DECIMAL_DIGITS");
+                return sized && !type.contains("(") ? type + "(" + size + "," + scale + ")" : type;
+            }
+            default -> {
+                return type;
+            }
+        }
+    }
+
+    /** Prints {@code rows} as a table under {@code labels}; false (nothing printed) when there are none. */
+    private boolean printRows(List<String> labels, List<String[]> rows) {
+        if (rows.isEmpty()) return false;
+        List<String[]> shown = new ArrayList<>(rows.size());
+        for (String[] row : rows) {
+            String[] copy = row.clone();
+            for (int i = 0; i < copy.length; i++) {
+                if (copy[i] == null) copy[i] = "NULL";
+            }
+            shown.add(copy);
+        }
+        TableFormatter table = new TableFormatter(labels, new boolean[labels.size()]);
+        table.fit(shown);
+        table.printHeader(out);
+        table.printRows(out, shown);
+        table.printRule(out);
         return true;
     }
 

@@ -118,6 +118,7 @@ final class SqlShell {
         out.println("Statements end with ; and may span lines. Results print as tables; errors as");
         out.println("ERROR <SQLState> (<vendor code>): message, and the shell goes on.");
         out.println("  help, \\?      this help");
+        out.println("  show tables   the tables and views; describe <table> (or desc): its columns and key");
         out.println("  quit, exit, \\q, Ctrl-D   leave");
         out.println("  Ctrl-C        discard the line being typed, or cancel the running statement");
         out.println("History is kept in ~/.shepherd_history (or --history-file).");

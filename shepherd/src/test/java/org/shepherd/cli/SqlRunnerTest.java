@@ -38,6 +38,48 @@ class SqlRunnerTest {
     }
 
     @Test
+    void showTablesAndDescribeAnswerFromTheMetadata() throws SQLException {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        try (Connection connection = DriverManager.getConnection("jdbc:derby:memory:runnermeta;create=true")) {
+            SqlRunner runner = new SqlRunner(connection, new PrintWriter(out), new PrintWriter(err), () -> 0L);
+            assertThat(runner.run("show tables")).isTrue();
+            assertThat(runner.run("create table acct(id int primary key, name varchar(20) not null, bal decimal(12,2) default 0)"))
+                    .isTrue();
+            assertThat(runner.run("create table \"Mixed\"(\"Id\" int)")).isTrue();
+            out.getBuffer().setLength(0);
+            assertThat(runner.run("SHOW TABLES;")).isTrue();
+            assertThat(runner.run("describe acct")).isTrue();
+            assertThat(runner.run("desc \"Mixed\"")).isTrue();
+            assertThat(runner.run("desc nothing")).isFalse();
+        }
+        String nl = System.lineSeparator();
+        assertThat(out.toString()).isEqualTo(String.join(nl,
+                "+--------+-------+-------+",
+                "| schema | table | type  |",
+                "+--------+-------+-------+",
+                "| APP    | ACCT  | TABLE |",
+                "| APP    | Mixed | TABLE |",
+                "+--------+-------+-------+",
+                "2 tables (0.000 s)",
+                "+--------+---------------+----------+---------+-----------------+",
+                "| column | type          | nullable | default | key             |",
+                "+--------+---------------+----------+---------+-----------------+",
+                "| ID     | INTEGER       | NO       | NULL    | PRIMARY KEY (1) |",
+                "| NAME   | VARCHAR(20)   | NO       | NULL    |                 |",
+                "| BAL    | DECIMAL(12,2) | YES      | 0       |                 |",
+                "+--------+---------------+----------+---------+-----------------+",
+                "3 columns (0.000 s)",
+                "+--------+---------+----------+---------+-----+",
+                "| column | type    | nullable | default | key |",
+                "+--------+---------+----------+---------+-----+",
+                "| Id     | INTEGER | YES      | NULL    |     |",
+                "+--------+---------+----------+---------+-----+",
+                "1 column (0.000 s)") + nl);
+        assertThat(err.toString()).startsWith("ERROR 42S02 (0): no table or view NOTHING");
+    }
+
+    @Test
     void errorIsPrintedWithSqlStateAndVendorCode() throws SQLException {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
