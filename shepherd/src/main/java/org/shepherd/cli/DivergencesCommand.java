@@ -1,5 +1,8 @@
 package org.shepherd.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.PrintWriter;
 import java.sql.SQLException;
 import java.util.concurrent.Callable;
@@ -7,6 +10,7 @@ import org.shepherd.jdbc.ShepherdConnection;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code shepherd divergences}: the divergence report, read from the shepherd over the driver. */
@@ -25,8 +29,11 @@ final class DivergencesCommand implements Callable<Integer> {
     @Mixin
     AdminClient client = new AdminClient();
 
+    @Option(names = "--json", description = "Print a JSON array (one object per report, fields as the table's columns).")
+    boolean json;
+
     @Override
-    public Integer call() {
+    public Integer call() throws JsonProcessingException {
         ShepherdConnection connection = client.connect();
         AdminClient.Table report;
         try {
@@ -37,7 +44,9 @@ final class DivergencesCommand implements Callable<Integer> {
             AdminClient.closeQuietly(connection);
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (report.rows().isEmpty()) {
+        if (json) {
+            out.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(report.rows()));
+        } else if (report.rows().isEmpty()) {
             out.println("no divergences: every replica answer agreed with the accepted one");
         } else {
             report.print(out);

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Every replica answer that differed from the accepted one, masked or not: one WARN line per report, a bounded
  * in-memory list (oldest dropped first) that {@code shepherd divergences} serves and, when opened on a directory, a
- * file of JSON lines ({@value #FILE}) that keeps the reports across restarts. The file is appended to by a thread of
+ * file of JSON lines ({@value #FILE}, the fields named as the columns of {@code shepherd divergences}) that keeps the
+ * reports across restarts. The file is appended to by a thread of
  * its own (the core thread that reports never waits for a disk) and flushed after each report, not forced: a power
  * loss may take the last reports, which are in the shepherd's log too. Past its size bound the file becomes
  * {@value #OLDER_FILE} (replacing the one before) and a new one starts. Thread-safe.
@@ -146,13 +147,13 @@ public final class DivergenceLog implements AutoCloseable {
 
     static String toJson(Divergence d) {
         ObjectNode n = JSON.createObjectNode();
-        n.put("at", Instant.ofEpochMilli(d.atMillis()).toString());
-        n.put("tx", d.txId());
+        n.put("time", Instant.ofEpochMilli(d.atMillis()).toString());
+        n.put("txid", d.txId());
         n.put("statement_index", d.statementIndex());
         n.put("statement", d.statement());
         n.put("replica", d.replica());
-        n.put("accepted", d.accepted());
-        n.put("actual", d.actual());
+        n.put("expected", d.accepted());
+        n.put("got", d.actual());
         n.put("masked", d.masked());
         try {
             return JSON.writeValueAsString(n);
@@ -164,9 +165,9 @@ public final class DivergenceLog implements AutoCloseable {
     static Divergence fromJson(String line) throws IOException {
         JsonNode n = JSON.readTree(line);
         if (n == null || !n.isObject()) throw new IOException("not a JSON object");
-        return new Divergence(Instant.parse(required(n, "at").asText()).toEpochMilli(), required(n, "tx").asLong(),
+        return new Divergence(Instant.parse(required(n, "time").asText()).toEpochMilli(), required(n, "txid").asLong(),
                 required(n, "statement_index").asInt(), required(n, "statement").asText(), required(n, "replica").asText(),
-                required(n, "accepted").asText(), required(n, "actual").asText(), required(n, "masked").asBoolean());
+                required(n, "expected").asText(), required(n, "got").asText(), required(n, "masked").asBoolean());
     }
 
     private static JsonNode required(JsonNode n, String field) throws IOException {

@@ -75,6 +75,13 @@ class AdminEndToEndTest {
             assertThat(report.exitCode()).as(report.err()).isZero();
             assertThat(report.out()).contains("| r3 ").contains("select bal from acct").contains("1 divergence");
             assertThat(report.out()).doesNotContain("| r1 ").doesNotContain("| r2 ");
+            CliRun asJson = CliRun.of("divergences", "--json", "--data-dir", dataDir.toString());
+            assertThat(asJson.exitCode()).as(asJson.err()).isZero();
+            JsonNode reports = new ObjectMapper().readTree(asJson.out());
+            assertThat(reports).hasSize(1);
+            assertThat(reports.get(0).get("replica").asText()).isEqualTo("r3");
+            assertThat(reports.get(0).get("statement").asText()).isEqualTo("select bal from acct where id = 1");
+            assertThat(reports.get(0).get("masked").asBoolean()).as("r1 and r2 agreed: r3 was outvoted").isTrue();
 
             CliRun table = CliRun.of("status", "--data-dir", dataDir.toString());
             assertThat(table.exitCode()).as(table.err()).isZero();

@@ -37,7 +37,7 @@ class DivergenceLogTest {
             log.report(report(4));
         }
         assertThat(Files.readAllLines(dir.resolve(DivergenceLog.FILE))).hasSize(4)
-                .allSatisfy(line -> assertThat(line).startsWith("{\"at\":\"2025-11-24T"));
+                .allSatisfy(line -> assertThat(line).startsWith("{\"time\":\"2025-11-24T"));
         try (DivergenceLog log = DivergenceLog.open(dir, 2, 1 << 20)) {
             assertThat(log.snapshot()).as("the newest, up to the capacity").isEqualTo(reports(3, 4));
             assertThat(log.total()).as("all of them on record").isEqualTo(4);
@@ -64,9 +64,9 @@ class DivergenceLogTest {
             log.report(report(1));
         }
         Path file = dir.resolve(DivergenceLog.FILE);
-        Files.write(file, "not json\n{\"at\":\"2025-11-24T00:00:00Z\"}\n".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
+        Files.write(file, "not json\n{\"time\":\"2025-11-24T00:00:00Z\"}\n".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
         Files.write(file, DivergenceLog.toJson(report(2)).getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
-        Files.write(file, "\n{\"at\":\"2025-11-2".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
+        Files.write(file, "\n{\"time\":\"2025-11-2".getBytes(StandardCharsets.UTF_8), StandardOpenOption.APPEND);
         try (DivergenceLog log = DivergenceLog.open(dir, 10, 1 << 20)) {
             assertThat(log.snapshot()).isEqualTo(reports(1, 2));
             log.report(report(3));
