@@ -7,6 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -73,6 +76,11 @@ public final class Translator {
     private final SchemaCatalog catalog;
     /** The replicas mix engines that compare strings PAD SPACE and NO PAD. */
     private final boolean mixedPadding;
+    /** How long one statement may take to parse ({@link #withParseTimeoutMs}). */
+    private volatile long parseTimeoutMs = PARSE_TIMEOUT_MS_DEFAULT;
+
+    /** The default of {@link #withParseTimeoutMs}: far beyond any ordinary statement's few milliseconds. */
+    public static final long PARSE_TIMEOUT_MS_DEFAULT = 5_000;
 
     /** A translation or its rejection, made when the catalog was at {@code schemaVersion}. */
     private record Cached(Object result, long schemaVersion) {
@@ -116,6 +124,16 @@ public final class Translator {
                 return size() > Translator.this.cacheSizeMax;
             }
         };
+    }
+
+    /**
+     * How long one statement may take to parse before it is refused with SQLState 54001 (not cached: a machine that
+     * stalled may parse it in time later). Returns this translator.
+     */
+    public Translator withParseTimeoutMs(long ms) {
+        if (ms < 1) throw new IllegalArgumentException("parse timeout must be at least 1 ms, was " + ms);
+        this.parseTimeoutMs = ms;
+        return this;
     }
 
     public Dialect clientDialect() {
@@ -166,8 +184,10 @@ public final class Translator {
                 hit = new TranslationException("54001", "statement too complex: it nests expressions or subqueries too"
                         + " deeply for the SQL parser; split it or nest less");
             }
-            synchronized (cache) {
-                cache.put(clientSql, new Cached(hit, schemaVersion));
+            if (!(hit instanceof TranslationException te && te.isParseTimeout())) {
+                synchronized (cache) {
+                    cache.put(clientSql, new Cached(hit, schemaVersion));
+                }
             }
         }
         if (hit instanceof Translation && ((Translation) hit).kind() == StatementKind.DDL) {
@@ -197,7 +217,7 @@ public final class Translator {
         b.identityOptions = identityOptions;
         Statement st;
         try {
-            st = parse(text);
+            st = parse(text, parseTimeoutMs);
         } catch (TranslationException e) {
             if (SESSION_PASSTHROUGH.matcher(sql).matches() && sql.indexOf('?') < 0) {
                 b.kind = StatementKind.SESSION;
@@ -306,11 +326,20 @@ public final class Translator {
         }
     }
 
-    /** Parses exactly one statement on the calling thread (JSqlParser's own helpers start a thread per parse). */
-    static Statement parse(String sql) {
+    /**
+     * Parses exactly one statement on the calling thread (JSqlParser's own helpers start a thread per parse), giving up
+     * after {@code timeoutMs}: JSqlParser's lookahead takes exponential time on some inputs (twenty nested parentheses
+     * in a select list run for minutes), and a worker thread must not be held that long by one statement.
+     */
+    static Statement parse(String sql, long timeoutMs) {
         TranslationException first = null;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         for (boolean complex : new boolean[] {false, true}) {
             CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
+            long left = deadline - System.nanoTime();
+            ScheduledFuture<?> stop = left <= 0 ? null
+                    : PARSE_DEADLINES.schedule(() -> parser.interrupted = true, left, TimeUnit.NANOSECONDS);
+            if (stop == null) parser.interrupted = true;
             try {
                 Statement st = parser.Statement();
                 Token next = parser.getNextToken();
@@ -323,12 +352,30 @@ public final class Translator {
                 }
                 return st;
             } catch (ParseException | TokenMgrException e) {
+                if (parser.interrupted) {
+                    throw TranslationException.parseTimeout(timeoutMs);
+                }
                 if (first == null) {
                     first = new TranslationException("42000", "Syntax error: " + firstLine(e.getMessage()));
                 }
+            } finally {
+                if (stop != null) stop.cancel(false);
             }
         }
         throw first;
+    }
+
+    /** Ends parses that run past their deadline ({@link #parse}); one daemon thread for every translator. */
+    private static final ScheduledThreadPoolExecutor PARSE_DEADLINES = parseDeadlines();
+
+    private static ScheduledThreadPoolExecutor parseDeadlines() {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "shepherd-parse-deadline");
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 
     private static String firstLine(String message) {

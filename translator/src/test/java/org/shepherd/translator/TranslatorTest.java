@@ -44,6 +44,22 @@ class TranslatorTest {
         }
     }
 
+    /**
+     * Twenty nested parentheses in a select list send JSqlParser's lookahead into exponential time (minutes): the parse
+     * is given up at the timeout with 54001, and the refusal is not cached (a stalled machine may parse it in time).
+     */
+    @Test
+    void aStatementThatTakesTooLongToParseIsRefusedAtTheTimeout() throws SQLException {
+        Translator translator = new Translator(Dialect.DERBY, 8).withParseTimeoutMs(300);
+        String slow = "SELECT " + "(".repeat(20) + "1" + ")".repeat(20) + " FROM t";
+        assertThatThrownBy(() -> translator.translate(slow)).isInstanceOf(SQLException.class)
+                .hasFieldOrPropertyWithValue("SQLState", "54001").hasMessageContaining("gave up after 300 ms");
+        assertThat(translator.cacheSize()).isZero();
+        assertThat(translator.translate("SELECT (((1))) FROM t").sqlFor(Dialect.DERBY)).contains("(((1)))");
+        assertThat(translator.cacheSize()).isEqualTo(1);
+        assertThatThrownBy(() -> translator.withParseTimeoutMs(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     /** A statement nested too deeply for the parser's stack is refused with 54001, and the refusal is cached. */
     @Test
     void aStatementNestedTooDeeplyIsRefusedNotThrownAsAnError() throws SQLException {
