@@ -12,6 +12,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -30,6 +31,7 @@ import javax.net.ssl.SSLException;
 import org.shepherd.config.ConfigException;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Coordinator;
+import org.shepherd.coordinator.StatementThreads;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.passthrough.PassthroughCoordinator;
 import org.slf4j.Logger;
@@ -85,7 +87,13 @@ public final class ShepherdServer implements AutoCloseable {
         int workersMax = config.workersMax();
         this.workers = new ThreadPoolExecutor(workersMax, workersMax, WORKER_IDLE_KEEPALIVE_MS, TimeUnit.MILLISECONDS,
                 new LinkedBlockingQueue<>(2 * config.sessionsMax() + workersMax),
-                new DefaultThreadFactory("shepherd-worker", true));
+                new DefaultThreadFactory("shepherd-worker", true) {
+                    @Override
+                    protected Thread newThread(Runnable r, String name) {
+                        // the stack every thread that parses or runs a statement has (StatementThreads)
+                        return new FastThreadLocalThread(threadGroup, r, name, StatementThreads.STACK_BYTES);
+                    }
+                });
     }
 
     /** A server with the coordinator {@code config.mode()} calls for. */

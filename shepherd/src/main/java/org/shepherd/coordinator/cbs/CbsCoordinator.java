@@ -25,6 +25,7 @@ import org.shepherd.coordinator.BufferedCursor;
 import org.shepherd.coordinator.Coordinator;
 import org.shepherd.coordinator.DatabaseInfo;
 import org.shepherd.coordinator.MetadataRequest;
+import org.shepherd.coordinator.StatementThreads;
 import org.shepherd.coordinator.Session;
 import org.shepherd.divergence.Divergence;
 import org.shepherd.divergence.DivergenceLog;
@@ -556,7 +557,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      */
     public void verifyInBackground(long intervalMs, long chunkPauseMs) {
         if (intervalMs <= 0) throw new IllegalArgumentException("intervalMs must be > 0");
-        Thread t = new Thread(() -> {
+        Thread t = StatementThreads.newThread(() -> {
             TableVerifier verifier = new TableVerifier(this, VERIFY_WAIT_MS, chunkPauseMs);
             while (!closed) {
                 try {
@@ -571,7 +572,6 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 }
             }
         }, "shepherd-verify");
-        t.setDaemon(true);
         backgroundVerify = t;
         t.start();
     }

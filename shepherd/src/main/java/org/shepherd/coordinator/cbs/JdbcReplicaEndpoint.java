@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.StatementThreads;
 import org.shepherd.recovery.RestartPlan;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
@@ -109,22 +110,16 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         this.resultMemoryBytesMax = resultMemoryBytesMax;
         AtomicInteger n = new AtomicInteger();
         this.workers = new ThreadPoolExecutor(workerThreadsMax, workerThreadsMax, 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUED_REQUESTS_MAX), r -> {
-                    Thread t = new Thread(r, "replica-" + pool.spec().name() + "-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
+                new ArrayBlockingQueue<>(QUEUED_REQUESTS_MAX),
+                r -> StatementThreads.newThread(r, "replica-" + pool.spec().name() + "-" + n.incrementAndGet()));
         workers.allowCoreThreadTimeOut(true);
         this.pinger = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "replica-" + pool.spec().name() + "-ping");
             t.setDaemon(true);
             return t;
         });
-        this.maintenance = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4), r -> {
-            Thread t = new Thread(r, "replica-" + pool.spec().name() + "-maintenance");
-            t.setDaemon(true);
-            return t;
-        });
+        this.maintenance = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4),
+                r -> StatementThreads.newThread(r, "replica-" + pool.spec().name() + "-maintenance"));
         maintenance.allowCoreThreadTimeOut(true);
     }
 
