@@ -365,16 +365,21 @@ public final class Translator {
         throw first;
     }
 
-    /** Ends parses that run past their deadline ({@link #parse}); one daemon thread for every translator. */
+    /**
+     * Ends parses that run past their deadline ({@link #parse}): one daemon thread for every translator, which ends
+     * when no parse has been running for a second.
+     */
     private static final ScheduledThreadPoolExecutor PARSE_DEADLINES = parseDeadlines();
 
     private static ScheduledThreadPoolExecutor parseDeadlines() {
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "shepherd-parse-deadline");
+            Thread t = new Thread(r, "translator-parse-deadline");
             t.setDaemon(true);
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
+        timer.setKeepAliveTime(1, TimeUnit.SECONDS);
+        timer.allowCoreThreadTimeOut(true);
         return timer;
     }
 
