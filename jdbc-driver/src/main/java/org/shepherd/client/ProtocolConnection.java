@@ -186,9 +186,16 @@ public final class ProtocolConnection implements AutoCloseable {
         return protocolMinor;
     }
 
-    /** Writes one frame. */
+    /**
+     * Writes one frame. A request larger than {@code maxFrameBytes} is not sent: the shepherd (whose default limit is
+     * the same) would close the connection on it, and the caller would lose the connection, not just the request.
+     *
+     * @throws OversizedRequestException before anything is written
+     */
     public void send(Message m) throws IOException {
         byte[] frame = MessageCodec.encodeFrame(m);
+        int length = frame.length - (Protocol.HEADER_BYTES - 1);
+        if (length > config.maxFrameBytes()) throw new OversizedRequestException(m, length, config.maxFrameBytes());
         out.write(frame);
         out.flush();
     }

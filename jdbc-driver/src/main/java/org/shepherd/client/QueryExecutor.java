@@ -240,6 +240,9 @@ public final class QueryExecutor implements AutoCloseable {
         } catch (IOException e) {
             inFlight = false;
             throw broken(e);
+        } catch (OversizedRequestException e) {
+            inFlight = false;
+            throw e.toSqlException();
         } catch (IllegalArgumentException e) {
             inFlight = false;
             throw new SQLException("cannot encode the request: " + e.getMessage(), "22000", e);

@@ -23,7 +23,8 @@ public enum DriverProperty {
     FETCH_SIZE("fetchSize", Integer.toString(Protocol.DEFAULT_FETCH_SIZE), false,
             "Rows per batch streamed from the shepherd when a statement sets no fetch size."),
     MAX_FRAME_BYTES("maxFrameBytes", Integer.toString(Protocol.DEFAULT_MAX_FRAME_BYTES), false,
-            "Largest protocol frame the driver accepts, in bytes; the shepherd keeps its frames below it."),
+            "Largest protocol frame the driver accepts or sends, in bytes; the shepherd keeps its frames below it, and a larger"
+                    + " request fails with 54000 before it is sent (the connection stays open)."),
     SSL("ssl", "false", false, "Connect with TLS (from the first byte)."),
     SSL_TRUST_STORE("sslTrustStore", null, false,
             "Trust store file (PKCS12 or JKS) holding the shepherd's certificate or its CA; default: the JVM's trust store."),

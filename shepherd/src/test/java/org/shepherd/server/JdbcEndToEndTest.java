@@ -60,6 +60,34 @@ class JdbcEndToEndTest {
         return ((PassthroughCoordinator) server.coordinator()).replica().activeConnections();
     }
 
+    /**
+     * A request larger than maxFrameBytes is refused by the driver before it is sent (the server would close the
+     * connection on it): 54000, and the connection, with its transaction, goes on.
+     */
+    @Test
+    void aRequestLargerThanTheFrameLimitIsRefusedAndTheConnectionGoesOn() throws SQLException {
+        try (Connection c = DriverManager.getConnection(url + "&maxFrameBytes=65536"); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE framed (id INT PRIMARY KEY, v VARCHAR(32000))");
+            c.setAutoCommit(false);
+            s.executeUpdate("INSERT INTO framed VALUES (1, 'kept')");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO framed VALUES (?, ?)")) {
+                for (int i = 2; i < 12; i++) {
+                    ps.setInt(1, i);
+                    ps.setString(2, "x".repeat(8_000));
+                    ps.addBatch();
+                }
+                assertThatThrownBy(ps::executeBatch).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "54000").hasMessageContaining("was not sent");
+            }
+            c.commit();
+            try (ResultSet rs = s.executeQuery("SELECT v FROM framed ORDER BY id")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo("kept");
+                assertThat(rs.next()).as("nothing of the refused batch").isFalse();
+            }
+        }
+    }
+
     @Test
     void sessionStatementsNeverReachAPooledConnection() throws SQLException {
         try (Connection a = connect(); Connection b = connect()) {
