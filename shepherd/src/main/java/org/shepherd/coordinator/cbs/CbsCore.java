@@ -387,7 +387,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /** Runs a statement: at once on the primary; the callback gets the primary's answer. */
     public void execute(Txn<S> t, S payload, String text, StatementCallback callback) {
         Ctx c = ctx.get(t.id());
-        if (refusedByFailedLog(t, callback::failed)) return;
+        if (refusedByFailedLog(t, payload, callback::failed)) return;
         if (c == null || t.state() != TxState.ACTIVE) {
             callback.failed(new SQLException("transaction " + t.id() + " was aborted"
                     + (c == null || c.abortReason.isEmpty() ? "" : ": " + c.abortReason) + "; roll back and retry", "40001"));
@@ -429,7 +429,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             return;
         }
         if (t.state() != TxState.ACTIVE) throw new IllegalStateException("commit twice of " + t);
-        if (refusedByFailedLog(t, callback::failed)) return;
+        if (refusedByFailedLog(t, null, callback::failed)) return;
         t.setState(TxState.COMMITTING);
         c.commitCallback = callback;
         c.commitAskedAtMs = scheduler.clock().nowMillis();
@@ -867,13 +867,14 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     /**
      * The log cannot make anything durable any more: the transactions decided but not durable are rolled back at the
      * replicas and their clients told the outcome is unknown (08007: a failed force may still have left the record on
-     * disk, and a restart then commits it), and nothing more is committed; the shepherd must be restarted once its disk
-     * is fixed.
+     * disk, and a restart then commits it), and nothing that writes is committed any more (reads are served: they need
+     * no log record, and see every durable transaction and none of those rolled back here, which a restart may commit
+     * after them in the serial order); the shepherd must be restarted once its disk is fixed.
      */
     private void commitLogFailed(Exception e) {
         if (commitLogFailure != null) return;
         commitLogFailure = e;
-        LOG.error("the write-ahead log failed: no transaction is committed any more; restart the shepherd once the disk is fixed",
+        LOG.error("the write-ahead log failed: only reads are served any more; restart the shepherd once the disk is fixed",
                 e);
         for (Txn<S> t : new ArrayList<>(live.values())) {
             abortUndurable(t, "the write-ahead log failed", new SQLException("the shepherd's write-ahead log failed ("
@@ -888,9 +889,14 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         afterEvent();
     }
 
-    /** Once the log failed, a statement or COMMIT is refused (58030) and its transaction aborted. */
-    private boolean refusedByFailedLog(Txn<S> t, java.util.function.Consumer<SQLException> failed) {
+    /**
+     * Once the log failed, a statement that may write ({@code payload}), or the COMMIT ({@code payload} null) of a
+     * transaction that wrote, is refused (58030) and its transaction aborted. Reads are served on: a transaction that
+     * wrote nothing commits without a log record, so the failed log takes nothing from it.
+     */
+    private boolean refusedByFailedLog(Txn<S> t, S payload, java.util.function.Consumer<SQLException> failed) {
         if (commitLogFailure == null) return false;
+        if (payload != null ? primaryManager().endpoint().readOnly(payload) : !wrote(t)) return false;
         abort(t, "the write-ahead log failed");
         failed.accept(commitLogFailedError());
         afterEvent();
@@ -899,8 +905,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
 
     /** For a transaction refused before its commit decision: it was not committed. */
     private SQLException commitLogFailedError() {
-        return new SQLException("the shepherd's write-ahead log failed (" + commitLogFailure.getMessage() + "): it commits"
-                + " nothing until it is restarted with a working log; the transaction was not committed", "58030",
+        return new SQLException("the shepherd's write-ahead log failed (" + commitLogFailure.getMessage() + "): until it is"
+                + " restarted with a working log it serves reads only; the transaction was not committed", "58030",
                 commitLogFailure);
     }
 
