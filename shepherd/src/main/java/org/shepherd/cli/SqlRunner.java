@@ -117,9 +117,12 @@ final class SqlRunner {
         if (SHOW_TABLES.matcher(sql).matches()) {
             md = connection.getMetaData();
             labels = List.of("schema", "table", "type");
-            try (ResultSet rs = md.getTables(null, null, "%", new String[] {"TABLE", "VIEW"})) {
+            // the connection's catalog: a MySQL-family URL lists its own database's tables, not every database's
+            try (ResultSet rs = md.getTables(connection.getCatalog(), null, "%", new String[] {"TABLE", "VIEW"})) {
                 while (rs.next()) {
-                    rows.add(new String[] {rs.getString("TABLE_SCHEM"), rs.getString("TABLE_NAME"), rs.getString("TABLE_TYPE")});
+                    String schema = rs.getString("TABLE_SCHEM"); // MySQL's databases are catalogs
+                    rows.add(new String[] {schema != null ? schema : rs.getString("TABLE_CAT"), rs.getString("TABLE_NAME"),
+                        rs.getString("TABLE_TYPE")});
                 }
             }
             out.println(printRows(labels, rows) ? plural(rows.size(), "table") + " " + elapsed(startNs)
@@ -137,11 +140,12 @@ final class SqlRunner {
             name = name.toLowerCase(Locale.ROOT);
         }
         java.util.Map<String, Short> key = new java.util.HashMap<>();
-        try (ResultSet rs = md.getPrimaryKeys(null, null, name)) {
+        String catalog = connection.getCatalog();
+        try (ResultSet rs = md.getPrimaryKeys(catalog, null, name)) {
             while (rs.next()) key.put(rs.getString("COLUMN_NAME"), rs.getShort("KEY_SEQ"));
         }
         labels = List.of("column", "type", "nullable", "default", "key");
-        try (ResultSet rs = md.getColumns(null, null, name, "%")) {
+        try (ResultSet rs = md.getColumns(catalog, null, name, "%")) {
             while (rs.next()) {
                 String column = rs.getString("COLUMN_NAME");
                 Short keySeq = key.get(column);
