@@ -86,6 +86,12 @@ public enum ConfigKey {
     SESSION_IDLE_TIMEOUT_MS("session.idle.timeout.ms", "0",
             "Close a client connection that sent nothing for this long. 0: never.",
             v -> parseLong(v, 0, Long.MAX_VALUE)),
+    TRANSACTION_IDLE_TIMEOUT_MS("transaction.idle.timeout.ms", "0",
+            "Close a client connection whose transaction (outside autocommit) has been open with no request running and"
+                + " nothing sent either way for this long, as PostgreSQL's idle_in_transaction_session_timeout does: the"
+                + " transaction is rolled back on every replica and its locks are released, so a client that forgot to"
+                + " commit cannot block the others. 0: never.",
+            v -> parseLong(v, 0, Long.MAX_VALUE)),
     HANDSHAKE_TIMEOUT_MS("handshake.timeout.ms", "10000",
             "Close a connection that has not authenticated within this time.",
             v -> parseLong(v, 1, 3_600_000)),

@@ -184,6 +184,11 @@ public final class ShepherdConfig {
         return (Long) values.get(ConfigKey.SESSION_IDLE_TIMEOUT_MS);
     }
 
+    /** How long a transaction may stay open and idle before its connection is closed; 0: for ever. */
+    public long transactionIdleTimeoutMs() {
+        return (Long) values.get(ConfigKey.TRANSACTION_IDLE_TIMEOUT_MS);
+    }
+
     public long handshakeTimeoutMs() {
         return (Long) values.get(ConfigKey.HANDSHAKE_TIMEOUT_MS);
     }

@@ -47,6 +47,14 @@ public interface Session extends AutoCloseable {
 
     boolean autoCommit();
 
+    /**
+     * Whether a transaction outside autocommit is open (it may hold locks). Called from the server's event loop while
+     * a worker may run a request of this session: reads state without waiting for it.
+     */
+    default boolean inTransaction() {
+        return false;
+    }
+
     void setReadOnly(boolean readOnly) throws SQLException;
 
     /** Commits the current transaction; {@code 40001} when the replicas' answers did not agree. */

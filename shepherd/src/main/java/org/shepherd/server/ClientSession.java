@@ -120,6 +120,12 @@ final class ClientSession {
         return executor.idle();
     }
 
+    /** A transaction outside autocommit is open (read from the event loop without waiting for the session). */
+    boolean inTransaction() {
+        Session s = session;
+        return s != null && s.inTransaction();
+    }
+
     void pauseIfUnwritable() {
         executor.pause();
         if (channel.isWritable()) executor.resume();

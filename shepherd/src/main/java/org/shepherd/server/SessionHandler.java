@@ -164,6 +164,16 @@ final class SessionHandler extends SimpleChannelInboundHandler<Message> {
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+        if (event == TransactionIdleHandler.IDLE) {
+            if (state == State.READY && session.idle() && session.inTransaction()) {
+                LOG.info("closing session {} of {}: its transaction was idle for {} ms (transaction.idle.timeout.ms)",
+                        session.sessionId, user, server.config().transactionIdleTimeoutMs());
+                fail(ctx, "25P03", "connection closed: its transaction stayed open and idle for "
+                        + server.config().transactionIdleTimeoutMs() + " ms (transaction.idle.timeout.ms) and was rolled"
+                        + " back on every replica; commit or roll back promptly");
+            }
+            return;
+        }
         if (event instanceof IdleStateEvent && (session == null || session.idle())) {
             fail(ctx, "57P05", "connection closed after " + server.config().sessionIdleTimeoutMs()
                     + " ms without requests (session.idle.timeout.ms)");

@@ -30,6 +30,8 @@ final class ShepherdChannelInitializer extends ChannelInitializer<SocketChannel>
         if (ssl != null) p.addLast("tls", ssl.newHandler(ch.alloc()));
         long idleMs = server.config().sessionIdleTimeoutMs();
         if (idleMs > 0) p.addLast("idle", new IdleStateHandler(idleMs, 0, 0, TimeUnit.MILLISECONDS));
+        long txIdleMs = server.config().transactionIdleTimeoutMs();
+        if (txIdleMs > 0) p.addLast("transaction-idle", new TransactionIdleHandler(txIdleMs));
         int lengthFieldBytes = Protocol.HEADER_BYTES - 1;
         p.addLast("frames", new LengthFieldBasedFrameDecoder(server.config().maxFrameBytes() + lengthFieldBytes,
                 0, lengthFieldBytes, 0, lengthFieldBytes, true));

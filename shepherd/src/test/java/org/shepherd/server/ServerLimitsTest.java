@@ -1,10 +1,16 @@
 package org.shepherd.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.shepherd.server.ServerTestSupport.PASSWORD;
 import static org.shepherd.server.ServerTestSupport.USER;
 import static org.shepherd.server.ServerTestSupport.await;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -73,6 +79,49 @@ class ServerLimitsTest {
                 assertThat(c.closedByServer()).isTrue();
             }
             assertThat(await(() -> server.openSessions() == 0)).isTrue();
+        }
+    }
+
+    /**
+     * A transaction left open and idle is rolled back with its connection (25P03 to the client) and its row lock is
+     * released; a connection idle outside a transaction, and one whose transaction keeps working, stay open.
+     */
+    @Test
+    void aTransactionLeftIdleIsRolledBackWithItsConnection() throws Exception {
+        try (ShepherdServer server = ShepherdServer.create(ServerTestSupport.config(
+                Map.of("transaction.idle.timeout.ms", "300")))) {
+            server.start();
+            String url = server.jdbcUrl("db") + "?user=" + USER + "&password=" + PASSWORD;
+            try (Connection idleOutside = DriverManager.getConnection(url); Connection forgetful = DriverManager.getConnection(url);
+                    Connection busy = DriverManager.getConnection(url)) {
+                try (Statement s = idleOutside.createStatement()) {
+                    s.executeUpdate("CREATE TABLE held (id INT PRIMARY KEY)");
+                }
+                forgetful.setAutoCommit(false);
+                try (Statement s = forgetful.createStatement()) {
+                    s.executeUpdate("INSERT INTO held VALUES (1)");
+                }
+                busy.setAutoCommit(false);
+                // the busy transaction sends a request every 100 ms until the forgetful one is gone
+                assertThat(await(() -> {
+                    try (Statement s = busy.createStatement(); ResultSet rs = s.executeQuery("VALUES 1")) {
+                        Thread.sleep(100);
+                        return server.openSessions() == 2;
+                    } catch (SQLException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })).as("the idle transaction's connection was closed").isTrue();
+                assertThatThrownBy(() -> forgetful.createStatement().executeUpdate("INSERT INTO held VALUES (2)"))
+                        .isInstanceOf(SQLException.class);
+                try (Statement s = busy.createStatement()) {
+                    assertThat(s.executeUpdate("INSERT INTO held VALUES (1)")).as("the lock on key 1 was released").isEqualTo(1);
+                }
+                busy.commit();
+                try (Statement s = idleOutside.createStatement(); ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM held")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).as("only the busy transaction's row").isEqualTo(1);
+                }
+            }
         }
     }
 

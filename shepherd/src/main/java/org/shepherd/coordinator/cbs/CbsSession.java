@@ -31,7 +31,7 @@ final class CbsSession implements Session {
 
     private final CbsCoordinator coordinator;
     private final CbsCore<JdbcStatement> core;
-    private Txn<JdbcStatement> current;
+    private volatile Txn<JdbcStatement> current;
     private boolean autoCommit = true;
     private boolean autoCommitAfterExplicit;
     private boolean readOnly;
@@ -268,6 +268,11 @@ final class CbsSession implements Session {
 
     boolean readOnly() {
         return readOnly;
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return current != null;
     }
 
     @Override

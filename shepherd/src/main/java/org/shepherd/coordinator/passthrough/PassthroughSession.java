@@ -46,8 +46,8 @@ final class PassthroughSession implements Session {
     private final int fetchSizeDefault;
     private final Dialect dialect;
 
-    private Connection connection;
-    private boolean autoCommit = true;
+    private volatile Connection connection;
+    private volatile boolean autoCommit = true;
     private boolean readOnly;
     private boolean closed;
     private volatile Statement running;
@@ -165,6 +165,11 @@ final class PassthroughSession implements Session {
         if (on == autoCommit) return;
         if (on) commit(); // JDBC: switching autocommit on commits the transaction in progress
         autoCommit = on;
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return !autoCommit && connection != null;
     }
 
     @Override
