@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -113,36 +116,44 @@ public final class DivergenceLog implements AutoCloseable {
     /** Reads the reports of {@code file}, if it exists; returns the length of its complete lines. */
     private long load(Path file, boolean cutTornTail) throws IOException {
         if (!Files.exists(file)) return 0;
-        byte[] content = Files.readAllBytes(file);
         int skipped = 0;
         int lineNo = 0;
-        int start = 0;
-        for (int i = 0; i < content.length; i++) {
-            if (content[i] != '\n') continue;
-            lineNo++;
-            String line = new String(content, start, i - start, StandardCharsets.UTF_8);
-            start = i + 1;
-            if (line.isBlank()) continue;
-            try {
-                Divergence d = fromJson(line);
-                synchronized (this) {
-                    remember(d);
+        long read = 0;
+        long complete = 0; // bytes of the complete lines: the file is read a line at a time, never whole
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            for (int b = in.read(); b != -1; b = in.read()) {
+                read++;
+                if (b != '\n') {
+                    line.write(b);
+                    continue;
                 }
-            } catch (IOException | RuntimeException e) {
-                if (skipped++ == 0) LOG.warn("{}: line {} is not a divergence report, skipped: {}", file, lineNo, e.getMessage());
+                lineNo++;
+                complete = read;
+                String text = line.toString(StandardCharsets.UTF_8);
+                line.reset();
+                if (text.isBlank()) continue;
+                try {
+                    Divergence d = fromJson(text);
+                    synchronized (this) {
+                        remember(d);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    if (skipped++ == 0) LOG.warn("{}: line {} is not a divergence report, skipped: {}", file, lineNo, e.getMessage());
+                }
             }
         }
         if (skipped > 1) LOG.warn("{}: {} lines skipped in all", file, skipped);
-        if (start < content.length) {
+        if (complete < read) {
             LOG.warn("{}: the last {} bytes are an unfinished report (the shepherd stopped while writing it){}", file,
-                    content.length - start, cutTornTail ? "; cut off" : "");
+                    read - complete, cutTornTail ? "; cut off" : "");
             if (cutTornTail) {
                 try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-                    ch.truncate(start);
+                    ch.truncate(complete);
                 }
             }
         }
-        return start;
+        return complete;
     }
 
     static String toJson(Divergence d) {
