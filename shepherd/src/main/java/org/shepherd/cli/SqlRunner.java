@@ -2,6 +2,7 @@ package org.shepherd.cli;
 
 import java.io.PrintWriter;
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -10,10 +11,14 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Runs SQL statements on one connection and prints each result as a table, an update count or an error. */
 final class SqlRunner {
@@ -35,22 +40,22 @@ final class SqlRunner {
     }
 
     /** COMMIT or ROLLBACK, with WORK or not: the shell ends the transaction through JDBC, as ij does. */
-    private static final java.util.regex.Pattern TRANSACTION_END = java.util.regex.Pattern.compile(
-            "\\s*(COMMIT|ROLLBACK)(?:\\s+WORK)?\\s*;?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE);
+    private static final Pattern TRANSACTION_END = Pattern.compile(
+            "\\s*(COMMIT|ROLLBACK)(?:\\s+WORK)?\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
     /** BEGIN [WORK|TRANSACTION] or START TRANSACTION: the shell leaves autocommit until the next COMMIT or ROLLBACK. */
-    private static final java.util.regex.Pattern TRANSACTION_BEGIN = java.util.regex.Pattern.compile(
+    private static final Pattern TRANSACTION_BEGIN = Pattern.compile(
             "\\s*(?:BEGIN(?:\\s+(?:WORK|TRANSACTION))?|START\\s+TRANSACTION)\\s*;?\\s*",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
+            Pattern.CASE_INSENSITIVE);
 
     /** SHOW TABLES: the tables and views, from DatabaseMetaData (every dialect, as ij's {@code show tables}). */
-    private static final java.util.regex.Pattern SHOW_TABLES = java.util.regex.Pattern.compile(
-            "\\s*SHOW\\s+TABLES\\s*;?\\s*", java.util.regex.Pattern.CASE_INSENSITIVE);
+    private static final Pattern SHOW_TABLES = Pattern.compile(
+            "\\s*SHOW\\s+TABLES\\s*;?\\s*", Pattern.CASE_INSENSITIVE);
 
     /** DESCRIBE t or DESC t (t plain, or quoted with double quotes or backticks): its columns, from DatabaseMetaData. */
-    private static final java.util.regex.Pattern DESCRIBE = java.util.regex.Pattern.compile(
+    private static final Pattern DESCRIBE = Pattern.compile(
             "\\s*DESC(?:RIBE)?\\s+(?:\"([^\"]+)\"|`([^`]+)`|([A-Za-z_][A-Za-z0-9_$]*))\\s*;?\\s*",
-            java.util.regex.Pattern.CASE_INSENSITIVE);
+            Pattern.CASE_INSENSITIVE);
 
     /** A BEGIN typed in autocommit mode opened the transaction: autocommit comes back when it ends. */
     private boolean explicitTransaction;
@@ -90,7 +95,7 @@ final class SqlRunner {
      * (Derby's) have no such statement over JDBC, and a shell user still types them.
      */
     private boolean endedTransaction(String sql, long startNs) throws SQLException {
-        java.util.regex.Matcher end = TRANSACTION_END.matcher(sql);
+        Matcher end = TRANSACTION_END.matcher(sql);
         if (!end.matches() || connection.getAutoCommit()) return false;
         boolean commit = end.group(1).equalsIgnoreCase("COMMIT");
         if (commit) {
@@ -110,42 +115,48 @@ final class SqlRunner {
 
     /** Answers SHOW TABLES and DESCRIBE t from the connection's metadata; false for any other statement. */
     private boolean described(String sql, long startNs) throws SQLException {
-        java.sql.DatabaseMetaData md;
-        List<String[]> rows = new ArrayList<>();
-        List<String> labels;
-        java.util.regex.Matcher describe = DESCRIBE.matcher(sql);
         if (SHOW_TABLES.matcher(sql).matches()) {
-            md = connection.getMetaData();
-            labels = List.of("schema", "table", "type");
-            // the connection's catalog: a MySQL-family URL lists its own database's tables, not every database's
-            try (ResultSet rs = md.getTables(connection.getCatalog(), null, "%", new String[] {"TABLE", "VIEW"})) {
-                while (rs.next()) {
-                    String schema = rs.getString("TABLE_SCHEM"); // MySQL's databases are catalogs
-                    rows.add(new String[] {schema != null ? schema : rs.getString("TABLE_CAT"), rs.getString("TABLE_NAME"),
-                        rs.getString("TABLE_TYPE")});
-                }
-            }
-            out.println(printRows(labels, rows) ? plural(rows.size(), "table") + " " + elapsed(startNs)
-                    : "no tables " + elapsed(startNs));
+            showTables(startNs);
             return true;
         }
+        Matcher describe = DESCRIBE.matcher(sql);
         if (!describe.matches()) return false;
-        md = connection.getMetaData();
+        DatabaseMetaData md = connection.getMetaData();
         String name = describe.group(3);
         if (name == null) {
-            name = describe.group(1) != null ? describe.group(1) : describe.group(2);
+            name = describe.group(1) != null ? describe.group(1) : describe.group(2); // quoted: as written
         } else if (md.storesUpperCaseIdentifiers()) {
             name = name.toUpperCase(Locale.ROOT);
         } else if (md.storesLowerCaseIdentifiers()) {
             name = name.toLowerCase(Locale.ROOT);
         }
-        java.util.Map<String, Short> key = new java.util.HashMap<>();
+        describeTable(md, name, startNs);
+        return true;
+    }
+
+    /** The tables and views in the connection's catalog (a MySQL-family URL: its own database, not every one). */
+    private void showTables(long startNs) throws SQLException {
+        List<String[]> rows = new ArrayList<>();
+        try (ResultSet rs = connection.getMetaData().getTables(connection.getCatalog(), null, "%", new String[] {"TABLE", "VIEW"})) {
+            while (rs.next()) {
+                String schema = rs.getString("TABLE_SCHEM"); // MySQL's databases are catalogs
+                rows.add(new String[] {schema != null ? schema : rs.getString("TABLE_CAT"), rs.getString("TABLE_NAME"),
+                    rs.getString("TABLE_TYPE")});
+            }
+        }
+        boolean any = printRows(List.of("schema", "table", "type"), rows);
+        out.println((any ? plural(rows.size(), "table") : "no tables") + " " + elapsed(startNs));
+    }
+
+    /** The columns of {@code table} (as the database stores its name) and its primary key. */
+    private void describeTable(DatabaseMetaData md, String table, long startNs) throws SQLException {
         String catalog = connection.getCatalog();
-        try (ResultSet rs = md.getPrimaryKeys(catalog, null, name)) {
+        Map<String, Short> key = new HashMap<>();
+        try (ResultSet rs = md.getPrimaryKeys(catalog, null, table)) {
             while (rs.next()) key.put(rs.getString("COLUMN_NAME"), rs.getShort("KEY_SEQ"));
         }
-        labels = List.of("column", "type", "nullable", "default", "key");
-        try (ResultSet rs = md.getColumns(catalog, null, name, "%")) {
+        List<String[]> rows = new ArrayList<>();
+        try (ResultSet rs = md.getColumns(catalog, null, table, "%")) {
             while (rs.next()) {
                 String column = rs.getString("COLUMN_NAME");
                 Short keySeq = key.get(column);
@@ -153,12 +164,9 @@ final class SqlRunner {
                     keySeq == null ? "" : "PRIMARY KEY (" + keySeq + ")"});
             }
         }
-        if (rows.isEmpty()) {
-            throw new SQLException("no table or view " + name + " (SHOW TABLES lists them)", "42S02");
-        }
-        printRows(labels, rows);
+        if (rows.isEmpty()) throw new SQLException("no table or view " + table + " (SHOW TABLES lists them)", "42S02");
+        printRows(List.of("column", "type", "nullable", "default", "key"), rows);
         out.println(plural(rows.size(), "column") + " " + elapsed(startNs));
-        return true;
     }
 
     /** A column's type as DDL writes it: {@code VARCHAR(20)}, {@code DECIMAL(12,2)}, {@code INTEGER}. */

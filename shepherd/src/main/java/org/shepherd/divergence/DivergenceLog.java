@@ -264,9 +264,4 @@ public final class DivergenceLog implements AutoCloseable {
             }
         }
     }
-
-    /** For tests: the bytes a report takes in the file. */
-    static int lineBytes(Divergence d) {
-        return (toJson(d) + "\n").getBytes(StandardCharsets.UTF_8).length;
-    }
 }

@@ -217,7 +217,9 @@ public final class Bench implements Callable<Integer> {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("benchmark", "tpcc");
         settings.put("engine", engine);
-        if ("mariadb".equalsIgnoreCase(engine.trim())) settings.put("mariadb_thread_handling", mariadbThreadHandling);
+        if (Engines.MARIADB.equals(Engines.forName(engine, mariadbThreadHandling).name())) {
+            settings.put("mariadb_thread_handling", mariadbThreadHandling);
+        }
         settings.put("warehouses", warehouses);
         settings.put("small", small);
         settings.put("terminals", clientCounts);

