@@ -89,7 +89,7 @@ class ServerLimitsTest {
     @Test
     void aTransactionLeftIdleIsRolledBackWithItsConnection() throws Exception {
         try (ShepherdServer server = ShepherdServer.create(ServerTestSupport.config(
-                Map.of("transaction.idle.timeout.ms", "300")))) {
+                Map.of("transaction.idle.timeout.ms", "2000")))) {
             server.start();
             String url = server.jdbcUrl("db") + "?user=" + USER + "&password=" + PASSWORD;
             try (Connection idleOutside = DriverManager.getConnection(url); Connection forgetful = DriverManager.getConnection(url);
@@ -102,7 +102,8 @@ class ServerLimitsTest {
                     s.executeUpdate("INSERT INTO held VALUES (1)");
                 }
                 busy.setAutoCommit(false);
-                // the busy transaction sends a request every 100 ms until the forgetful one is gone
+                // the busy transaction sends a request every 100 ms until the forgetful one is gone: a margin of 1.9 s, so that
+                // a stalled test machine does not time the busy one out too
                 assertThat(await(() -> {
                     try (Statement s = busy.createStatement(); ResultSet rs = s.executeQuery("VALUES 1")) {
                         Thread.sleep(100);
