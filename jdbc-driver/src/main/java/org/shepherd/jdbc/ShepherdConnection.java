@@ -475,6 +475,15 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return table == null ? adminQuery("shepherd.verify") : adminQuery("shepherd.verify", table);
     }
 
+    /**
+     * For tools ({@code shepherd verify --repair}): as {@link #adminVerify}, then each key range where a secondary
+     * differed is rewritten there to the rows f+1 replicas agree on, and the table compared again. One row per table
+     * (table, rows, chunks, differing, repaired, result).
+     */
+    public ResultSet adminVerifyAndRepair(String table) throws SQLException {
+        return table == null ? adminQuery("shepherd.verify.repair") : adminQuery("shepherd.verify.repair", table);
+    }
+
     private ResultSet adminQuery(String method, Object... arguments) throws SQLException {
         checkOpen();
         Cursor cursor = executor.metadata(method, List.of(arguments));

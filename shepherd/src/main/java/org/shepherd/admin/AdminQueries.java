@@ -32,6 +32,8 @@ public final class AdminQueries {
      * runs transactions and may take long).
      */
     public static final String VERIFY = "shepherd.verify";
+    /** As {@link #VERIFY}, then the ranges where a secondary differed are repaired there and compared again (an action). */
+    public static final String VERIFY_REPAIR = "shepherd.verify.repair";
 
     private AdminQueries() {
     }
@@ -39,7 +41,8 @@ public final class AdminQueries {
     /** Whether {@code request} is an admin action (it changes what the shepherd does), not a query. */
     public static boolean isAction(MetadataRequest request) {
         return RESTORE.equals(request.method()) || RESTORE_TAKE_OUT.equals(request.method())
-                || RESTORE_COPIED.equals(request.method()) || VERIFY.equals(request.method());
+                || RESTORE_COPIED.equals(request.method()) || VERIFY.equals(request.method())
+                || VERIFY_REPAIR.equals(request.method());
     }
 
     /** True for every name in the reserved {@code shepherd.} namespace (no JDBC metadata method starts so). */
@@ -48,14 +51,20 @@ public final class AdminQueries {
     }
 
     public static Answer answer(AdminView view, MetadataRequest request) throws SQLException {
-        if (VERIFY.equals(request.method())) {
+        if (VERIFY.equals(request.method()) || VERIFY_REPAIR.equals(request.method())) {
             List<Object> args = request.arguments();
             if (args.size() > 1 || (args.size() == 1 && !(args.get(0) instanceof String))) {
-                throw new SQLException(VERIFY + " takes no argument (every table) or one, a table's name", "42000");
+                throw new SQLException(request.method() + " takes no argument (every table) or one, a table's name", "42000");
             }
             List<Object[]> rows = new ArrayList<>();
-            for (AdminView.VerifyRow r : view.verify(args.isEmpty() ? null : (String) args.get(0))) {
-                rows.add(new Object[] {r.table(), r.rows(), r.chunks(), r.differing(), r.result()});
+            boolean repair = VERIFY_REPAIR.equals(request.method());
+            for (AdminView.VerifyRow r : view.verify(args.isEmpty() ? null : (String) args.get(0), repair)) {
+                rows.add(repair ? new Object[] {r.table(), r.rows(), r.chunks(), r.differing(), r.repaired(), r.result()}
+                        : new Object[] {r.table(), r.rows(), r.chunks(), r.differing(), r.result()});
+            }
+            if (repair) {
+                return rows(List.of(text("table"), number("rows"), number("chunks"), text("differing"), text("repaired"),
+                        text("result")), rows);
             }
             return rows(verifyColumns(), rows);
         }
@@ -79,7 +88,8 @@ public final class AdminQueries {
             case STATUS -> rows(statusColumns(), statusRows(view.statusRows()));
             case DIVERGENCES -> rows(divergenceColumns(), divergenceRows(view.divergenceRows()));
             default -> throw new SQLException("unknown admin query " + request.method() + "; known: " + VIEW + ", " + STATUS
-                    + ", " + DIVERGENCES + ", " + RESTORE + ", " + RESTORE_TAKE_OUT + ", " + RESTORE_COPIED + ", " + VERIFY,
+                    + ", " + DIVERGENCES + ", " + RESTORE + ", " + RESTORE_TAKE_OUT + ", " + RESTORE_COPIED + ", " + VERIFY
+                    + ", " + VERIFY_REPAIR,
                     "42000");
         };
     }

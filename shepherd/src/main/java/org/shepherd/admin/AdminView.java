@@ -42,19 +42,24 @@ public interface AdminView {
 
     /**
      * Compares every table ({@code table} null or empty) or one, on every replica, through the vote; one row per table.
-     * Differences are reported as divergences too. Fails when this mode has no replicas to compare.
+     * Differences are reported as divergences too. With {@code repair}, the key ranges where a secondary differed are
+     * rewritten there to the rows f+1 replicas agree on, and compared again. Fails when this mode has no replicas to
+     * compare.
      */
-    default List<VerifyRow> verify(String table) throws SQLException {
+    default List<VerifyRow> verify(String table, boolean repair) throws SQLException {
         throw new SQLException("comparing replicas needs mode cbs, ss or serial", "0A000");
     }
 
     /**
      * @param rows rows compared (read at the primary)
      * @param chunks transactions it took
-     * @param differing the replicas whose answers differed, comma-separated, empty when none
-     * @param result "equal", "DIFFERS on ..." or "not compared: ...", and the replicas that could not be compared
+     * @param differing the replicas whose answers differed, comma-separated, empty when none (with repair: as first
+     *     compared)
+     * @param result "equal", "DIFFERS on ..." or "not compared: ...", and the replicas that could not be compared (with
+     *     repair: after it)
+     * @param repaired with repair: the rows each repaired replica had deleted, updated and inserted; else empty
      */
-    record VerifyRow(String table, long rows, long chunks, String differing, String result) {
+    record VerifyRow(String table, long rows, long chunks, String differing, String result, String repaired) {
     }
 
     /**

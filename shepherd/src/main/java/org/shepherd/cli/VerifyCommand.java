@@ -11,17 +11,24 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code shepherd verify [--table T]}: compares the replicas' tables through the vote while the shepherd serves. */
+/**
+ * {@code shepherd verify [--table T] [--repair]}: compares the replicas' tables through the vote while the shepherd serves,
+ * and repairs the replicas that differ when asked.
+ */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Compare every table (or one) on every replica while the shepherd serves: the shepherd reads it in "
             + "short transactions of 1000 rows in primary-key order, each run by every replica at the same point, and "
             + "votes on the answers. A replica whose rows differ (a silently corrupted database) is named here and in "
-            + "`shepherd divergences`; restore it from a copy of a replica that agrees (`shepherd restore`).",
+            + "`shepherd divergences`.",
+            "With --repair, each range of 1000 keys where a secondary differed is read again through the vote and, in the "
+                + "same transaction, rewritten on that secondary to the rows f+1 replicas agree on (only the rows that "
+                + "differ are written); then the table is compared again.",
             "Writers wait for the rows a transaction reads, for that long; a table without a primary key is read in one "
                 + "transaction.",
             "Without --url it asks the embedded default started by `shepherd serve` in the same directory."},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every table is equal on every replica", "1:the shepherd could not be reached or refused (a user "
+        exitCodeList = {"0:every table is equal on every replica (with --repair: after the repair)",
+            "1:the shepherd could not be reached or refused (a user "
             + "without admin rights, mode passthrough)", "2:bad usage", "3:a table differs on some replica, or could not be "
             + "compared on every one"})
 final class VerifyCommand implements Callable<Integer> {
@@ -38,12 +45,16 @@ final class VerifyCommand implements Callable<Integer> {
     @Option(names = "--table", paramLabel = "TABLE", description = "compare this table only (default: every table)")
     String table;
 
+    @Option(names = "--repair", description = "rewrite the rows that differ on a secondary to those f+1 replicas agree on,"
+            + " then compare again")
+    boolean repair;
+
     @Override
     public Integer call() {
         ShepherdConnection connection = client.connect();
         AdminClient.Table report;
         try {
-            report = AdminClient.read(connection.adminVerify(table));
+            report = AdminClient.read(repair ? connection.adminVerifyAndRepair(table) : connection.adminVerify(table));
         } catch (SQLException e) {
             throw CliException.failure("the shepherd did not compare the replicas: " + SqlRunner.formatError(e), e);
         } finally {

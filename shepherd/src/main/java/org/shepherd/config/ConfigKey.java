@@ -168,6 +168,12 @@ public enum ConfigKey {
             "The background comparison (verify.interval.s) waits this long between two transactions of 1000 rows, so"
                     + " that it takes a bounded share of the replicas.",
             v -> parseLong(v, 0, 60_000)),
+    VERIFY_REPAIR("verify.repair", "false",
+            "true: the background comparison (verify.interval.s) also repairs what it finds, as `shepherd verify --repair`:"
+                    + " each range of 1000 keys where a secondary differed is rewritten there, in one transaction at its"
+                    + " place in the serial order, to the rows f+1 replicas agree on, and the table is compared again (an"
+                    + " INFO line per repaired table). false: differences are only reported.",
+            ConfigKey::parseBoolean),
     WAL_SYNC("wal.sync", "true",
             "Modes cbs, ss, serial: a transaction that wrote is acknowledged (and committed at the replicas) only once it is"
                     + " in the write-ahead log under data.dir/wal and the log was forced to disk (one force for every"

@@ -244,6 +244,10 @@ public final class ShepherdConfig {
         return (Long) values.get(ConfigKey.VERIFY_CHUNK_PAUSE_MS);
     }
 
+    public boolean verifyRepair() {
+        return (Boolean) values.get(ConfigKey.VERIFY_REPAIR);
+    }
+
     /** The write-ahead log's disk use beyond which a replica that is down is declared lost; 0: no bound. */
     public long walRetainBytesMax() {
         return (Long) values.get(ConfigKey.WAL_RETAIN_BYTES_MAX);

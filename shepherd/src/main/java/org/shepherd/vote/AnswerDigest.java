@@ -125,6 +125,14 @@ public final class AnswerDigest {
     }
 
     private byte[] encodeRow(Object[] row, int[] only) {
+        return (canonicalText(row, columns, only) + '|').getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The canonical text of the values of {@code row} at {@code only} (every value when null), each length-prefixed:
+     * two rows' texts are equal exactly when the vote finds those values equal.
+     */
+    public static String canonicalText(Object[] row, List<ColumnInfo> columns, int[] only) {
         StringBuilder sb = new StringBuilder();
         int n = only == null ? row.length : only.length;
         for (int k = 0; k < n; k++) {
@@ -132,8 +140,7 @@ public final class AnswerDigest {
             String v = CanonicalValues.of(row[i], columns.get(i).jdbcType());
             sb.append(v.length()).append(':').append(v);
         }
-        sb.append('|');
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
+        return sb.toString();
     }
 
     private static MessageDigest sha256() {

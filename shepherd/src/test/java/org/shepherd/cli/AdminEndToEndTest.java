@@ -125,7 +125,7 @@ class AdminEndToEndTest {
     /**
      * {@code shepherd verify} reads every table through the vote: equal replicas pass; a row changed behind the
      * shepherd's back on r3 in a table's third chunk (a two-column key), and a row deleted on r2 from a table without a
-     * key, are found and named.
+     * key, are found and named; {@code verify --repair} rewrites them on those replicas, after which all are equal.
      */
     @Test
     void verifyComparesEveryTableAndNamesTheReplicasThatDiffer(@TempDir Path dir) throws Exception {
@@ -176,6 +176,14 @@ class AdminEndToEndTest {
             CliRun missing = CliRun.of("verify", "--data-dir", dataDir.toString(), "--table", "nothing");
             assertThat(missing.exitCode()).isEqualTo(1);
             assertThat(missing.err()).contains("no table nothing");
+
+            CliRun repair = CliRun.of("verify", "--data-dir", dataDir.toString(), "--repair");
+            assertThat(repair.exitCode()).as(repair.out() + repair.err()).isZero();
+            assertThat(repair.out()).containsPattern("\\| LINE .*\\| r3 +\\| r3: 0 deleted, 1 updated, 0 inserted +\\| equal")
+                    .containsPattern("\\| NOTE .*\\| r2 +\\| r2: 2 deleted, 0 updated, 3 inserted +\\| equal")
+                    .containsPattern("\\| ACCT .*\\| +\\| +\\| equal").contains("4 tables equal on every replica");
+            CliRun after = CliRun.of("verify", "--data-dir", dataDir.toString());
+            assertThat(after.exitCode()).as(after.out() + after.err()).isZero();
         }
     }
 

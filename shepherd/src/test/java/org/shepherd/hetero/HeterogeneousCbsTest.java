@@ -302,7 +302,8 @@ class HeterogeneousCbsTest {
 
     /**
      * {@code shepherd verify} on MariaDB (primary, MariaDB's SQL), HSQLDB and PostgreSQL: a table with a two-column key
-     * of a string and an integer read in three chunks, and a row changed behind the shepherd's back on PostgreSQL found.
+     * of a string and an integer read in three chunks, and a row changed behind the shepherd's back on PostgreSQL found;
+     * then that row and one deleted on HSQLDB repaired.
      */
     @Test
     void verifyComparesTablesAcrossEnginesChunkByChunk() throws Exception {
@@ -336,6 +337,21 @@ class HeterogeneousCbsTest {
                 assertThat(row.result()).startsWith("DIFFERS on " + ReplicaServers.POSTGRESQL);
             });
             assertThat(c.divergences().snapshot()).isNotEmpty().allMatch(d -> d.replica().equals(ReplicaServers.POSTGRESQL));
+
+            // repair: the agreed rows (read on MariaDB) written on HSQLDB and PostgreSQL in their own SQL and types
+            ReplicaPool hsqldb = ReplicaTables.pools(c).get(1);
+            try (Connection h = hsqldb.acquire(); Statement st = h.createStatement()) {
+                assertThat(st.executeUpdate("DELETE FROM item WHERE cat = 'coffee' AND n = 4")).isEqualTo(1);
+                h.commit();
+            }
+            assertThat(c.verify("item", true)).singleElement().satisfies(row -> {
+                assertThat(row.differing()).isEqualTo(ReplicaServers.HSQLDB + "," + ReplicaServers.POSTGRESQL);
+                assertThat(row.repaired()).isEqualTo(ReplicaServers.HSQLDB + ": 0 deleted, 0 updated, 1 inserted; "
+                        + ReplicaServers.POSTGRESQL + ": 0 deleted, 1 updated, 0 inserted");
+                assertThat(row.result()).isEqualTo("equal");
+            });
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "item", "cat, n");
         }
     }
 

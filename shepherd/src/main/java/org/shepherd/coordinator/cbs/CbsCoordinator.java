@@ -329,7 +329,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                     config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, divergences, spill, wal);
             if (config.verifyIntervalS() > 0) {
-                coordinator.verifyInBackground(TimeUnit.SECONDS.toMillis(config.verifyIntervalS()), config.verifyChunkPauseMs());
+                coordinator.verifyInBackground(TimeUnit.SECONDS.toMillis(config.verifyIntervalS()), config.verifyChunkPauseMs(),
+                        config.verifyRepair());
             }
             return coordinator;
         } catch (SQLException | RuntimeException e) {
@@ -545,17 +546,23 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         return "unknown";
     }
 
-    @Override
+    /** Compares every table ({@code table} null or empty) or one on every replica: {@link #verify(String, boolean)}. */
     public List<AdminView.VerifyRow> verify(String table) throws SQLException {
-        return new TableVerifier(this, VERIFY_WAIT_MS, 0).verify(table);
+        return verify(table, false);
+    }
+
+    @Override
+    public List<AdminView.VerifyRow> verify(String table, boolean repair) throws SQLException {
+        return new TableVerifier(this, VERIFY_WAIT_MS, 0).verify(table, repair);
     }
 
     /**
      * Compares every table on every replica in the background ({@code verify.interval.s}): {@code intervalMs} after the
-     * last pass ended, with {@code chunkPauseMs} between two chunks; a WARN line per table that differs. Stops with
+     * last pass ended, with {@code chunkPauseMs} between two chunks; a WARN line per table that differs; with
+     * {@code repair} ({@code verify.repair}) the differences are repaired, an INFO line per table repaired. Stops with
      * {@link #close}.
      */
-    public void verifyInBackground(long intervalMs, long chunkPauseMs) {
+    public void verifyInBackground(long intervalMs, long chunkPauseMs, boolean repair) {
         if (intervalMs <= 0) throw new IllegalArgumentException("intervalMs must be > 0");
         Thread t = StatementThreads.newThread(() -> {
             TableVerifier verifier = new TableVerifier(this, VERIFY_WAIT_MS, chunkPauseMs);
@@ -563,7 +570,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 try {
                     Thread.sleep(intervalMs);
                     if (closed) return;
-                    logVerification(verifier.verify(null));
+                    logVerification(verifier.verify(null, repair));
                 } catch (InterruptedException e) {
                     return;
                 } catch (SQLException | RuntimeException e) {
@@ -579,6 +586,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private static void logVerification(List<AdminView.VerifyRow> rows) {
         long equal = 0;
         for (AdminView.VerifyRow r : rows) {
+            if (!r.repaired().isEmpty()) LOG.info("background repair: table {}: {}", r.table(), r.repaired());
             if ("equal".equals(r.result())) {
                 equal++;
             } else {

@@ -335,6 +335,14 @@ final class CbsSession implements Session {
         }
     }
 
+    /** Runs a statement the shepherd made (not the client's SQL) in the transaction in progress (autocommit off). */
+    Answer executeOwn(JdbcStatement stmt) throws SQLException {
+        checkOpen();
+        if (autoCommit) throw new IllegalStateException("the shepherd's own statements run inside a transaction");
+        closeOpenCursor();
+        return run(transaction(), stmt);
+    }
+
     /** The id of the transaction in progress, -1 when there is none. */
     long transactionId() {
         Txn<JdbcStatement> t = current;

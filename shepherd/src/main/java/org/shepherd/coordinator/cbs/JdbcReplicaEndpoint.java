@@ -526,6 +526,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     private Outcome run(long txId, int attempt, int gen, JdbcStatement stmt, boolean primary, boolean failedAtPrimary,
             Consumer<Outcome> done) {
+        if (stmt.repair() != null) return runRepair(txId, attempt, gen, stmt.repair(), primary);
         if (primary || !failedAtPrimary || !setup.errorAbortsTransaction()) {
             return runStatement(txId, attempt, gen, stmt, primary, done);
         }
@@ -546,6 +547,26 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             return o;
         } catch (SQLException e) {
             return failure(txId, attempt, e);
+        }
+    }
+
+    /**
+     * A repair runs only at its targets (never at the primary, whose answer is the one being agreed on); every replica
+     * answers an update count of 0, so that only a target whose repair failed is outvoted.
+     */
+    private Outcome runRepair(long txId, int attempt, int gen, RangeRepair repair, boolean primary) {
+        Ballot alike = AnswerDigest.updateCount(0, List.of(), List.of());
+        if (primary) return Outcome.answer(alike, new Answer.Update(0, List.of(), List.of(), List.of()));
+        if (!repair.targets(name())) return Outcome.answer(alike, null);
+        try {
+            repair.apply(name(), connection(txId, attempt, gen), dialect, values);
+            LOG.info("replica {}: repaired {}: {}", name(), repair.description(), repair.done().get(name()));
+            return Outcome.answer(alike, null);
+        } catch (SQLException e) {
+            LOG.warn("replica {}: the repair of {} failed: {}", name(), repair.description(), e.toString());
+            return failure(txId, attempt, e);
+        } catch (RuntimeException e) {
+            return failure(txId, attempt, JdbcExecution.toSqlException(e));
         }
     }
 

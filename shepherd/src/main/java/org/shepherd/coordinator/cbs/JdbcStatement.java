@@ -32,6 +32,8 @@ public final class JdbcStatement {
     private volatile List<Object> primaryKeys;
     /** For a statement read back from the write-ahead log: its renderings per dialect; else null. */
     private final LoggedStatement logged;
+    /** For the repair step of compare-and-repair: what the replicas that differ change; else null. */
+    private final RangeRepair repair;
 
     /** A statement sent unchanged to every replica; row order is not voted. */
     public JdbcStatement(String sql, List<Param> params, ExecOptions options) {
@@ -69,18 +71,39 @@ public final class JdbcStatement {
         int[] keys = bound == null ? null : bound.translation().orderKeyColumns();
         this.orderKeyPositions = keys == null ? new int[0] : keys;
         this.logged = null;
+        this.repair = null;
     }
 
     private JdbcStatement(LoggedStatement statement) {
-        this.logged = statement;
-        Rendering any = statement.renderings().isEmpty() ? null : statement.renderings().get(0);
-        this.sql = any == null ? "(a statement no replica dialect can express)" : any.sql();
+        this(statement.renderings().isEmpty() ? "(a statement no replica dialect can express)"
+                : statement.renderings().get(0).sql(), statement, null);
+    }
+
+    private JdbcStatement(RangeRepair repair) {
+        this(repair.description(), null, repair);
+    }
+
+    /** A statement the shepherd runs as given: read back from the log, or a repair. */
+    private JdbcStatement(String sql, LoggedStatement logged, RangeRepair repair) {
+        this.logged = logged;
+        this.repair = repair;
+        this.sql = sql;
         this.params = List.of();
         this.options = ExecOptions.DEFAULT;
         this.bound = null;
         this.orderKeyPositions = new int[0];
         this.pinnedKeyColumn = null;
         this.streamsToClient = false;
+    }
+
+    /** The repair of a key range on the replicas that differ ({@link RangeRepair}); the others run nothing. */
+    static JdbcStatement repair(RangeRepair repair) {
+        return new JdbcStatement(repair);
+    }
+
+    /** The repair this statement stands for, or null for every other statement. */
+    RangeRepair repair() {
+        return repair;
     }
 
     /** A write of a committed transaction read back from the write-ahead log, to replay on a replica that lacks it. */
@@ -110,8 +133,12 @@ public final class JdbcStatement {
         return new LoggedStatement(out);
     }
 
-    /** Whether it only reads (a translated query: it takes no write locks and changes nothing). */
+    /**
+     * Whether it only reads (a translated query: it takes no write locks and changes nothing). A repair counts as one:
+     * it changes only replicas that differ, so the write-ahead log has nothing to keep of it.
+     */
     public boolean readOnly() {
+        if (repair != null) return true;
         Translation t = translation();
         return t != null && t.kind() == StatementKind.READ;
     }

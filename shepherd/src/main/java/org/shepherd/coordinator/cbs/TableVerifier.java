@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -19,13 +20,19 @@ import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.divergence.Divergence;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
+import org.shepherd.translator.Translation;
 
 /**
- * The compare step of compare-and-repair: reads every table (or one) through the shepherd, in transactions of at most
+ * Compare-and-repair. The compare step reads every table (or one) through the shepherd, in transactions of at most
  * {@link #CHUNK_ROWS} rows in primary-key order, so that every replica runs the same reads at the same point of the
  * serial order and the vote compares their answers. A replica whose rows differ is reported as for any other answer
- * (the divergence log, {@code shepherd divergences}); this says which tables and replicas. Repair is a restore from a
- * copy of a replica that agrees ({@code shepherd restore}).
+ * (the divergence log, {@code shepherd divergences}); this says which tables and replicas.
+ *
+ * <p>The repair step (when asked) goes back to each key range where some replica differed: one transaction reads the
+ * range again through the vote and, in the same transaction, has the replicas that differed rewrite their rows of the
+ * range to the agreed ones ({@link RangeRepair}); then the repaired tables are compared again. A repair that left a
+ * difference (a foreign key to a row another table's repair had yet to insert) is tried again, at most
+ * {@link #REPAIR_ROUNDS} rounds.
  *
  * <p>Each chunk is a short serializable transaction: writers wait for the rows it reads, for that long only. A table
  * without a primary key is read in one transaction, its rows compared as a multiset.
@@ -37,6 +44,10 @@ final class TableVerifier {
     /** Attempts of one chunk aborted for a retryable reason (a view change, a busy replica) before the table fails. */
     private static final int ATTEMPTS_MAX = 5;
     private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** Compare-repair rounds at most: a repair is compared again, and repaired again while it still changes rows. */
+    static final int REPAIR_ROUNDS = 3;
+    /** Rows one repaired range may hold (a range grows between its comparison and its repair when rows are inserted). */
+    static final int REPAIR_ROWS_MAX = 100 * CHUNK_ROWS;
 
     private final CbsCoordinator coordinator;
     private final long waitMs;
@@ -53,64 +64,159 @@ final class TableVerifier {
     }
 
     /**
-     * One table of the primary's default schema: its name as stored and as SQL, and its primary key's columns in key
-     * order, as SQL and as stored (the result's labels).
+     * One table of the primary's default schema: its name as stored and as SQL, its primary key's columns in key
+     * order, as SQL and as stored (the result's labels), and all its columns in their order, as SQL.
      */
-    record Table(String name, String sqlName, List<String> keyColumns, List<String> keyLabels) {
+    record Table(String name, String sqlName, List<String> keyColumns, List<String> keyLabels, List<String> columns) {
     }
 
     /** Compares {@code only} (a table name as stored, case-insensitive), or every table when it is null or empty. */
     List<AdminView.VerifyRow> verify(String only) throws SQLException {
+        return verify(only, false);
+    }
+
+    /**
+     * Compares {@code only} (a table name as stored, case-insensitive), or every table when it is null or empty; with
+     * {@code repair}, rewrites the key ranges where a replica differed on that replica, then compares again.
+     */
+    List<AdminView.VerifyRow> verify(String only, boolean repair) throws SQLException {
         boolean one = only != null && !only.isEmpty();
         List<Table> tables = tables(only);
         if (tables.isEmpty()) {
             if (!one) return List.of(); // nothing to compare is not a difference
             throw new SQLException("no table " + only + " in the primary's schema", "42P01");
         }
-        List<Scan> scans = new ArrayList<>();
         try (CbsSession session = (CbsSession) coordinator.openSession("shepherd-verify", "")) {
             session.setAutoCommit(false);
-            for (Table t : tables) {
-                if (!scans.isEmpty()) pause();
-                scans.add(scan(session, t));
+            List<Scan> scans = compare(session, tables);
+            if (!repair) return rows(scans);
+            for (Scan s : scans) s.foundDiffering.addAll(s.differing);
+            for (int round = 1; round <= REPAIR_ROUNDS; round++) {
+                List<Scan> differing = new ArrayList<>();
+                for (Scan s : scans) {
+                    if (s.failure == null && !s.differing.isEmpty() && s.repairFailures.isEmpty()) differing.add(s);
+                }
+                if (differing.isEmpty()) break;
+                List<Repairs> repairs = new ArrayList<>();
+                for (Scan s : differing) {
+                    if (!repairs.isEmpty()) pause();
+                    repairs.add(repair(session, s));
+                }
+                awaitSecondaries(coordinator.currentBarrier() - 1);
+                boolean changed = false;
+                List<Table> again = new ArrayList<>();
+                for (Repairs r : repairs) {
+                    changed |= r.collect();
+                    again.add(r.scan.table);
+                }
+                List<Scan> compared = compare(session, again);
+                for (int i = 0; i < repairs.size(); i++) {
+                    Scan before = repairs.get(i).scan;
+                    Scan after = compared.get(i);
+                    after.inheritRepairs(before);
+                    scans.set(scans.indexOf(before), after);
+                }
+                if (!changed) break;
             }
+            return rows(scans);
+        }
+    }
+
+    private List<Scan> compare(CbsSession session, List<Table> tables) throws SQLException {
+        List<Scan> scans = new ArrayList<>();
+        for (Table t : tables) {
+            if (!scans.isEmpty()) pause();
+            scans.add(scan(session, t));
         }
         List<String> notCompared = awaitSecondaries(coordinator.currentBarrier() - 1);
         List<Divergence> divergences = coordinator.divergences().snapshot();
-        List<AdminView.VerifyRow> out = new ArrayList<>();
         for (Scan s : scans) {
-            Set<String> differing = new TreeSet<>();
+            s.notCompared = notCompared;
             for (Divergence d : divergences) {
-                if (s.txIds.contains(d.txId())) differing.add(d.replica());
+                if (s.txIds.contains(d.txId())) s.differing.add(d.replica());
+                for (ChunkRange c : s.ranges) {
+                    if (c.txIds.contains(d.txId())) {
+                        c.differing.add(d.replica());
+                        s.differing.add(d.replica());
+                    }
+                }
             }
-            out.add(s.row(differing, notCompared));
         }
+        return scans;
+    }
+
+    private static List<AdminView.VerifyRow> rows(List<Scan> scans) {
+        List<AdminView.VerifyRow> out = new ArrayList<>();
+        for (Scan s : scans) out.add(s.row());
         return out;
+    }
+
+    /** One chunk as compared: its transactions, its key range (bounds null: open), the replicas whose answer differed. */
+    private static final class ChunkRange {
+        final Set<Long> txIds;
+        final List<Object> after;
+        final List<Object> last;
+        final List<Integer> keyTypes;
+        final Set<String> differing = new TreeSet<>();
+
+        ChunkRange(Set<Long> txIds, List<Object> after, List<Object> last, List<Integer> keyTypes) {
+            this.txIds = Set.copyOf(txIds);
+            this.after = after;
+            this.last = last;
+            this.keyTypes = keyTypes;
+        }
     }
 
     private static final class Scan {
         final Table table;
+        final List<ChunkRange> ranges = new ArrayList<>();
+        /** The transactions of a chunk that failed (its retries): their divergences count, though not compared to the end. */
         final Set<Long> txIds = new HashSet<>();
+        final Set<String> differing = new TreeSet<>();
+        List<String> notCompared = List.of();
         long rows;
         long chunks;
         String failure;
+        /** With repair: the replicas the first comparison found differing, rows each repair changed, failures. */
+        final Set<String> foundDiffering = new TreeSet<>();
+        final Map<String, long[]> changedRows = new TreeMap<>();
+        final Map<String, String> repairFailures = new TreeMap<>();
 
         Scan(Table table) {
             this.table = table;
         }
 
-        AdminView.VerifyRow row(Set<String> differing, List<String> notCompared) {
+        void inheritRepairs(Scan before) {
+            foundDiffering.addAll(before.foundDiffering);
+            before.changedRows.forEach((r, n) -> {
+                long[] sum = changedRows.computeIfAbsent(r, k -> new long[3]);
+                for (int i = 0; i < 3; i++) sum[i] += n[i];
+            });
+            repairFailures.putAll(before.repairFailures);
+        }
+
+        AdminView.VerifyRow row() {
             String result;
             if (failure != null) {
                 result = "not compared: " + failure;
             } else if (!differing.isEmpty()) {
-                result = "DIFFERS on " + String.join(", ", differing) + ": see `shepherd divergences`, then restore "
-                        + (differing.size() == 1 ? "it" : "them") + " from a copy of a replica that agrees";
+                result = "DIFFERS on " + String.join(", ", differing) + ": see `shepherd divergences`";
+                if (!repairFailures.isEmpty()) {
+                    List<String> why = new ArrayList<>();
+                    repairFailures.forEach((r, e) -> why.add(r + ": " + e));
+                    result += "; the repair failed on " + String.join("; ", why);
+                } else {
+                    result += ", then repair " + (differing.size() == 1 ? "it" : "them") + " (`shepherd verify --repair`)"
+                            + " or restore " + (differing.size() == 1 ? "it" : "them") + " from a copy of a replica that agrees";
+                }
             } else {
                 result = "equal";
             }
             if (failure == null && !notCompared.isEmpty()) result += "; not compared on " + String.join(", ", notCompared);
-            return new AdminView.VerifyRow(table.name, rows, chunks, String.join(",", differing), result);
+            Set<String> named = foundDiffering.isEmpty() ? differing : foundDiffering;
+            List<String> repaired = new ArrayList<>();
+            changedRows.forEach((r, n) -> repaired.add(r + ": " + n[0] + " deleted, " + n[1] + " updated, " + n[2] + " inserted"));
+            return new AdminView.VerifyRow(table.name, rows, chunks, String.join(",", named), result, String.join("; ", repaired));
         }
     }
 
@@ -124,7 +230,9 @@ final class TableVerifier {
                 Chunk chunk = chunk(session, scan, t, after, keyTypes);
                 scan.chunks++;
                 scan.rows += chunk.rows;
-                if (t.keyColumns.isEmpty() || chunk.rows < CHUNK_ROWS) return scan;
+                boolean end = t.keyColumns.isEmpty() || chunk.rows < CHUNK_ROWS;
+                scan.ranges.add(new ChunkRange(chunk.txIds, after, end ? null : chunk.lastKey, end ? keyTypes : chunk.keyTypes));
+                if (end) return scan;
                 after = chunk.lastKey;
                 keyTypes = chunk.keyTypes;
             }
@@ -134,7 +242,8 @@ final class TableVerifier {
         }
     }
 
-    private record Chunk(long rows, List<Object> lastKey, List<Integer> keyTypes) {
+    /** A chunk read: the transactions it took (retries included), its rows, the last row's key and its types. */
+    private record Chunk(Set<Long> txIds, long rows, List<Object> lastKey, List<Integer> keyTypes) {
     }
 
     private void pause() throws SQLException {
@@ -151,30 +260,28 @@ final class TableVerifier {
     private Chunk chunk(CbsSession session, Scan scan, Table t, List<Object> after, List<Integer> keyTypes)
             throws SQLException {
         String sql = chunkSql(t, after != null);
-        List<Param> params = new ArrayList<>();
-        if (after != null) {
-            // (k1 > ?) OR (k1 = ? AND k2 > ?) OR ...: each disjunct binds the key's first i+1 values
-            for (int i = 0; i < after.size(); i++) {
-                for (int j = 0; j <= i; j++) params.add(new Param(keyTypes.get(j), after.get(j)));
-            }
-        }
+        List<Param> params = after == null ? List.of() : boundParams(after, keyTypes);
+        Set<Long> txIds = new HashSet<>();
         for (int attempt = 1; ; attempt++) {
             try {
-                return readChunk(session, scan, t, sql, params);
+                return readChunk(session, txIds, t, sql, params);
             } catch (SQLException e) {
                 try {
                     session.rollback();
                 } catch (SQLException ignored) {
                     // the attempt is over either way
                 }
-                if (!"40001".equals(e.getSQLState()) || attempt == ATTEMPTS_MAX) throw e;
+                if (!"40001".equals(e.getSQLState()) || attempt == ATTEMPTS_MAX) {
+                    scan.txIds.addAll(txIds);
+                    throw e;
+                }
             }
         }
     }
 
-    private Chunk readChunk(CbsSession session, Scan scan, Table t, String sql, List<Param> params) throws SQLException {
+    private Chunk readChunk(CbsSession session, Set<Long> txIds, Table t, String sql, List<Param> params) throws SQLException {
         Answer.Rows answer = (Answer.Rows) session.execute(sql, params, new ExecOptions(0, CHUNK_ROWS, 0, false));
-        scan.txIds.add(session.transactionId());
+        txIds.add(session.transactionId());
         long rows = 0;
         Object[] last = null;
         List<ColumnInfo> columns;
@@ -188,7 +295,7 @@ final class TableVerifier {
             }
         }
         session.commit();
-        if (last == null || t.keyColumns.isEmpty()) return new Chunk(rows, null, null);
+        if (last == null || t.keyColumns.isEmpty()) return new Chunk(txIds, rows, null, null);
         List<Object> key = new ArrayList<>();
         List<Integer> types = new ArrayList<>();
         for (String k : t.keyLabels) {
@@ -196,7 +303,7 @@ final class TableVerifier {
             key.add(last[at]);
             types.add(columns.get(at).jdbcType());
         }
-        return new Chunk(rows, key, types);
+        return new Chunk(txIds, rows, key, types);
     }
 
     private static int columnIndex(List<ColumnInfo> columns, String name) throws SQLException {
@@ -209,16 +316,169 @@ final class TableVerifier {
     static String chunkSql(Table t, boolean after) {
         StringBuilder sql = new StringBuilder("SELECT * FROM ").append(t.sqlName);
         if (t.keyColumns.isEmpty()) return sql.toString();
-        if (after) {
-            sql.append(" WHERE ");
-            for (int i = 0; i < t.keyColumns.size(); i++) {
-                sql.append(i == 0 ? "(" : " OR (");
-                for (int j = 0; j < i; j++) sql.append(t.keyColumns.get(j)).append(" = ? AND ");
-                sql.append(t.keyColumns.get(i)).append(" > ?)");
-            }
-        }
+        if (after) sql.append(" WHERE ").append(keyBound(t.keyColumns, " >", " >"));
         sql.append(" ORDER BY ").append(String.join(", ", t.keyColumns));
         return sql.append(" FETCH FIRST ").append(CHUNK_ROWS).append(" ROWS ONLY").toString();
+    }
+
+    /** The repairs of one table's differing ranges, until their targets say what they did. */
+    private final class Repairs {
+        final Scan scan;
+        final List<RangeRepair> ranges = new ArrayList<>();
+
+        Repairs(Scan scan) {
+            this.scan = scan;
+        }
+
+        /** Adds what each target did to the scan; whether some target changed a row. */
+        boolean collect() {
+            boolean changed = false;
+            for (RangeRepair r : ranges) {
+                Map<String, RangeRepair.Done> done = r.done();
+                for (String target : r.targetNames()) {
+                    RangeRepair.Done d = done.get(target);
+                    if (d == null) {
+                        scan.repairFailures.putIfAbsent(target, "it did not run " + r.description() + " within " + waitMs
+                                + " ms (down, or behind)");
+                    } else if (d.error() != null) {
+                        scan.repairFailures.putIfAbsent(target, d.error());
+                    } else {
+                        long[] sum = scan.changedRows.computeIfAbsent(target, k -> new long[3]);
+                        sum[0] += d.deleted();
+                        sum[1] += d.updated();
+                        sum[2] += d.inserted();
+                        changed |= d.changed() > 0;
+                    }
+                }
+            }
+            return changed;
+        }
+    }
+
+    /**
+     * Repairs each key range of {@code scan} where some secondary differed: a transaction each, which reads the range
+     * through the vote and has the replicas that differed rewrite it ({@link RangeRepair}).
+     */
+    private Repairs repair(CbsSession session, Scan scan) throws SQLException {
+        Repairs out = new Repairs(scan);
+        Table t = scan.table;
+        RangeRepair.Template delete = template(deleteSql(t));
+        RangeRepair.Template update = t.columns.size() > t.keyColumns.size() ? template(updateSql(t)) : null;
+        RangeRepair.Template insert = template(insertSql(t));
+        for (ChunkRange c : scan.ranges) {
+            Set<String> targets = new TreeSet<>(c.differing);
+            targets.remove(coordinator.primary().name()); // its answer was the agreed one, or the view changed
+            if (targets.isEmpty()) continue;
+            if (!out.ranges.isEmpty()) pause();
+            try {
+                out.ranges.add(repairRange(session, t, c, targets, delete, update, insert));
+            } catch (SQLException e) {
+                for (String r : targets) {
+                    scan.repairFailures.putIfAbsent(r, "the repair's transaction failed: " + e.getMessage() + " (SQLState "
+                            + e.getSQLState() + ")");
+                }
+            }
+        }
+        return out;
+    }
+
+    private RangeRepair repairRange(CbsSession session, Table t, ChunkRange c, Set<String> targets, RangeRepair.Template delete,
+            RangeRepair.Template update, RangeRepair.Template insert) throws SQLException {
+        String sql = rangeSql(t, c.after != null, c.last != null);
+        List<Param> params = new ArrayList<>();
+        if (c.after != null) params.addAll(boundParams(c.after, c.keyTypes));
+        if (c.last != null) params.addAll(boundParams(c.last, c.keyTypes));
+        RangeRepair.Template read = template(sql);
+        String what = "repair of " + t.name + (c.after == null ? "" : " after key " + c.after)
+                + (c.last == null ? "" : " through key " + c.last) + " on " + String.join(", ", targets);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                Answer.Rows answer = (Answer.Rows) session.execute(sql, params, new ExecOptions(0, CHUNK_ROWS, 0, false));
+                List<Object[]> rows = new ArrayList<>();
+                List<ColumnInfo> columns;
+                try (ResultCursor cursor = answer.cursor()) {
+                    columns = cursor.columns();
+                    while (!cursor.exhausted()) {
+                        rows.addAll(cursor.fetch(CHUNK_ROWS));
+                        if (rows.size() > REPAIR_ROWS_MAX) {
+                            throw new SQLException("the range holds more than " + REPAIR_ROWS_MAX + " rows now; compare again",
+                                    "54000");
+                        }
+                    }
+                }
+                int[] keys = new int[t.keyLabels.size()];
+                for (int i = 0; i < keys.length; i++) keys[i] = columnIndex(columns, t.keyLabels.get(i));
+                RangeRepair repair = new RangeRepair(what, targets,
+                        new RangeRepair.Statements(read.bind(params), delete, update, insert), columns, keys, rows);
+                session.executeOwn(JdbcStatement.repair(repair));
+                session.commit();
+                return repair;
+            } catch (SQLException e) {
+                try {
+                    session.rollback();
+                } catch (SQLException ignored) {
+                    // the attempt is over either way
+                }
+                if (!"40001".equals(e.getSQLState()) || attempt == ATTEMPTS_MAX) throw e;
+            }
+        }
+    }
+
+    /** A statement in the primary's SQL, translated once and bound for every replica's dialect on each use. */
+    private RangeRepair.Template template(String sql) throws SQLException {
+        Translation tr = coordinator.translate(sql);
+        return params -> new JdbcStatement(sql, params, ExecOptions.DEFAULT,
+                tr == null ? null : tr.bind(params, coordinator.determinism()));
+    }
+
+    /** The parameters of a lexicographic key bound written as {@link #keyBound}: the key's first i+1 values per disjunct. */
+    private static List<Param> boundParams(List<Object> key, List<Integer> types) {
+        List<Param> params = new ArrayList<>();
+        for (int i = 0; i < key.size(); i++) {
+            for (int j = 0; j <= i; j++) params.add(new Param(types.get(j), key.get(j)));
+        }
+        return params;
+    }
+
+    /** {@code (k1 op ?) OR (k1 = ? AND k2 op ?) OR ...}, the last disjunct with {@code lastOp}. */
+    private static String keyBound(List<String> keys, String op, String lastOp) {
+        StringBuilder sql = new StringBuilder();
+        for (int i = 0; i < keys.size(); i++) {
+            sql.append(i == 0 ? "(" : " OR (");
+            for (int j = 0; j < i; j++) sql.append(keys.get(j)).append(" = ? AND ");
+            sql.append(keys.get(i)).append(i == keys.size() - 1 ? lastOp : op).append(" ?)");
+        }
+        return sql.toString();
+    }
+
+    /** The table's rows after the key {@code after} and up to the key {@code last} (each optional), in key order. */
+    static String rangeSql(Table t, boolean after, boolean last) {
+        StringBuilder sql = new StringBuilder("SELECT ").append(String.join(", ", t.columns)).append(" FROM ").append(t.sqlName);
+        if (after || last) sql.append(" WHERE ");
+        if (after) sql.append('(').append(keyBound(t.keyColumns, " >", " >")).append(')');
+        if (after && last) sql.append(" AND ");
+        if (last) sql.append('(').append(keyBound(t.keyColumns, " <", " <=")).append(')');
+        if (!t.keyColumns.isEmpty()) sql.append(" ORDER BY ").append(String.join(", ", t.keyColumns));
+        return sql.toString();
+    }
+
+    static String deleteSql(Table t) {
+        StringBuilder sql = new StringBuilder("DELETE FROM ").append(t.sqlName);
+        if (!t.keyColumns.isEmpty()) sql.append(" WHERE ").append(String.join(" = ? AND ", t.keyColumns)).append(" = ?");
+        return sql.toString();
+    }
+
+    static String updateSql(Table t) {
+        List<String> set = new ArrayList<>();
+        for (String c : t.columns) {
+            if (!t.keyColumns.contains(c)) set.add(c + " = ?");
+        }
+        return "UPDATE " + t.sqlName + " SET " + String.join(", ", set) + " WHERE " + String.join(" = ? AND ", t.keyColumns) + " = ?";
+    }
+
+    static String insertSql(Table t) {
+        return "INSERT INTO " + t.sqlName + " (" + String.join(", ", t.columns) + ") VALUES ("
+                + String.join(", ", java.util.Collections.nCopies(t.columns.size(), "?")) + ")";
     }
 
     /** The tables of the primary's current schema, without the shepherd's own; each with its primary key. */
@@ -242,7 +502,19 @@ final class TableVerifier {
                 }
                 List<String> keySql = new ArrayList<>();
                 for (String k : key.values()) keySql.add(sqlName(md, quote, k));
-                out.put(name, new Table(name, sqlName(md, quote, name), keySql, List.copyOf(key.values())));
+                TreeMap<Integer, String> columns = new TreeMap<>();
+                String escape = md.getSearchStringEscape();
+                String pattern = escape == null || escape.isEmpty() ? name
+                        : name.replace(escape, escape + escape).replace("_", escape + "_").replace("%", escape + "%");
+                try (ResultSet rs = md.getColumns(catalog, schema, pattern, "%")) {
+                    while (rs.next()) {
+                        if (name.equals(rs.getString("TABLE_NAME"))) {
+                            columns.put(rs.getInt("ORDINAL_POSITION"), sqlName(md, quote, rs.getString("COLUMN_NAME")));
+                        }
+                    }
+                }
+                out.put(name, new Table(name, sqlName(md, quote, name), keySql, List.copyOf(key.values()),
+                        List.copyOf(columns.values())));
             }
             if (!c.getAutoCommit()) c.rollback();
         }

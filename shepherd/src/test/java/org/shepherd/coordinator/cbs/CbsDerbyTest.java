@@ -29,6 +29,7 @@ import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.replica.jdbc.ReplicaSpec;
 import org.shepherd.schedule.ExecutionMode;
 import org.shepherd.testing.BankWorkload;
+import org.shepherd.testing.DerbyMemory;
 import org.shepherd.testing.SqlClient;
 
 /** Tier 3: CBS over three embedded Derby replicas (f=1, r1 is the primary). */
@@ -63,6 +64,7 @@ class CbsDerbyTest {
     @AfterEach
     void stop() {
         if (coordinator != null) coordinator.close();
+        DerbyMemory.drop(pools);
     }
 
     private static long update(Session s, String sql, Param... params) throws SQLException {
@@ -179,7 +181,7 @@ class CbsDerbyTest {
         start(ExecutionMode.CBS);
         createAccounts();
         behindTheShepherdsBack(pools.get(1), "UPDATE acct SET bal = 1 WHERE id = 3");
-        coordinator.verifyInBackground(50, 10);
+        coordinator.verifyInBackground(50, 10, false);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (coordinator.divergences().snapshot().isEmpty() && System.nanoTime() < deadline) Thread.sleep(20);
         assertThat(coordinator.divergences().snapshot()).as("within the 30 s safety bound").isNotEmpty()

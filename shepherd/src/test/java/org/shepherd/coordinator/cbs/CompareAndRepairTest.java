@@ -1,0 +1,207 @@
+package org.shepherd.coordinator.cbs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.shepherd.admin.AdminView;
+import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.Session;
+import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.protocol.Param;
+import org.shepherd.replica.jdbc.ConnectionPreparer;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.shepherd.schedule.ExecutionMode;
+import org.shepherd.testing.BankWorkload;
+import org.shepherd.testing.DerbyMemory;
+import org.shepherd.testing.SqlClient;
+
+/**
+ * Tier 3: compare-and-repair ({@code shepherd verify --repair}) over three embedded Derby replicas (f=1, r1 the
+ * primary): rows changed, deleted and added behind the shepherd's back on two secondaries are rewritten there, and
+ * only there, to the rows f+1 replicas agree on, also while clients write the same rows.
+ */
+class CompareAndRepairTest {
+
+    private static final AtomicInteger DB = new AtomicInteger();
+    private static final long IDLE_MS = 30_000;
+
+    private CbsCoordinator coordinator;
+    private final List<ReplicaPool> pools = new ArrayList<>();
+
+    private void start() throws SQLException {
+        int n = DB.incrementAndGet();
+        for (int i = 1; i <= 3; i++) {
+            ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:repair" + n + "r" + i + ";create=true", "", "");
+            pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 16, 5000));
+        }
+        coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 16, 100, 60_000,
+                new DivergenceLog());
+    }
+
+    @AfterEach
+    void stop() {
+        if (coordinator != null) coordinator.close();
+        DerbyMemory.drop(pools);
+    }
+
+    private static void behindTheShepherdsBack(ReplicaPool pool, String... sql) throws SQLException {
+        try (Connection c = pool.acquire(); Statement st = c.createStatement()) {
+            for (String s : sql) assertThat(st.executeUpdate(s)).as(s).isEqualTo(1);
+            c.commit();
+        }
+    }
+
+    /** Every row of {@code table} on {@code pool}, in key order, as text. */
+    private static List<String> dump(ReplicaPool pool, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (Connection c = pool.acquire(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= n; i++) row.append(i == 1 ? "" : "|").append(rs.getString(i));
+                rows.add(row.toString());
+            }
+            c.rollback();
+        }
+        return rows;
+    }
+
+    private void createItems() throws Exception {
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.execute("CREATE TABLE item (cat VARCHAR(10) NOT NULL, n INT NOT NULL, price DECIMAL(10,2), added DATE,"
+                    + " note VARCHAR(20), PRIMARY KEY (cat, n))", List.of(), ExecOptions.DEFAULT);
+            List<List<Param>> rows = new ArrayList<>();
+            for (int i = 0; i < 2_300; i++) {
+                rows.add(List.of(new Param(Types.VARCHAR, i % 3 == 0 ? "tea" : "coffee"), new Param(Types.INTEGER, (long) i),
+                        new Param(Types.DECIMAL, java.math.BigDecimal.valueOf(i, 2)),
+                        new Param(Types.DATE, java.time.LocalDate.of(2026, 1, 1).plusDays(i % 300)),
+                        new Param(Types.VARCHAR, i % 7 == 0 ? null : "n" + i)));
+            }
+            s.executeBatch("INSERT INTO item VALUES (?, ?, ?, ?, ?)", rows, null, ExecOptions.DEFAULT);
+            s.execute("CREATE TABLE tag (name VARCHAR(10), n INT)", List.of(), ExecOptions.DEFAULT);
+            s.execute("INSERT INTO tag VALUES ('a', 1), ('a', 1), ('b', 2)", List.of(), ExecOptions.DEFAULT);
+        }
+        assertThat(coordinator.awaitIdle(IDLE_MS)).isTrue();
+    }
+
+    /**
+     * A table of three chunks with a two-column key: on r3 a row is missing and a value changed in the first chunk, a
+     * value changed and a row added past the last key in the third; on r2 a row added and a date changed in the
+     * second. A table
+     * without a key has a row too few and one too many on r3. The repair writes exactly those rows, on those replicas.
+     */
+    @Test
+    void theRowsThatDifferAreRewrittenOnTheReplicasThatDiffer() throws Exception {
+        start();
+        createItems();
+        // f = 1: in each chunk one replica at most differs (chunk 1: coffee 1..1499, 2: the rest of coffee and tea
+        // 0..1398, 3: tea 1401..2298)
+        behindTheShepherdsBack(pools.get(2), "DELETE FROM item WHERE cat = 'coffee' AND n = 1",
+                "UPDATE item SET note = 'changed' WHERE cat = 'coffee' AND n = 1400",
+                "UPDATE item SET price = 0 WHERE cat = 'tea' AND n = 2100",
+                "INSERT INTO item VALUES ('zzz', 1, NULL, NULL, NULL)",
+                "DELETE FROM tag WHERE name = 'b'", "INSERT INTO tag VALUES ('c', 3)");
+        behindTheShepherdsBack(pools.get(1), "INSERT INTO item VALUES ('coffee', 100000, 1.00, '2026-01-01', 'extra')",
+                "UPDATE item SET added = '2020-02-02' WHERE cat = 'tea' AND n = 3");
+        String items = "SELECT * FROM item ORDER BY cat, n";
+        List<String> agreed = dump(pools.get(0), items);
+
+        assertThat(coordinator.verify(null)).extracting(AdminView.VerifyRow::differing).containsExactly("r2,r3", "r3");
+        List<AdminView.VerifyRow> repaired = coordinator.verify(null, true);
+        assertThat(repaired).hasSize(2);
+        assertThat(repaired.get(0)).satisfies(row -> {
+            assertThat(row.table()).isEqualTo("ITEM");
+            assertThat(row.differing()).isEqualTo("r2,r3");
+            assertThat(row.repaired()).isEqualTo("r2: 1 deleted, 1 updated, 0 inserted; r3: 1 deleted, 2 updated, 1 inserted");
+            assertThat(row.result()).isEqualTo("equal");
+            assertThat(row.rows()).isEqualTo(2_300);
+        });
+        assertThat(repaired.get(1)).satisfies(row -> {
+            assertThat(row.table()).isEqualTo("TAG");
+            assertThat(row.repaired()).as("no key: the whole table again").isEqualTo("r3: 3 deleted, 0 updated, 3 inserted");
+            assertThat(row.result()).isEqualTo("equal");
+        });
+
+        assertThat(coordinator.awaitIdle(IDLE_MS)).isTrue();
+        for (ReplicaPool p : pools) {
+            assertThat(dump(p, items)).as("item on %s", p.spec().name()).isEqualTo(agreed);
+            assertThat(dump(p, "SELECT * FROM tag ORDER BY name, n")).as("tag on %s", p.spec().name())
+                    .containsExactly("a|1", "a|1", "b|2");
+        }
+        assertThat(coordinator.verify(null)).extracting(AdminView.VerifyRow::result).containsExactly("equal", "equal");
+        assertThat(coordinator.divergences().snapshot()).as("the repair accused nobody that agreed")
+                .allMatch(d -> !d.replica().equals("r1"));
+        assertThat(dump(pools.get(0), "SELECT COUNT(*) FROM shepherd_txlog")).as("a repair leaves no log row")
+                .isEqualTo(dump(pools.get(2), "SELECT COUNT(*) FROM shepherd_txlog"));
+    }
+
+    /** With verify.repair, the background comparison repairs what it finds by itself. */
+    @Test
+    void theBackgroundComparisonRepairsWhatItFinds() throws Exception {
+        start();
+        createItems();
+        behindTheShepherdsBack(pools.get(1), "UPDATE item SET price = 9 WHERE cat = 'coffee' AND n = 2000");
+        String items = "SELECT * FROM item ORDER BY cat, n";
+        List<String> agreed = dump(pools.get(0), items);
+        coordinator.verifyInBackground(50, 0, true);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!dump(pools.get(1), items).equals(agreed) && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(dump(pools.get(1), items)).as("r2 repaired within the 60 s safety bound").isEqualTo(agreed);
+        assertThat(coordinator.divergences().snapshot()).isNotEmpty().allMatch(d -> d.replica().equals("r2"));
+    }
+
+    /** Equal replicas: nothing to repair, nothing written. */
+    @Test
+    void equalReplicasAreLeftAlone() throws Exception {
+        start();
+        createItems();
+        assertThat(coordinator.verify("item", true)).singleElement().satisfies(row -> {
+            assertThat(row.differing()).isEmpty();
+            assertThat(row.repaired()).isEmpty();
+            assertThat(row.result()).isEqualTo("equal");
+        });
+    }
+
+    /**
+     * Clients transfer money between the accounts while r3's balance of account 3 is wrong and is repaired: the repair
+     * takes its place in the serial order, so every transfer after it applies on the repaired row, and the replicas end
+     * equal, with the bank's total.
+     */
+    @Test
+    void aRepairWhileClientsWriteTheSameRowsLeavesEqualReplicas() throws Exception {
+        start();
+        BankWorkload bank = new BankWorkload(10, 1000);
+        bank.create(SqlClient.sessions(coordinator));
+        assertThat(coordinator.awaitIdle(IDLE_MS)).isTrue();
+        behindTheShepherdsBack(pools.get(2), "UPDATE acct SET bal = 1 WHERE id = 3");
+        long seed = 20261126L;
+        ExecutorService clients = Executors.newSingleThreadExecutor();
+        try {
+            Future<BankWorkload.Counts> run = clients.submit(() -> bank.run(SqlClient.sessions(coordinator), 4, 60, 1, seed));
+            List<AdminView.VerifyRow> rows = coordinator.verify("acct", true);
+            assertThat(rows).as("seed %d", seed).singleElement().satisfies(row -> {
+                assertThat(row.repaired()).isEqualTo("r3: 0 deleted, 1 updated, 0 inserted");
+                assertThat(row.result()).isEqualTo("equal");
+            });
+            run.get(5, TimeUnit.MINUTES);
+        } finally {
+            clients.shutdownNow();
+        }
+        assertThat(coordinator.awaitIdle(IDLE_MS)).isTrue();
+        bank.assertReplicasAgree(pools);
+    }
+}
