@@ -13,7 +13,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
@@ -160,6 +162,31 @@ class HeterogeneousCbsTest {
         List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B, ReplicaServers.MARIADB_C);
         bankOn(set, 0);
         mixOn(set, 2);
+    }
+
+    /** MySQL's SHOW TABLES goes to MariaDB replicas unchanged; its answer leaves out the shepherd's own tables. */
+    @Test
+    void showTablesOnMariaDbLeavesOutTheShepherdsTables() throws Exception {
+        List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B, ReplicaServers.MARIADB_C);
+        try (CbsCoordinator c = coordinator(set, 0); Session s = c.openSession("app", "db")) {
+            s.execute("CREATE TABLE pets (id INT PRIMARY KEY)", List.of(), ExecOptions.DEFAULT);
+            s.execute("INSERT INTO pets VALUES (1)", List.of(), ExecOptions.DEFAULT);
+            assertThat(firstColumn(s, "SHOW TABLES")).containsExactly("pets");
+            assertThat(firstColumn(s, "show full tables like '%'")).containsExactly("pets");
+            s.setAutoCommit(false);
+            assertThat(firstColumn(s, "SHOW TABLE STATUS")).containsExactly("pets");
+            s.commit();
+        }
+    }
+
+    private static List<String> firstColumn(Session s, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (ResultCursor cursor = ((Answer.Rows) s.execute(sql, List.of(), ExecOptions.DEFAULT)).cursor()) {
+            while (!cursor.exhausted()) {
+                for (Object[] row : cursor.fetch(100)) out.add(String.valueOf(row[0]));
+            }
+        }
+        return out;
     }
 
     /**

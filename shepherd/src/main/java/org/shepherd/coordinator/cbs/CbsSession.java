@@ -72,7 +72,10 @@ final class CbsSession implements Session {
         closeOpenCursor();
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
         try {
-            return runStatement(tr, sql, params, options);
+            Answer a = runStatement(tr, sql, params, options);
+            if (!ReservedTables.isTableListing(sql)) return a;
+            openCursor = null; // read to its end here
+            return ReservedTables.withoutReservedRows(a);
         } catch (SQLException e) {
             if (ddl) coordinator.forgetSchema(); // the catalog learned a change that did not happen
             throw e;

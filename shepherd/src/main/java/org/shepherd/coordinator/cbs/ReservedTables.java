@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
+import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.BufferedCursor;
+import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.protocol.ColumnInfo;
 
 /**
@@ -12,7 +16,8 @@ import org.shepherd.protocol.ColumnInfo;
  * {@link JdbcReplicaEndpoint#TXLOG_BASE_TABLE}): they record which transactions each replica committed, so a client
  * statement that names one is refused (reading them would be voted on rows that differ per replica between two
  * truncations; changing or dropping them would break recovery or every commit), and metadata answers leave them out
- * (a schema tool that lists the tables, then drops or checks them, never sees them).
+ * (a schema tool that lists the tables, then drops or checks them, never sees them), as do MySQL's SHOW TABLES and
+ * SHOW TABLE STATUS.
  */
 final class ReservedTables {
 
@@ -21,6 +26,11 @@ final class ReservedTables {
     private static final String PREFIX = "shepherd_txlog";
     /** Metadata columns that name a table. */
     private static final Set<String> TABLE_COLUMNS = Set.of("TABLE_NAME", "PKTABLE_NAME", "FKTABLE_NAME");
+    /** MySQL's listings of tables, the name in the first column: SHOW [FULL] TABLES, SHOW TABLE STATUS. */
+    private static final Pattern TABLE_LISTING = Pattern.compile("\\s*SHOW\\s+(?:FULL\\s+)?TABLES\\b.*|\\s*SHOW\\s+TABLE\\s+STATUS\\b.*",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    /** Rows of such a listing the shepherd holds at most (a listing is one row per table). */
+    static final int LISTING_ROWS_MAX = 1_000_000;
 
     private ReservedTables() {
     }
@@ -102,6 +112,34 @@ final class ReservedTables {
             if (TABLE_COLUMNS.contains(columns.get(i).name().toUpperCase(Locale.ROOT))) found.add(i);
         }
         return found.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * Whether {@code sql} is one of MySQL's listings of tables (SHOW [FULL] TABLES, SHOW TABLE STATUS): it goes to
+     * MySQL-family replicas unchanged, and its answer names the reserved tables unless they are taken out.
+     */
+    static boolean isTableListing(String sql) {
+        return sql.length() < 4096 && TABLE_LISTING.matcher(sql).matches();
+    }
+
+    /** {@code answer} (of a listing of tables) without the rows whose first column names a reserved table. */
+    static Answer withoutReservedRows(Answer answer) throws SQLException {
+        if (!(answer instanceof Answer.Rows rows)) return answer;
+        List<Object[]> kept = new ArrayList<>();
+        List<ColumnInfo> columns;
+        try (ResultCursor cursor = rows.cursor()) {
+            columns = cursor.columns();
+            while (!cursor.exhausted()) {
+                for (Object[] row : cursor.fetch(1000)) {
+                    if (row.length > 0 && row[0] instanceof String name && isReserved(name)) continue;
+                    if (kept.size() == LISTING_ROWS_MAX) {
+                        throw new SQLException("a listing of more than " + LISTING_ROWS_MAX + " tables", "54000");
+                    }
+                    kept.add(row);
+                }
+            }
+        }
+        return new Answer.Rows(new BufferedCursor(columns, kept), rows.warnings());
     }
 
     /** Whether a metadata row names a reserved table in one of {@code tableColumns}. */

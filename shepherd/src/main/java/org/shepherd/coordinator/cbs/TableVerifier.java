@@ -30,9 +30,9 @@ import org.shepherd.translator.Translation;
  *
  * <p>The repair step (when asked) goes back to each key range where some replica differed: one transaction reads the
  * range again through the vote and, in the same transaction, has the replicas that differed rewrite their rows of the
- * range to the agreed ones ({@link RangeRepair}); then the repaired tables are compared again. A repair that left a
- * difference (a foreign key to a row another table's repair had yet to insert) is tried again, at most
- * {@link #REPAIR_ROUNDS} rounds.
+ * range to the agreed ones ({@link RangeRepair}); then the repaired tables are compared again. A table still differing
+ * (a row whose foreign key needs a row another table's repair had yet to insert) is repaired again while the last
+ * round changed rows, at most {@link #REPAIR_ROUNDS} rounds.
  *
  * <p>Each chunk is a short serializable transaction: writers wait for the rows it reads, for that long only. A table
  * without a primary key is read in one transaction, its rows compared as a multiset.
@@ -94,7 +94,7 @@ final class TableVerifier {
             for (int round = 1; round <= REPAIR_ROUNDS; round++) {
                 List<Scan> differing = new ArrayList<>();
                 for (Scan s : scans) {
-                    if (s.failure == null && !s.differing.isEmpty() && s.repairFailures.isEmpty()) differing.add(s);
+                    if (s.failure == null && !s.differing.isEmpty()) differing.add(s);
                 }
                 if (differing.isEmpty()) break;
                 List<Repairs> repairs = new ArrayList<>();
@@ -186,13 +186,14 @@ final class TableVerifier {
             this.table = table;
         }
 
+        /** Takes over what the repairs before this comparison did; their failures only while it still differs. */
         void inheritRepairs(Scan before) {
             foundDiffering.addAll(before.foundDiffering);
             before.changedRows.forEach((r, n) -> {
                 long[] sum = changedRows.computeIfAbsent(r, k -> new long[3]);
                 for (int i = 0; i < 3; i++) sum[i] += n[i];
             });
-            repairFailures.putAll(before.repairFailures);
+            if (!differing.isEmpty()) repairFailures.putAll(before.repairFailures);
         }
 
         AdminView.VerifyRow row() {
@@ -361,6 +362,7 @@ final class TableVerifier {
      */
     private Repairs repair(CbsSession session, Scan scan) throws SQLException {
         Repairs out = new Repairs(scan);
+        scan.repairFailures.clear(); // a round's failures are those of its own repairs
         Table t = scan.table;
         RangeRepair.Template delete = template(deleteSql(t));
         RangeRepair.Template update = t.columns.size() > t.keyColumns.size() ? template(updateSql(t)) : null;
