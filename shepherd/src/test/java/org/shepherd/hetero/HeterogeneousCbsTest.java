@@ -90,6 +90,9 @@ class HeterogeneousCbsTest {
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).as("every replica caught up").isTrue();
             BANK.assertReplicasAgree(ReplicaTables.pools(c));
             assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+            // the bank's table only: the servers' databases may hold other tests' tables
+            assertThat(c.verify(BankWorkload.TABLE)).as("verify with %s as primary", names.get(primary))
+                    .extracting(r -> r.table().toLowerCase(java.util.Locale.ROOT) + ": " + r.result()).containsExactly("acct: equal");
             System.out.printf("bank on %s, primary %s: %s %s in %d ms%n", names, names.get(primary), counts, c.stats(),
                     (System.nanoTime() - t0) / 1_000_000);
         }

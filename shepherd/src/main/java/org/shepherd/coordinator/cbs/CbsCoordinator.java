@@ -436,6 +436,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         identityColumns.clear();
     }
 
+    /** The dialect the translator reads client SQL in (the first primary's). */
+    Dialect clientDialect() {
+        return translator.clientDialect();
+    }
+
     DeterminismSource determinism() {
         return determinism;
     }

@@ -5,6 +5,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -21,6 +22,7 @@ import org.shepherd.divergence.Divergence;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 import org.shepherd.translator.Translation;
+import org.shepherd.translator.dialect.Dialect;
 
 /**
  * Compare-and-repair. The compare step reads every table (or one) through the shepherd, in transactions of at most
@@ -486,7 +488,8 @@ final class TableVerifier {
     /** The tables of the primary's current schema, without the shepherd's own; each with its primary key. */
     private List<Table> tables(String only) throws SQLException {
         TreeMap<String, Table> out = new TreeMap<>();
-        String quote = coordinator.primary().pool().databaseInfo().identifierQuote();
+        String quote = String.valueOf(coordinator.clientDialect().identifierQuote()); // the translator reads this SQL
+        Map<String, String> spelled = caseSensitiveNames();
         try (Connection c = coordinator.primary().pool().acquireForMetadata()) {
             DatabaseMetaData md = c.getMetaData();
             String catalog = c.getCatalog();
@@ -515,12 +518,36 @@ final class TableVerifier {
                         }
                     }
                 }
-                out.put(name, new Table(name, sqlName(md, quote, name), keySql, List.copyOf(key.values()),
-                        List.copyOf(columns.values())));
+                String spelling = spelled.get(name.toLowerCase(Locale.ROOT));
+                String tableSql = spelling != null && PLAIN_IDENTIFIER.matcher(spelling).matches() ? spelling
+                        : sqlName(md, quote, name);
+                out.put(name, new Table(name, tableSql, keySql, List.copyOf(key.values()), List.copyOf(columns.values())));
             }
             if (!c.getAutoCommit()) c.rollback();
         }
         return List.copyOf(out.values());
+    }
+
+    /**
+     * The table names of a replica whose table names are case-sensitive (MySQL family), by their lower-case form; empty
+     * when there is none or it cannot be asked. Such a replica keeps a table's name as the client's CREATE TABLE spelled
+     * it, while Derby, HSQLDB and PostgreSQL fold it: that spelling, unquoted, names the table on every replica.
+     */
+    private Map<String, String> caseSensitiveNames() {
+        for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+            if (e.dialect().family() != Dialect.Family.MYSQL) continue;
+            Map<String, String> names = new HashMap<>();
+            try (Connection c = e.pool().acquireForMetadata()) {
+                try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), c.getSchema(), "%", new String[] {"TABLE"})) {
+                    while (rs.next()) names.putIfAbsent(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT), rs.getString("TABLE_NAME"));
+                }
+                if (!c.getAutoCommit()) c.rollback();
+                return names;
+            } catch (SQLException | RuntimeException down) {
+                // another one may answer; without any, the primary's names are used as they are
+            }
+        }
+        return Map.of();
     }
 
     /**
