@@ -45,6 +45,11 @@ final class RangeRepair {
         long changed() {
             return deleted + updated + inserted;
         }
+
+        @Override
+        public String toString() {
+            return error != null ? "failed: " + error : deleted + " deleted, " + updated + " updated, " + inserted + " inserted";
+        }
     }
 
     /**
