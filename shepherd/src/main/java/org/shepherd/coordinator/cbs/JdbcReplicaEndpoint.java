@@ -560,7 +560,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         if (!repair.targets(name())) return Outcome.answer(alike, null);
         try {
             repair.apply(name(), connection(txId, attempt, gen), dialect, values);
-            LOG.info("{}: {}", repair.description(), repair.done().get(name()));
+            LOG.info("{}: {}", repair.description(), repair.doneBy(name()));
             return Outcome.answer(alike, null);
         } catch (SQLException e) {
             LOG.warn("replica {}: the repair of {} failed: {}", name(), repair.description(), e.toString());

@@ -64,7 +64,9 @@ final class RangeRepair {
     private final Statements statements;
     private final List<ColumnInfo> columns;
     private final int[] keyIndexes;
-    private final List<Object[]> agreed;
+    /** The agreed rows; null once {@link #release released}. */
+    private volatile List<Object[]> agreed;
+    private final int rows;
     private final Map<String, Done> done = new ConcurrentHashMap<>();
 
     /**
@@ -83,6 +85,21 @@ final class RangeRepair {
         this.columns = List.copyOf(columns);
         this.keyIndexes = keyIndexes.clone();
         this.agreed = List.copyOf(agreed);
+        this.rows = agreed.size();
+    }
+
+    /** The agreed rows it carries (until released). */
+    int rows() {
+        return rows;
+    }
+
+    /**
+     * Lets go of the agreed rows (the verifier has waited for the targets) and returns what each target did. A target
+     * that runs it only afterwards refuses it: with the rows gone it cannot tell what to write.
+     */
+    Map<String, Done> release() {
+        agreed = null;
+        return Map.copyOf(done);
     }
 
     String description() {
@@ -97,9 +114,9 @@ final class RangeRepair {
         return targets;
     }
 
-    /** What each target did, by replica name; a target that has not run it (down, not committed yet) is missing. */
-    Map<String, Done> done() {
-        return Map.copyOf(done);
+    /** What {@code replica} did, or null while it has not run it. */
+    Done doneBy(String replica) {
+        return done.get(replica);
     }
 
     /** Repairs the range on {@code replica} within the transaction of {@code c}, which already read it. */
@@ -113,14 +130,18 @@ final class RangeRepair {
     }
 
     private Done repair(Connection c, Dialect dialect, JdbcValues values) throws SQLException {
+        List<Object[]> agreed = this.agreed;
+        if (agreed == null) {
+            throw new SQLException("the " + description + " was given up before this replica ran it; compare again", "55000");
+        }
         List<ColumnInfo> mineColumns = new ArrayList<>();
         List<Object[]> mine = read(c, dialect, values, mineColumns);
         if (mineColumns.size() != columns.size()) {
             throw new SQLException("the repair of " + description + " read " + mineColumns.size() + " columns here, "
                     + columns.size() + " where the rows were agreed", "XX000");
         }
-        return keyIndexes.length == 0 ? repairMultiset(c, dialect, values, mine, mineColumns)
-                : repairByKey(c, dialect, values, mine, mineColumns);
+        return keyIndexes.length == 0 ? repairMultiset(c, dialect, values, agreed, mine, mineColumns)
+                : repairByKey(c, dialect, values, agreed, mine, mineColumns);
     }
 
     private List<Object[]> read(Connection c, Dialect dialect, JdbcValues values, List<ColumnInfo> columnsOut)
@@ -136,8 +157,8 @@ final class RangeRepair {
         return rows;
     }
 
-    private Done repairByKey(Connection c, Dialect dialect, JdbcValues values, List<Object[]> mine, List<ColumnInfo> mineColumns)
-            throws SQLException {
+    private Done repairByKey(Connection c, Dialect dialect, JdbcValues values, List<Object[]> agreed, List<Object[]> mine,
+            List<ColumnInfo> mineColumns) throws SQLException {
         Map<String, Object[]> mineByKey = new LinkedHashMap<>();
         for (Object[] row : mine) mineByKey.put(text(row, mineColumns, keyIndexes), row);
         List<Object[]> toUpdate = new ArrayList<>();
@@ -162,7 +183,7 @@ final class RangeRepair {
         return new Done(mineByKey.size(), toUpdate.size(), toInsert.size(), null);
     }
 
-    private Done repairMultiset(Connection c, Dialect dialect, JdbcValues values, List<Object[]> mine,
+    private Done repairMultiset(Connection c, Dialect dialect, JdbcValues values, List<Object[]> agreed, List<Object[]> mine,
             List<ColumnInfo> mineColumns) throws SQLException {
         Map<String, Integer> counts = new HashMap<>();
         for (Object[] row : mine) counts.merge(text(row, mineColumns, null), 1, Integer::sum);

@@ -99,21 +99,16 @@ final class TableVerifier {
                     if (s.failure == null && !s.differing.isEmpty()) differing.add(s);
                 }
                 if (differing.isEmpty()) break;
-                List<Repairs> repairs = new ArrayList<>();
-                for (Scan s : differing) {
-                    if (!repairs.isEmpty()) pause();
-                    repairs.add(repair(session, s));
-                }
-                awaitSecondaries(coordinator.currentBarrier() - 1);
                 boolean changed = false;
                 List<Table> again = new ArrayList<>();
-                for (Repairs r : repairs) {
-                    changed |= r.collect();
-                    again.add(r.scan.table);
+                for (Scan s : differing) {
+                    if (!again.isEmpty()) pause();
+                    changed |= repair(session, s);
+                    again.add(s.table);
                 }
                 List<Scan> compared = compare(session, again);
-                for (int i = 0; i < repairs.size(); i++) {
-                    Scan before = repairs.get(i).scan;
+                for (int i = 0; i < differing.size(); i++) {
+                    Scan before = differing.get(i);
                     Scan after = compared.get(i);
                     after.inheritRepairs(before);
                     scans.set(scans.indexOf(before), after);
@@ -324,20 +319,36 @@ final class TableVerifier {
         return sql.append(" FETCH FIRST ").append(CHUNK_ROWS).append(" ROWS ONLY").toString();
     }
 
-    /** The repairs of one table's differing ranges, until their targets say what they did. */
+    /**
+     * The repairs of one table's differing ranges, until their targets say what they did. The agreed rows they carry
+     * are let go in batches ({@link #settle}), so that repairing a table a replica lost whole holds at most about
+     * {@link #REPAIR_ROWS_MAX} rows at a time.
+     */
     private final class Repairs {
         final Scan scan;
         final List<RangeRepair> ranges = new ArrayList<>();
+        long rows;
+        boolean changed;
 
         Repairs(Scan scan) {
             this.scan = scan;
         }
 
-        /** Adds what each target did to the scan; whether some target changed a row. */
-        boolean collect() {
-            boolean changed = false;
+        void add(RangeRepair r) throws SQLException {
+            ranges.add(r);
+            rows += r.rows();
+            if (rows >= REPAIR_ROWS_MAX) settle();
+        }
+
+        /**
+         * Waits for the targets to commit the repairs so far, adds what each did to the scan, and lets go of their rows:
+         * a target that runs one of them only now refuses it (compared again, it still differs).
+         */
+        void settle() throws SQLException {
+            if (ranges.isEmpty()) return;
+            awaitSecondaries(coordinator.currentBarrier() - 1);
             for (RangeRepair r : ranges) {
-                Map<String, RangeRepair.Done> done = r.done();
+                Map<String, RangeRepair.Done> done = r.release();
                 for (String target : r.targetNames()) {
                     RangeRepair.Done d = done.get(target);
                     if (d == null) {
@@ -354,28 +365,32 @@ final class TableVerifier {
                     }
                 }
             }
-            return changed;
+            ranges.clear();
+            rows = 0;
         }
     }
 
     /**
      * Repairs each key range of {@code scan} where some secondary differed: a transaction each, which reads the range
-     * through the vote and has the replicas that differed rewrite it ({@link RangeRepair}).
+     * through the vote and has the replicas that differed rewrite it ({@link RangeRepair}). Returns whether some target
+     * changed a row.
      */
-    private Repairs repair(CbsSession session, Scan scan) throws SQLException {
+    private boolean repair(CbsSession session, Scan scan) throws SQLException {
         Repairs out = new Repairs(scan);
         scan.repairFailures.clear(); // a round's failures are those of its own repairs
         Table t = scan.table;
         RangeRepair.Template delete = template(deleteSql(t));
         RangeRepair.Template update = t.columns.size() > t.keyColumns.size() ? template(updateSql(t)) : null;
         RangeRepair.Template insert = template(insertSql(t));
+        boolean first = true;
         for (ChunkRange c : scan.ranges) {
             Set<String> targets = new TreeSet<>(c.differing);
             targets.remove(coordinator.primary().name()); // its answer was the agreed one, or the view changed
             if (targets.isEmpty()) continue;
-            if (!out.ranges.isEmpty()) pause();
+            if (!first) pause();
+            first = false;
             try {
-                out.ranges.add(repairRange(session, t, c, targets, delete, update, insert));
+                out.add(repairRange(session, t, c, targets, delete, update, insert));
             } catch (SQLException e) {
                 for (String r : targets) {
                     scan.repairFailures.putIfAbsent(r, "the repair's transaction failed: " + e.getMessage() + " (SQLState "
@@ -383,7 +398,8 @@ final class TableVerifier {
                 }
             }
         }
-        return out;
+        out.settle();
+        return out.changed;
     }
 
     private RangeRepair repairRange(CbsSession session, Table t, ChunkRange c, Set<String> targets, RangeRepair.Template delete,
