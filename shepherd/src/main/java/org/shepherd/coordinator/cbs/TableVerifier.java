@@ -421,8 +421,10 @@ final class TableVerifier {
                     while (!cursor.exhausted()) {
                         rows.addAll(cursor.fetch(CHUNK_ROWS));
                         if (rows.size() > REPAIR_ROWS_MAX) {
-                            throw new SQLException("the range holds more than " + REPAIR_ROWS_MAX + " rows now; compare again",
-                                    "54000");
+                            throw new SQLException(t.keyColumns.isEmpty()
+                                    ? "a table without a primary key is repaired whole, and this one holds more than "
+                                            + REPAIR_ROWS_MAX + " rows; give it a primary key, or restore the replica from a copy"
+                                    : "the range holds more than " + REPAIR_ROWS_MAX + " rows now; compare again", "54000");
                         }
                     }
                 }
