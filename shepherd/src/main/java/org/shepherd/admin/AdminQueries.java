@@ -97,7 +97,8 @@ public final class AdminQueries {
     private static Object[] viewRow(AdminView.ViewStatus v) {
         return new Object[] {v.mode(), (long) v.f(), v.barrier(), v.primary(), (long) v.replicas(), v.commits(), v.aborts(),
             v.voteAborts(), v.divergencesTotal(), v.view(), v.walBytes(), (long) v.walSegments(), v.walFloor(),
-            v.commitWaitP50Ms(), v.commitWaitP99Ms(), v.commitP50Ms(), v.commitP99Ms(), v.commitMaxMs(), v.lastViewChange()};
+            v.commitWaitP50Ms(), v.commitWaitP99Ms(), v.commitP50Ms(), v.commitP99Ms(), v.commitMaxMs(), v.lastViewChange(),
+            v.lastComparison()};
     }
 
     private static List<Object[]> statusRows(List<AdminView.ReplicaRow> replicas) {
@@ -122,7 +123,8 @@ public final class AdminQueries {
         return List.of(text("mode"), number("f"), number("barrier"), text("primary"), number("replicas"), number("commits"),
                 number("aborts"), number("vote_aborts"), number("divergences_total"), number("view"), number("wal_bytes"),
                 number("wal_segments"), number("wal_floor"), number("commit_wait_p50_ms"), number("commit_wait_p99_ms"),
-                number("commit_p50_ms"), number("commit_p99_ms"), number("commit_max_ms"), text("last_view_change"));
+                number("commit_p50_ms"), number("commit_p99_ms"), number("commit_max_ms"), text("last_view_change"),
+                text("last_comparison"));
     }
 
     static List<ColumnInfo> statusColumns() {

@@ -72,11 +72,13 @@ public interface AdminView {
      * @param commitWaitP50Ms from a client's COMMIT to the decision (f+1 replicas ready and agreeing), median since
      *     start; -1 where nothing is measured (mode passthrough, or no commit yet); likewise the others
      * @param commitP99Ms from a client's COMMIT to its answer, 99th percentile since start
+     * @param lastComparison when the last comparison of the replicas' tables ended (on demand or in the background) and
+     *     what it found and repaired; empty when none ran since start
      */
     record ViewStatus(String mode, int f, long barrier, String primary, int replicas, long commits, long aborts,
             long voteAborts, long divergencesTotal, long view, long walBytes, int walSegments, long walFloor,
             long commitWaitP50Ms, long commitWaitP99Ms, long commitP50Ms, long commitP99Ms, long commitMaxMs,
-            String lastViewChange) {
+            String lastViewChange, String lastComparison) {
     }
 
     /**

@@ -76,6 +76,9 @@ final class StatusCommand implements Callable<Integer> {
         }
         lines.add(commitLine(viewRow));
         lines.add(walLine(viewRow));
+        if (viewRow.get("last_comparison") instanceof String compared && !compared.isEmpty()) {
+            lines.add("last comparison: " + compared);
+        }
         return lines;
     }
 

@@ -184,6 +184,8 @@ class AdminEndToEndTest {
                     .containsPattern("\\| ACCT .*\\| +\\| +\\| equal").contains("4 tables equal on every replica");
             CliRun after = CliRun.of("verify", "--data-dir", dataDir.toString());
             assertThat(after.exitCode()).as(after.out() + after.err()).isZero();
+            CliRun status = CliRun.of("status", "--data-dir", dataDir.toString());
+            assertThat(status.out()).containsPattern("last comparison: \\S+Z, on demand: 4 of 4 tables equal on every replica\\n");
         }
     }
 

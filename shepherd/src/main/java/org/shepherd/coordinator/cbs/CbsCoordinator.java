@@ -90,6 +90,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final Object identityLookup = new Object();
     private volatile boolean closed;
     private volatile Thread backgroundVerify;
+    /** What the last comparison of the replicas found, for {@code status}; empty before the first. */
+    private volatile String lastComparison = "";
 
     /**
      * @param pools the replicas, opened; closed with this coordinator
@@ -506,7 +508,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 core.view(), log == null ? -1 : log.bytesOnDisk(), log == null ? 0 : log.segments(),
                 wal == null ? -1 : wal.releasedUpTo(), stats.commitWait().p50Ms(), stats.commitWait().p99Ms(),
                 stats.commitLatency().p50Ms(), stats.commitLatency().p99Ms(), stats.commitLatency().maxMs(),
-                core.lastViewChange());
+                core.lastViewChange(), lastComparison);
     }
 
     /** The clock of the core's scheduler, for waits outside the core. */
@@ -558,7 +560,24 @@ public final class CbsCoordinator implements Coordinator, AdminView {
 
     @Override
     public List<AdminView.VerifyRow> verify(String table, boolean repair) throws SQLException {
-        return new TableVerifier(this, VERIFY_WAIT_MS, 0).verify(table, repair);
+        return compared(new TableVerifier(this, VERIFY_WAIT_MS, 0).verify(table, repair), "on demand", repair);
+    }
+
+    /** Keeps a summary of a comparison's result for {@code status} ({@link ViewStatus#lastComparison}); returns it. */
+    private List<AdminView.VerifyRow> compared(List<AdminView.VerifyRow> rows, String how, boolean repair) {
+        List<String> repaired = new ArrayList<>();
+        List<String> unequal = new ArrayList<>();
+        for (AdminView.VerifyRow r : rows) {
+            if (!r.repaired().isEmpty()) repaired.add(r.table() + " (" + r.repaired() + ")");
+            if (!"equal".equals(r.result())) unequal.add(r.table() + " (" + r.result() + ")");
+        }
+        StringBuilder s = new StringBuilder(java.time.Instant.ofEpochMilli(clock().nowMillis()).toString()).append(", ")
+                .append(how).append(repair ? ", with repair: " : ": ").append(rows.size() - unequal.size()).append(" of ")
+                .append(rows.size()).append(rows.size() == 1 ? " table" : " tables").append(" equal on every replica");
+        if (!repaired.isEmpty()) s.append("; repaired ").append(String.join(", ", repaired));
+        if (!unequal.isEmpty()) s.append("; not equal: ").append(String.join(", ", unequal));
+        lastComparison = s.toString();
+        return rows;
     }
 
     /**
@@ -575,7 +594,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 try {
                     Thread.sleep(intervalMs);
                     if (closed) return;
-                    logVerification(verifier.verify(null, repair));
+                    logVerification(compared(verifier.verify(null, repair), "in the background", repair));
                 } catch (InterruptedException e) {
                     return;
                 } catch (SQLException | RuntimeException e) {

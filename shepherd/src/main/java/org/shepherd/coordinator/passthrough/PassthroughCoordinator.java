@@ -84,7 +84,7 @@ public final class PassthroughCoordinator implements Coordinator, AdminView {
     /** One replica, no votes, no barriers: barrier 0, nothing committed under a barrier, never a divergence. */
     @Override
     public ViewStatus viewStatus() {
-        return new ViewStatus("passthrough", 0, 0, replica.spec().name(), 1, 0, 0, 0, 0, 0, -1, 0, -1, -1, -1, -1, -1, -1, "");
+        return new ViewStatus("passthrough", 0, 0, replica.spec().name(), 1, 0, 0, 0, 0, 0, -1, 0, -1, -1, -1, -1, -1, -1, "", "");
     }
 
     @Override

@@ -142,6 +142,9 @@ class CompareAndRepairTest {
             assertThat(dump(p, "SELECT * FROM tag ORDER BY name, n")).as("tag on %s", p.spec().name())
                     .containsExactly("a|1", "a|1", "b|2");
         }
+        assertThat(coordinator.viewStatus().lastComparison()).as("for status").endsWith(", on demand, with repair: 2 of 2"
+                + " tables equal on every replica; repaired ITEM (r2: 1 deleted, 1 updated, 0 inserted; r3: 1 deleted, 2 updated,"
+                + " 1 inserted), TAG (r3: 3 deleted, 0 updated, 3 inserted)");
         assertThat(coordinator.verify(null)).extracting(AdminView.VerifyRow::result).containsExactly("equal", "equal");
         assertThat(coordinator.divergences().snapshot()).as("the repair accused nobody that agreed")
                 .allMatch(d -> !d.replica().equals("r1"));
