@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.shepherd.admin.AdminView;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.Session;
@@ -43,12 +45,16 @@ class CompareAndRepairTest {
     private final List<ReplicaPool> pools = new ArrayList<>();
 
     private void start() throws SQLException {
+        start(ExecutionMode.CBS);
+    }
+
+    private void start(ExecutionMode mode) throws SQLException {
         int n = DB.incrementAndGet();
         for (int i = 1; i <= 3; i++) {
             ReplicaSpec spec = ReplicaSpec.of("r" + i, "jdbc:derby:memory:repair" + n + "r" + i + ";create=true", "", "");
             pools.add(new ReplicaPool(spec, ConnectionPreparer.defaults("derby"), 16, 5000));
         }
-        coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 16, 100, 60_000,
+        coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, mode), 16, 100, 60_000,
                 new DivergenceLog());
     }
 
@@ -101,12 +107,14 @@ class CompareAndRepairTest {
     /**
      * A table of three chunks with a two-column key: on r3 a row is missing and a value changed in the first chunk, a
      * value changed and a row added past the last key in the third; on r2 a row added and a date changed in the
-     * second. A table
-     * without a key has a row too few and one too many on r3. The repair writes exactly those rows, on those replicas.
+     * second. A table without a key has a row too few and one too many on r3. The repair writes exactly those rows, on
+     * those replicas; in every mode (with sequential secondaries and serial execution the secondaries run it after the
+     * commit).
      */
-    @Test
-    void theRowsThatDifferAreRewrittenOnTheReplicasThatDiffer() throws Exception {
-        start();
+    @ParameterizedTest
+    @EnumSource(ExecutionMode.class)
+    void theRowsThatDifferAreRewrittenOnTheReplicasThatDiffer(ExecutionMode mode) throws Exception {
+        start(mode);
         createItems();
         // f = 1: in each chunk one replica at most differs (chunk 1: coffee 1..1499, 2: the rest of coffee and tea
         // 0..1398, 3: tea 1401..2298)
