@@ -18,10 +18,12 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +48,7 @@ public final class DivergenceLog implements AutoCloseable {
 
     private final int capacity;
     private final ArrayDeque<Divergence> entries = new ArrayDeque<>();
+    private final List<Consumer<Divergence>> watchers = new CopyOnWriteArrayList<>();
     private long total;
     /** The file store, or null for a log kept in memory only. */
     private final Store store;
@@ -88,7 +91,23 @@ public final class DivergenceLog implements AutoCloseable {
         synchronized (this) {
             remember(d);
         }
+        for (Consumer<Divergence> w : watchers) w.accept(d);
         if (store != null) store.append(d);
+    }
+
+    /** Ends a {@link #watch}. */
+    public interface Watch extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Tells {@code watcher} of every report from now until the returned watch is closed, however many there are (the
+     * retained reports are only the newest {@code capacity}); it runs on the reporting thread, so it must be quick.
+     */
+    public Watch watch(Consumer<Divergence> watcher) {
+        watchers.add(watcher);
+        return () -> watchers.remove(watcher);
     }
 
     private void remember(Divergence d) {

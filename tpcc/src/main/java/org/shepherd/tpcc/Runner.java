@@ -56,6 +56,8 @@ public final class Runner {
     private final PrintStream log;
     private final Recorder recorder;
     private final Map<TxType, LongAdder> completed = new EnumMap<>(TxType.class);
+    /** Transactions completed during the warm-up (not measured; for the progress lines). */
+    private final LongAdder warmUpCompleted = new LongAdder();
     private final LongAdder errors = new LongAdder();
     private final LongAdder retries = new LongAdder();
     private final LongAdder connectionLosses = new LongAdder();
@@ -172,9 +174,24 @@ public final class Runner {
         long lastCount = 0;
         long lastNewOrders = 0;
         long lastNanos = start;
+        boolean warmingUp = measureFromNanos > start;
         for (long next = start + intervalNanos; next < deadlineNanos && anyAlive(threads); next += intervalNanos) {
             sleepUntil(next, threads);
             long now = System.nanoTime();
+            if (warmingUp && now >= measureFromNanos) { // the measured window starts: its counts start from zero
+                warmingUp = false;
+                lastCount = 0;
+                lastNewOrders = 0;
+                lastNanos = measureFromNanos;
+            }
+            if (warmingUp) {
+                long warm = warmUpCompleted.sum();
+                log.printf(Locale.ROOT, "[%5.0fs] warm-up tx %,d  %.1f tx/s%n", (now - start) / 1e9, warm,
+                        (warm - lastCount) / ((now - lastNanos) / 1e9));
+                lastCount = warm;
+                lastNanos = now;
+                continue;
+            }
             long count = totalCompleted();
             double intervalS = (now - lastNanos) / 1e9;
             long newOrders = completed.get(TxType.NEW_ORDER).sum();
@@ -183,9 +200,8 @@ public final class Runner {
             RunResult.ProgressSample sample = new RunResult.ProgressSample((now - start) / 1e9, count, tps, tpmC,
                 errors.sum(), retries.sum());
             samples.add(sample);
-            log.printf(Locale.ROOT, "[%5.0fs]%s tx %,d  %.1f tx/s  tpmC %.0f  retries %d  errors %d%n",
-                sample.elapsedS(), now < measureFromNanos ? " warm-up" : "", count, tps, tpmC, sample.retries(),
-                sample.errors());
+            log.printf(Locale.ROOT, "[%5.0fs] tx %,d  %.1f tx/s  tpmC %.0f  retries %d  errors %d%n",
+                sample.elapsedS(), count, tps, tpmC, sample.retries(), sample.errors());
             lastCount = count;
             lastNewOrders = newOrders;
             lastNanos = now;
@@ -348,6 +364,7 @@ public final class Runner {
                 recorder.completed(end);
             }
             if (failure != null && tx != null) reconnectIfBroken(failure);
+            if (end < measureFromNanos && outcome != null && failure == null && doubt == null) warmUpCompleted.increment();
             if (end > deadlineNanos || end < measureFromNanos) return;
             TypeStats s = stats.get(input.type());
             s.retries += retriesHere;

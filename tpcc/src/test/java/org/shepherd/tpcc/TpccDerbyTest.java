@@ -133,6 +133,24 @@ class TpccDerbyTest {
         }
     }
 
+    /** The progress lines of the warm-up count its transactions (they are not measured). */
+    @Test
+    @Order(6)
+    void theWarmUpsProgressLinesCountItsTransactions() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        Runner.Options options = new Runner.Options(SCALE, 2, 1, 2, SEED, 0, 0, 10, 0.5, 0, 0, Clock.systemUTC());
+        RunResult result;
+        try (PrintStream log = new PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8)) {
+            result = new Runner(copyB, options, log).run();
+        }
+        List<String> warmUp = bytes.toString(java.nio.charset.StandardCharsets.UTF_8).lines()
+                .filter(l -> l.contains(" warm-up tx ")).toList();
+        assertThat(warmUp).as("progress every 0.5 s of a 2 s warm-up").isNotEmpty();
+        assertThat(Long.parseLong(warmUp.get(warmUp.size() - 1).replaceAll(".* warm-up tx ([0-9,]+) .*", "$1").replace(",", "")))
+                .as("warm-up transactions, last line: %s", warmUp.get(warmUp.size() - 1)).isPositive();
+        assertThat(result.progress()).as("only the measured window's samples").allMatch(p -> p.elapsedS() >= 2);
+    }
+
     private static void assertAllConditionsPass(Connection c) throws SQLException {
         List<Checker.Condition> conditions = new Checker(c, SCALE).checkAll(false);
         for (Checker.Condition x : conditions) {

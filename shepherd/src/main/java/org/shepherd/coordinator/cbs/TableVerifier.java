@@ -13,12 +13,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.shepherd.admin.AdminView;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.ResultCursor;
-import org.shepherd.divergence.Divergence;
+import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 import org.shepherd.translator.Translation;
@@ -43,8 +44,11 @@ final class TableVerifier {
 
     /** Rows per transaction. */
     static final int CHUNK_ROWS = 1000;
-    /** Attempts of one chunk aborted for a retryable reason (a view change, a busy replica) before the table fails. */
-    private static final int ATTEMPTS_MAX = 5;
+    /**
+     * Attempts of one chunk aborted for a retryable reason (a deadlock with writers of a hot table, a view change, a busy
+     * replica) before the table fails; each waits twice as long as the one before, from 20 ms up to a second.
+     */
+    private static final int ATTEMPTS_MAX = 8;
     private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** Compare-repair rounds at most: a repair is compared again, and repaired again while it still changes rows. */
     static final int REPAIR_ROUNDS = 3;
@@ -88,9 +92,12 @@ final class TableVerifier {
             if (!one) return List.of(); // nothing to compare is not a difference
             throw new SQLException("no table " + only + " in the primary's schema", "42P01");
         }
-        try (CbsSession session = (CbsSession) coordinator.openSession("shepherd-verify", "")) {
+        Map<Long, Set<String>> differed = new ConcurrentHashMap<>(); // every report while this runs, by transaction
+        try (DivergenceLog.Watch watch = coordinator.divergences().watch(
+                d -> differed.computeIfAbsent(d.txId(), k -> ConcurrentHashMap.newKeySet()).add(d.replica()));
+                CbsSession session = (CbsSession) coordinator.openSession("shepherd-verify", "")) {
             session.setAutoCommit(false);
-            List<Scan> scans = compare(session, tables);
+            List<Scan> scans = compare(session, tables, differed);
             if (!repair) return rows(scans);
             for (Scan s : scans) s.foundDiffering.addAll(s.differing);
             for (int round = 1; round <= REPAIR_ROUNDS; round++) {
@@ -106,7 +113,7 @@ final class TableVerifier {
                     changed |= repair(session, s);
                     again.add(s.table);
                 }
-                List<Scan> compared = compare(session, again);
+                List<Scan> compared = compare(session, again, differed);
                 for (int i = 0; i < differing.size(); i++) {
                     Scan before = differing.get(i);
                     Scan after = compared.get(i);
@@ -119,24 +126,20 @@ final class TableVerifier {
         }
     }
 
-    private List<Scan> compare(CbsSession session, List<Table> tables) throws SQLException {
+    /** Reads {@code tables}; then, once the replicas that are up have answered, names those whose answers differed. */
+    private List<Scan> compare(CbsSession session, List<Table> tables, Map<Long, Set<String>> differed) throws SQLException {
         List<Scan> scans = new ArrayList<>();
         for (Table t : tables) {
             if (!scans.isEmpty()) pause();
             scans.add(scan(session, t));
         }
         List<String> notCompared = awaitSecondaries(coordinator.currentBarrier() - 1);
-        List<Divergence> divergences = coordinator.divergences().snapshot();
         for (Scan s : scans) {
             s.notCompared = notCompared;
-            for (Divergence d : divergences) {
-                if (s.txIds.contains(d.txId())) s.differing.add(d.replica());
-                for (ChunkRange c : s.ranges) {
-                    if (c.txIds.contains(d.txId())) {
-                        c.differing.add(d.replica());
-                        s.differing.add(d.replica());
-                    }
-                }
+            for (long tx : s.txIds) s.differing.addAll(differed.getOrDefault(tx, Set.of()));
+            for (ChunkRange c : s.ranges) {
+                for (long tx : c.txIds) c.differing.addAll(differed.getOrDefault(tx, Set.of()));
+                s.differing.addAll(c.differing);
             }
         }
         return scans;
@@ -244,6 +247,16 @@ final class TableVerifier {
     private record Chunk(Set<Long> txIds, long rows, List<Object> lastKey, List<Integer> keyTypes) {
     }
 
+    /** Before attempt {@code attempt + 1} of a transaction aborted for a retryable reason. */
+    private static void backOff(int attempt) throws SQLException {
+        try {
+            Thread.sleep(Math.min(1_000L, 20L << (attempt - 1)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("the comparison was stopped", "57014", e);
+        }
+    }
+
     private void pause() throws SQLException {
         if (chunkPauseMs <= 0) return;
         try {
@@ -273,6 +286,7 @@ final class TableVerifier {
                     scan.txIds.addAll(txIds);
                     throw e;
                 }
+                backOff(attempt);
             }
         }
     }
@@ -442,6 +456,7 @@ final class TableVerifier {
                     // the attempt is over either way
                 }
                 if (!"40001".equals(e.getSQLState()) || attempt == ATTEMPTS_MAX) throw e;
+                backOff(attempt);
             }
         }
     }
