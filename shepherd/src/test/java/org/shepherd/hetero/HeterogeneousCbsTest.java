@@ -385,6 +385,39 @@ class HeterogeneousCbsTest {
         }
     }
 
+    /**
+     * A repair that PostgreSQL refuses (a CHECK constraint only it has) changes nothing there, not even the other row it
+     * would have fixed, and leaves its transaction usable: the replica commits it and serves on.
+     */
+    @Test
+    void aRepairThatFailsOnPostgresqlChangesNothingThereAndItServesOn() throws Exception {
+        List<String> names = List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL);
+        try (CbsCoordinator c = coordinator(names, 0); Session s = c.openSession("app", "db")) {
+            s.execute("CREATE TABLE codes (id INT PRIMARY KEY, v VARCHAR(10))", List.of(), ExecOptions.DEFAULT);
+            s.execute("INSERT INTO codes VALUES (1, 'a'), (2, 'b'), (3, 'c')", List.of(), ExecOptions.DEFAULT);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            ReplicaPool postgresql = ReplicaTables.pools(c).get(2);
+            try (Connection pg = postgresql.acquire(); Statement st = pg.createStatement()) {
+                st.executeUpdate("UPDATE codes SET v = 'x' WHERE id = 1");
+                st.executeUpdate("UPDATE codes SET v = 'zz' WHERE id = 2");
+                st.executeUpdate("ALTER TABLE codes ADD CONSTRAINT no_b CHECK (v <> 'b')");
+                pg.commit();
+            }
+            assertThat(c.verify("codes", true)).singleElement().satisfies(row -> {
+                assertThat(row.differing()).isEqualTo(ReplicaServers.POSTGRESQL);
+                assertThat(row.repaired()).isEmpty();
+                assertThat(row.result()).startsWith("DIFFERS on " + ReplicaServers.POSTGRESQL)
+                        .contains("the repair failed on " + ReplicaServers.POSTGRESQL);
+            });
+            s.execute("INSERT INTO codes VALUES (4, 'd')", List.of(), ExecOptions.DEFAULT);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.statusRows()).filteredOn(r -> r.replica().equals(ReplicaServers.POSTGRESQL))
+                    .singleElement().satisfies(r -> assertThat(r.state()).isEqualTo("up"));
+            assertThat(ReplicaTables.canonical(postgresql, "codes", "id")).as("nothing of the failed repair, the new row")
+                    .hasSize(4).first().asString().endsWith("=Sx");
+        }
+    }
+
     /** Waits (bounded) until {@code pool}'s transaction log was truncated: {@code [commits truncated, rows left]}. */
     private static long[] awaitTruncated(ReplicaPool pool) throws Exception {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(IDLE_TIMEOUT_MS);

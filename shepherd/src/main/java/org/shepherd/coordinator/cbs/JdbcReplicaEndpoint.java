@@ -552,21 +552,39 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     /**
      * A repair runs only at its targets (never at the primary, whose answer is the one being agreed on); every replica
-     * answers an update count of 0, so that only a target whose repair failed is outvoted.
+     * answers an update count of 0, so that only a target whose repair failed is outvoted. It runs under a savepoint: a
+     * repair that fails changes nothing, and leaves its transaction usable where an error would abort the whole
+     * transaction (PostgreSQL), so that the replica commits it like the others.
      */
     private Outcome runRepair(long txId, int attempt, int gen, RangeRepair repair, boolean primary) {
         Ballot alike = AnswerDigest.updateCount(0, List.of(), List.of());
         if (primary) return Outcome.answer(alike, new Answer.Update(0, List.of(), List.of(), List.of()));
         if (!repair.targets(name())) return Outcome.answer(alike, null);
+        Connection c;
+        Savepoint guard;
         try {
-            repair.apply(name(), connection(txId, attempt, gen), dialect, values);
+            c = connection(txId, attempt, gen);
+            guard = c.setSavepoint();
+        } catch (SQLException e) {
+            return failure(txId, attempt, e);
+        }
+        try {
+            repair.apply(name(), c, dialect, values);
+            c.releaseSavepoint(guard);
             LOG.info("{}: {}", repair.description(), repair.doneBy(name()));
             return Outcome.answer(alike, null);
-        } catch (SQLException e) {
-            LOG.warn("replica {}: the repair of {} failed: {}", name(), repair.description(), e.toString());
-            return failure(txId, attempt, e);
-        } catch (RuntimeException e) {
-            return failure(txId, attempt, JdbcExecution.toSqlException(e));
+        } catch (SQLException | RuntimeException failed) {
+            SQLException e = failed instanceof SQLException s ? s : JdbcExecution.toSqlException((RuntimeException) failed);
+            LOG.warn("replica {}: {} failed: {}", name(), repair.description(), e.toString());
+            Outcome o = failure(txId, attempt, e);
+            if (o.kind() != Outcome.Kind.ANSWER) return o; // rolled back here, or down
+            try {
+                c.rollback(guard);
+                c.releaseSavepoint(guard);
+                return o;
+            } catch (SQLException undo) {
+                return failure(txId, attempt, undo);
+            }
         }
     }
 

@@ -227,6 +227,29 @@ class CompareAndRepairTest {
         assertThat(coordinator.divergences().snapshot()).hasSize(1);
     }
 
+    /** A repair the replica refuses part of (a CHECK constraint only r3 has) changes nothing there: all or nothing. */
+    @Test
+    void aRepairThatFailsPartWayChangesNothing() throws Exception {
+        start();
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.execute("CREATE TABLE codes (id INT PRIMARY KEY, v VARCHAR(10))", List.of(), ExecOptions.DEFAULT);
+            s.execute("INSERT INTO codes VALUES (1, 'a'), (2, 'b'), (3, 'c')", List.of(), ExecOptions.DEFAULT);
+        }
+        assertThat(coordinator.awaitIdle(IDLE_MS)).isTrue();
+        behindTheShepherdsBack(pools.get(2), "UPDATE codes SET v = 'x' WHERE id = 1", "UPDATE codes SET v = 'zz' WHERE id = 2");
+        try (Connection c = pools.get(2).acquire(); Statement st = c.createStatement()) {
+            st.executeUpdate("ALTER TABLE codes ADD CONSTRAINT no_b CHECK (v <> 'b')");
+            c.commit();
+        }
+        assertThat(coordinator.verify("codes", true)).singleElement().satisfies(row -> {
+            assertThat(row.repaired()).isEmpty();
+            assertThat(row.result()).as("%s", row).contains("the repair failed on r3").contains("NO_B");
+        });
+        assertThat(coordinator.awaitIdle(IDLE_MS)).isTrue();
+        assertThat(dump(pools.get(2), "SELECT * FROM codes ORDER BY id")).as("row 1 was repairable, but not alone")
+                .containsExactly("1|x", "2|zz", "3|c");
+    }
+
     /** Equal replicas: nothing to repair, nothing written. */
     @Test
     void equalReplicasAreLeftAlone() throws Exception {
