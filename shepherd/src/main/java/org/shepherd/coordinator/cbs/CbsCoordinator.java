@@ -488,6 +488,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         return onCore(f -> f.complete(core.replicaStatus()));
     }
 
+    /** Whether every replica that is up has finished (committed or rolled back) each of {@code txIds}. */
+    boolean finishedEverywhere(java.util.Collection<Long> txIds) throws SQLException {
+        return onCore(f -> f.complete(core.finishedEverywhere(txIds)));
+    }
+
     /** The next commit barrier B (the number of transactions committed since start). */
     public long currentBarrier() throws SQLException {
         return onCore(f -> f.complete(core.currentBarrier()));
@@ -569,15 +574,22 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         List<String> unequal = new ArrayList<>();
         for (AdminView.VerifyRow r : rows) {
             if (!r.repaired().isEmpty()) repaired.add(r.table() + " (" + r.repaired() + ")");
-            if (!"equal".equals(r.result())) unequal.add(r.table() + " (" + r.result() + ")");
+            if (!"equal".equals(r.result())) unequal.add(r.table());
         }
         StringBuilder s = new StringBuilder(java.time.Instant.ofEpochMilli(clock().nowMillis()).toString()).append(", ")
                 .append(how).append(repair ? ", with repair: " : ": ").append(rows.size() - unequal.size()).append(" of ")
                 .append(rows.size()).append(rows.size() == 1 ? " table" : " tables").append(" equal on every replica");
-        if (!repaired.isEmpty()) s.append("; repaired ").append(String.join(", ", repaired));
-        if (!unequal.isEmpty()) s.append("; not equal: ").append(String.join(", ", unequal));
+        if (!repaired.isEmpty()) s.append("; repaired ").append(firstFew(repaired));
+        if (!unequal.isEmpty()) s.append("; not equal: ").append(firstFew(unequal));
         lastComparison = s.toString();
         return rows;
+    }
+
+    /** At most five of {@code items}, then how many more: a status line stays a line. */
+    private static String firstFew(List<String> items) {
+        int shown = Math.min(5, items.size());
+        String few = String.join(", ", items.subList(0, shown));
+        return shown == items.size() ? few : few + " and " + (items.size() - shown) + " more";
     }
 
     /**

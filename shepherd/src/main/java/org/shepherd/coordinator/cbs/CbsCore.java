@@ -1725,6 +1725,17 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         return live.isEmpty();
     }
 
+    /**
+     * Whether every replica that is up has finished (committed or rolled back) each of {@code txIds}: their answers were
+     * all compared, and any divergence reported.
+     */
+    public boolean finishedEverywhere(java.util.Collection<Long> txIds) {
+        for (long id : txIds) {
+            if (live.containsKey(id)) return false;
+        }
+        return true;
+    }
+
     public long currentBarrier() {
         return barrier;
     }

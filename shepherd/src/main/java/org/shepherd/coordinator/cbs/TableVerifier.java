@@ -5,6 +5,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -133,7 +134,12 @@ final class TableVerifier {
             if (!scans.isEmpty()) pause();
             scans.add(scan(session, t));
         }
-        List<String> notCompared = awaitSecondaries(coordinator.currentBarrier() - 1);
+        List<Long> ours = new ArrayList<>();
+        for (Scan s : scans) {
+            ours.addAll(s.txIds);
+            for (ChunkRange c : s.ranges) ours.addAll(c.txIds);
+        }
+        List<String> notCompared = awaitSecondaries(ours);
         for (Scan s : scans) {
             s.notCompared = notCompared;
             for (long tx : s.txIds) s.differing.addAll(differed.getOrDefault(tx, Set.of()));
@@ -341,6 +347,8 @@ final class TableVerifier {
     private final class Repairs {
         final Scan scan;
         final List<RangeRepair> ranges = new ArrayList<>();
+        /** The repairs' transactions. */
+        final List<Long> txIds = new ArrayList<>();
         long rows;
         boolean changed;
 
@@ -348,8 +356,9 @@ final class TableVerifier {
             this.scan = scan;
         }
 
-        void add(RangeRepair r) throws SQLException {
+        void add(RangeRepair r, long txId) throws SQLException {
             ranges.add(r);
+            txIds.add(txId);
             rows += r.rows();
             if (rows >= REPAIR_ROWS_MAX) settle();
         }
@@ -360,7 +369,7 @@ final class TableVerifier {
          */
         void settle() throws SQLException {
             if (ranges.isEmpty()) return;
-            awaitSecondaries(coordinator.currentBarrier() - 1);
+            awaitSecondaries(txIds);
             for (RangeRepair r : ranges) {
                 Map<String, RangeRepair.Done> done = r.release();
                 for (String target : r.targetNames()) {
@@ -380,6 +389,7 @@ final class TableVerifier {
                 }
             }
             ranges.clear();
+            txIds.clear();
             rows = 0;
         }
     }
@@ -404,7 +414,8 @@ final class TableVerifier {
             if (!first) pause();
             first = false;
             try {
-                out.add(repairRange(session, t, c, targets, delete, update, insert));
+                Ran ran = repairRange(session, t, c, targets, delete, update, insert);
+                out.add(ran.repair(), ran.txId());
             } catch (SQLException e) {
                 for (String r : targets) {
                     scan.repairFailures.putIfAbsent(r, "the repair's transaction failed: " + e.getMessage() + " (SQLState "
@@ -416,7 +427,11 @@ final class TableVerifier {
         return out.changed;
     }
 
-    private RangeRepair repairRange(CbsSession session, Table t, ChunkRange c, Set<String> targets, RangeRepair.Template delete,
+    /** A repair committed at the primary, and its transaction. */
+    private record Ran(RangeRepair repair, long txId) {
+    }
+
+    private Ran repairRange(CbsSession session, Table t, ChunkRange c, Set<String> targets, RangeRepair.Template delete,
             RangeRepair.Template update, RangeRepair.Template insert) throws SQLException {
         String sql = rangeSql(t, c.after != null, c.last != null);
         List<Param> params = new ArrayList<>();
@@ -447,8 +462,9 @@ final class TableVerifier {
                 RangeRepair repair = new RangeRepair(what, targets,
                         new RangeRepair.Statements(read.bind(params), delete, update, insert), columns, keys, rows);
                 session.executeOwn(JdbcStatement.repair(repair));
+                long txId = session.transactionId();
                 session.commit();
-                return repair;
+                return new Ran(repair, txId);
             } catch (SQLException e) {
                 try {
                     session.rollback();
@@ -595,12 +611,15 @@ final class TableVerifier {
     }
 
     /**
-     * Waits (at most {@link #waitMs}) until every replica that is up committed every transaction up to {@code barrier},
-     * so that each one's answers were compared; returns the replicas not compared, with why.
+     * Waits (at most {@link #waitMs}) until every replica that is up has finished each of {@code txIds}, so that each
+     * one's answers were compared and any difference reported; returns the replicas not compared, with why. (A replica's
+     * last committed barrier is not enough: it may commit a read-only transaction after a later one.)
      */
-    private List<String> awaitSecondaries(long barrier) throws SQLException {
+    private List<String> awaitSecondaries(Collection<Long> txIds) throws SQLException {
         long deadline = coordinator.clock().nowMillis() + waitMs;
+        long barrier = coordinator.currentBarrier() - 1;
         while (true) {
+            boolean finished = coordinator.finishedEverywhere(txIds);
             List<String> behind = new ArrayList<>();
             List<String> down = new ArrayList<>();
             for (CbsCore.ReplicaStatus r : coordinator.replicaStatus()) {
@@ -610,7 +629,8 @@ final class TableVerifier {
                     behind.add(r.name() + " (still behind after " + waitMs + " ms)");
                 }
             }
-            if (behind.isEmpty() || coordinator.clock().nowMillis() > deadline) {
+            if (finished) return down;
+            if (coordinator.clock().nowMillis() > deadline) {
                 down.addAll(behind);
                 return down;
             }
