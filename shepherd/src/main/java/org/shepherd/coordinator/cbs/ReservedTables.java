@@ -16,8 +16,7 @@ import org.shepherd.protocol.ColumnInfo;
  * {@link JdbcReplicaEndpoint#TXLOG_BASE_TABLE}): they record which transactions each replica committed, so a client
  * statement that names one is refused (reading them would be voted on rows that differ per replica between two
  * truncations; changing or dropping them would break recovery or every commit), and metadata answers leave them out
- * (a schema tool that lists the tables, then drops or checks them, never sees them), as do MySQL's SHOW TABLES and
- * SHOW TABLE STATUS.
+ * (a schema tool that lists the tables, then drops or checks them, never sees them), as does MySQL's SHOW TABLES.
  */
 final class ReservedTables {
 
@@ -26,8 +25,11 @@ final class ReservedTables {
     private static final String PREFIX = "shepherd_txlog";
     /** Metadata columns that name a table. */
     private static final Set<String> TABLE_COLUMNS = Set.of("TABLE_NAME", "PKTABLE_NAME", "FKTABLE_NAME");
-    /** MySQL's listings of tables, the name in the first column: SHOW [FULL] TABLES, SHOW TABLE STATUS. */
-    private static final Pattern TABLE_LISTING = Pattern.compile("\\s*SHOW\\s+(?:FULL\\s+)?TABLES\\b.*|\\s*SHOW\\s+TABLE\\s+STATUS\\b.*",
+    /**
+     * MySQL's listing of tables, the name in the first column: SHOW [FULL] TABLES. (SHOW TABLE STATUS answers sizes and
+     * times that differ between replicas, so its vote fails anyway.)
+     */
+    private static final Pattern TABLE_LISTING = Pattern.compile("\\s*SHOW\\s+(?:FULL\\s+)?TABLES\\b.*",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     /** Rows of such a listing the shepherd holds at most (a listing is one row per table). */
     static final int LISTING_ROWS_MAX = 1_000_000;
@@ -115,8 +117,8 @@ final class ReservedTables {
     }
 
     /**
-     * Whether {@code sql} is one of MySQL's listings of tables (SHOW [FULL] TABLES, SHOW TABLE STATUS): it goes to
-     * MySQL-family replicas unchanged, and its answer names the reserved tables unless they are taken out.
+     * Whether {@code sql} is MySQL's listing of tables (SHOW [FULL] TABLES): it goes to MySQL-family replicas unchanged,
+     * and its answer names the reserved tables unless they are taken out.
      */
     static boolean isTableListing(String sql) {
         return sql.length() < 4096 && TABLE_LISTING.matcher(sql).matches();
