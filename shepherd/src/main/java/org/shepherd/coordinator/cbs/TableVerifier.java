@@ -59,6 +59,9 @@ final class TableVerifier {
     private final CbsCoordinator coordinator;
     private final long waitMs;
     private final long chunkPauseMs;
+    /** During {@link #verify}: the transactions it ran, and the replicas that answered each differently. */
+    private final Set<Long> ours = ConcurrentHashMap.newKeySet();
+    private final Map<Long, Set<String>> differed = new ConcurrentHashMap<>();
 
     /**
      * @param waitMs how long to wait, after the last read, for every replica that is up to have answered
@@ -93,12 +96,14 @@ final class TableVerifier {
             if (!one) return List.of(); // nothing to compare is not a difference
             throw new SQLException("no table " + only + " in the primary's schema", "42P01");
         }
-        Map<Long, Set<String>> differed = new ConcurrentHashMap<>(); // every report while this runs, by transaction
-        try (DivergenceLog.Watch watch = coordinator.divergences().watch(
-                d -> differed.computeIfAbsent(d.txId(), k -> ConcurrentHashMap.newKeySet()).add(d.replica()));
-                CbsSession session = (CbsSession) coordinator.openSession("shepherd-verify", "")) {
+        ours.clear();
+        differed.clear();
+        // a transaction's differences are reported once it is decided, after it was added to ours
+        try (DivergenceLog.Watch watch = coordinator.divergences().watch(d -> {
+            if (ours.contains(d.txId())) differed.computeIfAbsent(d.txId(), k -> ConcurrentHashMap.newKeySet()).add(d.replica());
+        }); CbsSession session = (CbsSession) coordinator.openSession("shepherd-verify", "")) {
             session.setAutoCommit(false);
-            List<Scan> scans = compare(session, tables, differed);
+            List<Scan> scans = compare(session, tables);
             if (!repair) return rows(scans);
             for (Scan s : scans) s.foundDiffering.addAll(s.differing);
             for (int round = 1; round <= REPAIR_ROUNDS; round++) {
@@ -114,7 +119,7 @@ final class TableVerifier {
                     changed |= repair(session, s);
                     again.add(s.table);
                 }
-                List<Scan> compared = compare(session, again, differed);
+                List<Scan> compared = compare(session, again);
                 for (int i = 0; i < differing.size(); i++) {
                     Scan before = differing.get(i);
                     Scan after = compared.get(i);
@@ -128,18 +133,18 @@ final class TableVerifier {
     }
 
     /** Reads {@code tables}; then, once the replicas that are up have answered, names those whose answers differed. */
-    private List<Scan> compare(CbsSession session, List<Table> tables, Map<Long, Set<String>> differed) throws SQLException {
+    private List<Scan> compare(CbsSession session, List<Table> tables) throws SQLException {
         List<Scan> scans = new ArrayList<>();
         for (Table t : tables) {
             if (!scans.isEmpty()) pause();
             scans.add(scan(session, t));
         }
-        List<Long> ours = new ArrayList<>();
+        List<Long> read = new ArrayList<>();
         for (Scan s : scans) {
-            ours.addAll(s.txIds);
-            for (ChunkRange c : s.ranges) ours.addAll(c.txIds);
+            read.addAll(s.txIds);
+            for (ChunkRange c : s.ranges) read.addAll(c.txIds);
         }
-        List<String> notCompared = awaitSecondaries(ours);
+        List<String> notCompared = awaitSecondaries(read);
         for (Scan s : scans) {
             s.notCompared = notCompared;
             for (long tx : s.txIds) s.differing.addAll(differed.getOrDefault(tx, Set.of()));
@@ -300,6 +305,7 @@ final class TableVerifier {
     private Chunk readChunk(CbsSession session, Set<Long> txIds, Table t, String sql, List<Param> params) throws SQLException {
         Answer.Rows answer = (Answer.Rows) session.execute(sql, params, new ExecOptions(0, CHUNK_ROWS, 0, false));
         txIds.add(session.transactionId());
+        ours.add(session.transactionId());
         long rows = 0;
         Object[] last = null;
         List<ColumnInfo> columns;
@@ -463,6 +469,7 @@ final class TableVerifier {
                         new RangeRepair.Statements(read.bind(params), delete, update, insert), columns, keys, rows);
                 session.executeOwn(JdbcStatement.repair(repair));
                 long txId = session.transactionId();
+                ours.add(txId);
                 session.commit();
                 return new Ran(repair, txId);
             } catch (SQLException e) {
