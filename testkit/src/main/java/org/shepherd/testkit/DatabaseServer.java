@@ -162,21 +162,36 @@ public abstract class DatabaseServer implements AutoCloseable {
         if (isRunning()) {
             throw new IllegalStateException(name + " is already running (pid " + process.pid() + ")");
         }
-        if (port == 0) {
-            port = freePort();
-        }
+        boolean choosingPort = port == 0;
         Files.createDirectories(dataDir());
         if (!isInitialized()) {
             initialize();
         }
-        ProcessBuilder builder = command();
-        builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
-        process = builder.start();
-        paused = false;
-        registerKillOnExit();
-        awaitReady();
-        return this;
+        for (int attempt = 1; ; attempt++) {
+            if (choosingPort) {
+                port = freePort();
+            }
+            ProcessBuilder builder = command();
+            builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()));
+            process = builder.start();
+            paused = false;
+            registerKillOnExit();
+            try {
+                awaitReady();
+                return this;
+            } catch (IOException e) {
+                // another process took the port between its choice and the server's bind: choose again
+                boolean portTaken = !process.isAlive() && e.getMessage() != null
+                        && e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("already in use");
+                if (!choosingPort || !portTaken || attempt == PORT_ATTEMPTS_MAX) {
+                    throw e;
+                }
+            }
+        }
     }
+
+    /** Starts on a port this class chose, when another process took it first, at most this many times. */
+    private static final int PORT_ATTEMPTS_MAX = 3;
 
     /** Clean shutdown; waits for the process to exit. No-op when not running. */
     public final synchronized void stop() {
@@ -321,9 +336,38 @@ public abstract class DatabaseServer implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
+    /**
+     * A port free on loopback now, below the kernel's ephemeral range (ip_local_port_range, from 32768 on Linux): a port
+     * from that range may become the local port of some outgoing connection before the server binds it (seen in CI:
+     * PostgreSQL's "Address already in use"). Tried at random from {@value #PORT_LOW} up; the kernel's own choice if
+     * none is free.
+     */
+    public static int freePort() throws IOException {
+        int high = Math.min(ephemeralLow(), 65_536) - 1;
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int i = 0; i < 100 && high > PORT_LOW; i++) {
+            int candidate = random.nextInt(PORT_LOW, high + 1);
+            try (ServerSocket s = new ServerSocket(candidate, 1, InetAddress.getByName(LOOPBACK))) {
+                return s.getLocalPort();
+            } catch (IOException taken) {
+                // try another
+            }
+        }
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
             return s.getLocalPort();
+        }
+    }
+
+    /** The lowest port of the test servers' range. */
+    static final int PORT_LOW = 20_000;
+
+    /** The first port the kernel gives outgoing connections (32768 when it cannot be read). */
+    private static int ephemeralLow() {
+        // read a line: Files.readString trusts the size /proc reports, and gets a few bytes of it
+        try (java.io.BufferedReader r = Files.newBufferedReader(java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+            return Integer.parseInt(r.readLine().trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 

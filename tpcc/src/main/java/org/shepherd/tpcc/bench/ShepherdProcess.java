@@ -2,8 +2,6 @@ package org.shepherd.tpcc.bench;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,6 +15,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.shepherd.jdbc.ShepherdConnection;
+import org.shepherd.testkit.DatabaseServer;
 import org.shepherd.tpcc.Jdbc;
 
 /**
@@ -69,7 +68,7 @@ final class ShepherdProcess implements AutoCloseable {
             throw new IOException("cannot run the shepherd: " + launcher + " is missing or not executable;"
                 + " pass --shepherd PATH to bin/shepherd");
         }
-        int port = freePort();
+        int port = DatabaseServer.freePort();
         String password = "bench-" + Long.toHexString(System.nanoTime());
         Properties p = new Properties();
         p.setProperty("listen", LOOPBACK + ":" + port);
@@ -224,9 +223,4 @@ final class ShepherdProcess implements AutoCloseable {
         tree.forEach(ProcessHandle::destroyForcibly);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByName(LOOPBACK))) {
-            return s.getLocalPort();
-        }
-    }
 }
