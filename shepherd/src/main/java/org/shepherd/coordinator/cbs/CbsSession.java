@@ -73,7 +73,8 @@ final class CbsSession implements Session {
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
         try {
             Answer a = runStatement(tr, sql, params, options);
-            if (!ReservedTables.isTableListing(sql)) return a;
+            // a statement the translator knows as a read or write is no listing: the check stays off that path
+            if (tr != null && tr.kind() != StatementKind.OTHER || !ReservedTables.isTableListing(sql)) return a;
             openCursor = null; // read to its end here
             return ReservedTables.withoutReservedRows(a);
         } catch (SQLException e) {

@@ -42,8 +42,16 @@ final class RangeRepair {
 
     /** What one target changed, or why it failed (then {@code error} is not null). */
     record Done(long deleted, long updated, long inserted, String error) {
+        /** Nothing changed, nothing failed: where a sum starts. */
+        static final Done NONE = new Done(0, 0, 0, null);
+
         long changed() {
             return deleted + updated + inserted;
+        }
+
+        /** The rows both changed (the counts of two successful repairs). */
+        Done plus(Done other) {
+            return new Done(deleted + other.deleted, updated + other.updated, inserted + other.inserted, null);
         }
 
         @Override
@@ -188,7 +196,7 @@ final class RangeRepair {
         Map<String, Integer> counts = new HashMap<>();
         for (Object[] row : mine) counts.merge(text(row, mineColumns, null), 1, Integer::sum);
         for (Object[] row : agreed) counts.merge(text(row, columns, null), -1, Integer::sum);
-        if (counts.values().stream().allMatch(n -> n == 0)) return new Done(0, 0, 0, null);
+        if (counts.values().stream().allMatch(n -> n == 0)) return Done.NONE;
         run(c, dialect, values, statements.delete(), List.of());
         for (Object[] row : agreed) run(c, dialect, values, statements.insert(), params(row, columns, null));
         return new Done(mine.size(), 0, agreed.size(), null);

@@ -80,11 +80,6 @@ final class TableVerifier {
     record Table(String name, String sqlName, List<String> keyColumns, List<String> keyLabels, List<String> columns) {
     }
 
-    /** Compares {@code only} (a table name as stored, case-insensitive), or every table when it is null or empty. */
-    List<AdminView.VerifyRow> verify(String only) throws SQLException {
-        return verify(only, false);
-    }
-
     /**
      * Compares {@code only} (a table name as stored, case-insensitive), or every table when it is null or empty; with
      * {@code repair}, rewrites the key ranges where a replica differed on that replica, then compares again.
@@ -190,7 +185,7 @@ final class TableVerifier {
         String failure;
         /** With repair: the replicas the first comparison found differing, rows each repair changed, failures. */
         final Set<String> foundDiffering = new TreeSet<>();
-        final Map<String, long[]> changedRows = new TreeMap<>();
+        final Map<String, RangeRepair.Done> changedRows = new TreeMap<>();
         final Map<String, String> repairFailures = new TreeMap<>();
 
         Scan(Table table) {
@@ -200,10 +195,7 @@ final class TableVerifier {
         /** Takes over what the repairs before this comparison did; their failures only while it still differs. */
         void inheritRepairs(Scan before) {
             foundDiffering.addAll(before.foundDiffering);
-            before.changedRows.forEach((r, n) -> {
-                long[] sum = changedRows.computeIfAbsent(r, k -> new long[3]);
-                for (int i = 0; i < 3; i++) sum[i] += n[i];
-            });
+            before.changedRows.forEach((r, d) -> changedRows.merge(r, d, RangeRepair.Done::plus));
             if (!differing.isEmpty()) repairFailures.putAll(before.repairFailures);
         }
 
@@ -227,7 +219,7 @@ final class TableVerifier {
             if (failure == null && !notCompared.isEmpty()) result += "; not compared on " + String.join(", ", notCompared);
             Set<String> named = foundDiffering.isEmpty() ? differing : foundDiffering;
             List<String> repaired = new ArrayList<>();
-            changedRows.forEach((r, n) -> repaired.add(r + ": " + n[0] + " deleted, " + n[1] + " updated, " + n[2] + " inserted"));
+            changedRows.forEach((r, d) -> repaired.add(r + ": " + d));
             return new AdminView.VerifyRow(table.name, rows, chunks, String.join(",", named), result, String.join("; ", repaired));
         }
     }
@@ -352,9 +344,7 @@ final class TableVerifier {
      */
     private final class Repairs {
         final Scan scan;
-        final List<RangeRepair> ranges = new ArrayList<>();
-        /** The repairs' transactions. */
-        final List<Long> txIds = new ArrayList<>();
+        final List<Ran> ranges = new ArrayList<>();
         long rows;
         boolean changed;
 
@@ -362,10 +352,9 @@ final class TableVerifier {
             this.scan = scan;
         }
 
-        void add(RangeRepair r, long txId) throws SQLException {
+        void add(Ran r) throws SQLException {
             ranges.add(r);
-            txIds.add(txId);
-            rows += r.rows();
+            rows += r.repair().rows();
             if (rows >= REPAIR_ROWS_MAX) settle();
         }
 
@@ -375,8 +364,9 @@ final class TableVerifier {
          */
         void settle() throws SQLException {
             if (ranges.isEmpty()) return;
-            awaitSecondaries(txIds);
-            for (RangeRepair r : ranges) {
+            awaitSecondaries(ranges.stream().map(Ran::txId).toList());
+            for (Ran ran : ranges) {
+                RangeRepair r = ran.repair();
                 Map<String, RangeRepair.Done> done = r.release();
                 for (String target : r.targetNames()) {
                     RangeRepair.Done d = done.get(target);
@@ -386,16 +376,12 @@ final class TableVerifier {
                     } else if (d.error() != null) {
                         scan.repairFailures.putIfAbsent(target, d.error());
                     } else {
-                        long[] sum = scan.changedRows.computeIfAbsent(target, k -> new long[3]);
-                        sum[0] += d.deleted();
-                        sum[1] += d.updated();
-                        sum[2] += d.inserted();
+                        scan.changedRows.merge(target, d, RangeRepair.Done::plus);
                         changed |= d.changed() > 0;
                     }
                 }
             }
             ranges.clear();
-            txIds.clear();
             rows = 0;
         }
     }
@@ -420,8 +406,7 @@ final class TableVerifier {
             if (!first) pause();
             first = false;
             try {
-                Ran ran = repairRange(session, t, c, targets, delete, update, insert);
-                out.add(ran.repair(), ran.txId());
+                out.add(repairRange(session, t, c, targets, delete, update, insert));
             } catch (SQLException e) {
                 for (String r : targets) {
                     scan.repairFailures.putIfAbsent(r, "the repair's transaction failed: " + e.getMessage() + " (SQLState "
