@@ -1,18 +1,13 @@
 package org.shepherd.jdbc;
 
 import java.sql.Array;
-import java.sql.Blob;
 import java.sql.CallableStatement;
-import java.sql.Clob;
 import java.sql.Connection;
-import java.sql.NClob;
-import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLXML;
 import java.sql.Struct;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * The {@link Connection} methods Shepherd does not support, out of the way of the real class: each throws
@@ -27,21 +22,6 @@ abstract class AbstractUnsupportedConnection implements Connection {
     @Override
     public Array createArrayOf(String arg0, Object[] arg1) throws SQLException {
         throw unsupported("createArrayOf");
-    }
-
-    @Override
-    public Blob createBlob() throws SQLException {
-        throw unsupported("createBlob");
-    }
-
-    @Override
-    public Clob createClob() throws SQLException {
-        throw unsupported("createClob");
-    }
-
-    @Override
-    public NClob createNClob() throws SQLException {
-        throw unsupported("createNClob");
     }
 
     @Override
@@ -72,16 +52,6 @@ abstract class AbstractUnsupportedConnection implements Connection {
     @Override
     public void setCatalog(String arg0) throws SQLException {
         throw unsupported("setCatalog");
-    }
-
-    @Override
-    public void setClientInfo(String arg0, String arg1) throws SQLClientInfoException {
-        throw new SQLClientInfoException("Connection.setClientInfo is not supported by Shepherd", null);
-    }
-
-    @Override
-    public void setClientInfo(Properties arg0) throws SQLClientInfoException {
-        throw new SQLClientInfoException("Connection.setClientInfo is not supported by Shepherd", null);
     }
 
     @Override

@@ -1,12 +1,8 @@
 package org.shepherd.jdbc;
 
 import java.io.InputStream;
-import java.io.Reader;
 import java.net.URL;
 import java.sql.Array;
-import java.sql.Blob;
-import java.sql.Clob;
-import java.sql.NClob;
 import java.sql.PreparedStatement;
 import java.sql.Ref;
 import java.sql.RowId;
@@ -31,51 +27,6 @@ abstract class AbstractUnsupportedPreparedStatement extends ShepherdStatement im
     @Override
     public void setArray(int arg0, Array arg1) throws SQLException {
         throw unsupported("setArray");
-    }
-
-    @Override
-    public void setBlob(int arg0, InputStream arg1, long arg2) throws SQLException {
-        throw unsupported("setBlob");
-    }
-
-    @Override
-    public void setBlob(int arg0, InputStream arg1) throws SQLException {
-        throw unsupported("setBlob");
-    }
-
-    @Override
-    public void setBlob(int arg0, Blob arg1) throws SQLException {
-        throw unsupported("setBlob");
-    }
-
-    @Override
-    public void setClob(int arg0, Reader arg1, long arg2) throws SQLException {
-        throw unsupported("setClob");
-    }
-
-    @Override
-    public void setClob(int arg0, Reader arg1) throws SQLException {
-        throw unsupported("setClob");
-    }
-
-    @Override
-    public void setClob(int arg0, Clob arg1) throws SQLException {
-        throw unsupported("setClob");
-    }
-
-    @Override
-    public void setNClob(int arg0, Reader arg1, long arg2) throws SQLException {
-        throw unsupported("setNClob");
-    }
-
-    @Override
-    public void setNClob(int arg0, Reader arg1) throws SQLException {
-        throw unsupported("setNClob");
-    }
-
-    @Override
-    public void setNClob(int arg0, NClob arg1) throws SQLException {
-        throw unsupported("setNClob");
     }
 
     @Override

@@ -75,16 +75,6 @@ abstract class AbstractUnsupportedResultSet implements ResultSet {
     }
 
     @Override
-    public NClob getNClob(String arg0) throws SQLException {
-        throw unsupported("getNClob");
-    }
-
-    @Override
-    public NClob getNClob(int arg0) throws SQLException {
-        throw unsupported("getNClob");
-    }
-
-    @Override
     public Ref getRef(String arg0) throws SQLException {
         throw unsupported("getRef");
     }

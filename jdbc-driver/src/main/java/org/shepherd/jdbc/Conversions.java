@@ -326,6 +326,10 @@ final class Conversions {
             } catch (IllegalArgumentException e) {
                 throw cannot(v, "UUID");
             }
+        } else if (type == java.sql.Blob.class) {
+            r = new ShepherdBlob(toBytes(v));
+        } else if (type == java.sql.Clob.class || type == java.sql.NClob.class) {
+            r = new ShepherdClob(toStringValue(v));
         } else if (type == Object.class) {
             r = v instanceof byte[] b ? b.clone() : v;
         } else {
@@ -351,6 +355,8 @@ final class Conversions {
         if (x instanceof Float f) return (double) f;
         if (x instanceof BigInteger b) return new BigDecimal(b);
         if (x instanceof byte[] b) return b.clone();
+        if (x instanceof java.sql.Blob b) return blobBytes(b);
+        if (x instanceof java.sql.Clob c) return clobText(c);
         if (x instanceof Character c) return c.toString();
         if (x instanceof Date d) return d.toLocalDate();
         if (x instanceof Time t) return toLocalTime(t, null);
@@ -365,6 +371,16 @@ final class Conversions {
         }
         throw new java.sql.SQLFeatureNotSupportedException("setObject: " + x.getClass().getName()
                 + " is not supported by Shepherd", "0A000");
+    }
+
+    /** A Blob's bytes, copied: ours directly, another driver's through {@code getBytes}. */
+    static byte[] blobBytes(java.sql.Blob b) throws SQLException {
+        return b instanceof ShepherdBlob ours ? ours.toBytes() : b.getBytes(1, Lobs.intLength(b.length()));
+    }
+
+    /** A Clob's text: ours directly, another driver's through {@code getSubString}. */
+    static String clobText(java.sql.Clob c) throws SQLException {
+        return c instanceof ShepherdClob ours ? ours.toText() : c.getSubString(1, Lobs.intLength(c.length()));
     }
 
     /** A {@link Time}'s local time of day, with its milliseconds ({@code Time.toLocalTime()} drops them). */

@@ -1,8 +1,13 @@
 package org.shepherd.jdbc;
 
+import java.sql.Blob;
+import java.sql.ClientInfoStatus;
+import java.sql.Clob;
 import java.sql.DatabaseMetaData;
+import java.sql.NClob;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLClientInfoException;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientConnectionException;
@@ -10,6 +15,7 @@ import java.sql.SQLWarning;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -41,6 +47,8 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     private boolean autoCommit = true;
     private int savepointIds;
     private boolean readOnly;
+    /** {@link #setClientInfo}'s properties; {@code ApplicationName} from the URL at first. */
+    private final Properties clientInfo = new Properties();
     private SQLWarning warnings;
     private volatile boolean closed;
 
@@ -52,7 +60,12 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         this.defaultFetchSize = defaultFetchSize;
         String dialect = ready.sqlDialect().toLowerCase(Locale.ROOT);
         this.backslashEscapes = dialect.equals("mysql") || dialect.equals("mariadb");
+        String applicationName = DriverProperty.APPLICATION_NAME.get(parsedUrl.properties());
+        if (applicationName != null) clientInfo.setProperty("ApplicationName", applicationName);
     }
+
+    /** The client info names of JDBC 4 (Connection.setClientInfo's javadoc). */
+    private static final List<String> CLIENT_INFO_NAMES = List.of("ApplicationName", "ClientUser", "ClientHostname");
 
     static ShepherdConnection open(ShepherdUrl u, String url) throws SQLException {
         Properties p = u.properties();
@@ -383,18 +396,75 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return Collections.emptyMap();
     }
 
+    /**
+     * Kept by the driver for {@link #getClientInfo}: the shepherd learns {@code ApplicationName} from the URL when the
+     * connection opens and nothing later. Names other than the three JDBC lists are kept too, with a warning.
+     */
+    @Override
+    public void setClientInfo(String name, String value) throws SQLClientInfoException {
+        try {
+            checkOpen();
+        } catch (SQLException e) {
+            throw new SQLClientInfoException(e.getMessage(), e.getSQLState(), Map.of(String.valueOf(name),
+                    ClientInfoStatus.REASON_UNKNOWN), e);
+        }
+        if (name == null) throw new SQLClientInfoException("setClientInfo: the name is null", "22023", Map.of());
+        if (!CLIENT_INFO_NAMES.contains(name)) {
+            addWarnings(List.of(new SQLWarning("client info property " + name + " is not one Shepherd knows ("
+                    + String.join(", ", CLIENT_INFO_NAMES) + "); it is kept by the driver only", "01000")));
+        }
+        if (value == null) {
+            clientInfo.remove(name);
+        } else {
+            clientInfo.setProperty(name, value);
+        }
+    }
+
+    @Override
+    public void setClientInfo(Properties properties) throws SQLClientInfoException {
+        try {
+            checkOpen();
+        } catch (SQLException e) {
+            Map<String, ClientInfoStatus> failed = new HashMap<>();
+            for (String n : properties.stringPropertyNames()) failed.put(n, ClientInfoStatus.REASON_UNKNOWN);
+            throw new SQLClientInfoException(e.getMessage(), e.getSQLState(), failed, e);
+        }
+        clientInfo.clear(); // JDBC: the properties given replace every property set before
+        for (String n : properties.stringPropertyNames()) setClientInfo(n, properties.getProperty(n));
+    }
+
     @Override
     public String getClientInfo(String name) throws SQLException {
         checkOpen();
-        return "ApplicationName".equals(name) ? DriverProperty.APPLICATION_NAME.get(parsedUrl.properties()) : null;
+        return clientInfo.getProperty(name);
     }
 
     @Override
     public Properties getClientInfo() throws SQLException {
         checkOpen();
         Properties p = new Properties();
-        p.setProperty("ApplicationName", DriverProperty.APPLICATION_NAME.get(parsedUrl.properties()));
+        p.putAll(clientInfo);
         return p;
+    }
+
+    /** An empty Blob to fill ({@code setBytes}, {@code setBinaryStream}) and bind as a parameter. */
+    @Override
+    public Blob createBlob() throws SQLException {
+        checkOpen();
+        return new ShepherdBlob(new byte[0]);
+    }
+
+    /** An empty Clob to fill ({@code setString}, {@code setCharacterStream}) and bind as a parameter. */
+    @Override
+    public Clob createClob() throws SQLException {
+        checkOpen();
+        return new ShepherdClob("");
+    }
+
+    @Override
+    public NClob createNClob() throws SQLException {
+        checkOpen();
+        return new ShepherdClob("");
     }
 
     @Override

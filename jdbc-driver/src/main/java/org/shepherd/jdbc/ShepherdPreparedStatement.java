@@ -7,8 +7,11 @@ import java.io.Reader;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
+import java.sql.Blob;
+import java.sql.Clob;
 import java.sql.Date;
 import java.sql.JDBCType;
+import java.sql.NClob;
 import java.sql.ParameterMetaData;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -402,6 +405,53 @@ public class ShepherdPreparedStatement extends AbstractUnsupportedPreparedStatem
     @Override
     public void setNCharacterStream(int parameterIndex, Reader value, long length) throws SQLException {
         setCharacterStream(parameterIndex, value, length);
+    }
+
+    // ---------------------------------------------------------------- large objects (their content, copied now)
+
+    @Override
+    public void setBlob(int parameterIndex, Blob x) throws SQLException {
+        set(parameterIndex, Types.LONGVARBINARY, x == null ? null : Conversions.blobBytes(x));
+    }
+
+    @Override
+    public void setBlob(int parameterIndex, InputStream inputStream) throws SQLException {
+        setBinaryStream(parameterIndex, inputStream, -1L);
+    }
+
+    @Override
+    public void setBlob(int parameterIndex, InputStream inputStream, long length) throws SQLException {
+        setBinaryStream(parameterIndex, inputStream, length);
+    }
+
+    @Override
+    public void setClob(int parameterIndex, Clob x) throws SQLException {
+        set(parameterIndex, Types.LONGVARCHAR, x == null ? null : Conversions.clobText(x));
+    }
+
+    @Override
+    public void setClob(int parameterIndex, Reader reader) throws SQLException {
+        setCharacterStream(parameterIndex, reader, -1L);
+    }
+
+    @Override
+    public void setClob(int parameterIndex, Reader reader, long length) throws SQLException {
+        setCharacterStream(parameterIndex, reader, length);
+    }
+
+    @Override
+    public void setNClob(int parameterIndex, NClob value) throws SQLException {
+        setClob(parameterIndex, value);
+    }
+
+    @Override
+    public void setNClob(int parameterIndex, Reader reader) throws SQLException {
+        setCharacterStream(parameterIndex, reader, -1L);
+    }
+
+    @Override
+    public void setNClob(int parameterIndex, Reader reader, long length) throws SQLException {
+        setCharacterStream(parameterIndex, reader, length);
     }
 
     private long streamLimit() throws SQLException {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Blob;
 import java.sql.Clob;
 import java.sql.Date;
+import java.sql.NClob;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -22,8 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import javax.sql.rowset.serial.SerialBlob;
-import javax.sql.rowset.serial.SerialClob;
 import org.shepherd.client.Cursor;
 import org.shepherd.protocol.ColumnInfo;
 
@@ -364,14 +363,21 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     @Override
     public Blob getBlob(int columnIndex) throws SQLException {
         byte[] b = getBytes(columnIndex);
-        return b == null ? null : new SerialBlob(b);
+        return b == null ? null : new ShepherdBlob(b);
     }
 
     /** An in-memory copy of the value (the whole value travelled with the row). */
     @Override
     public Clob getClob(int columnIndex) throws SQLException {
         String s = getString(columnIndex);
-        return s == null ? null : new SerialClob(s.toCharArray());
+        return s == null ? null : new ShepherdClob(s);
+    }
+
+    /** An in-memory copy of the value; text is Unicode whatever the column's character set. */
+    @Override
+    public NClob getNClob(int columnIndex) throws SQLException {
+        String s = getString(columnIndex);
+        return s == null ? null : new ShepherdClob(s);
     }
 
     // ---------------------------------------------------------------- getters by label
@@ -505,6 +511,11 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     @Override
     public Clob getClob(String columnLabel) throws SQLException {
         return getClob(findColumn(columnLabel));
+    }
+
+    @Override
+    public NClob getNClob(String columnLabel) throws SQLException {
+        return getNClob(findColumn(columnLabel));
     }
 
     @Override

@@ -187,8 +187,8 @@ final class DerbyBehindScriptedServer implements ScriptedServer.Handler {
     private static void bind(PreparedStatement ps, int i, Param p) throws SQLException {
         Object v = p.value();
         if (v == null) {
-            // setObject(i, null) arrives as Types.NULL: the database knows the parameter's type
-            ps.setNull(i, p.jdbcType() == java.sql.Types.NULL ? ps.getParameterMetaData().getParameterType(i) : p.jdbcType());
+            // as the shepherd binds a NULL for Derby: with the parameter's type (Derby refuses NULL of another type)
+            ps.setNull(i, ps.getParameterMetaData().getParameterType(i));
             return;
         }
         switch (ValueType.of(v)) {

@@ -3,6 +3,8 @@ package org.shepherd.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
+import java.sql.Blob;
+import java.sql.Clob;
 import java.sql.Connection;
 import java.sql.Date;
 import java.sql.DriverManager;
@@ -122,6 +124,62 @@ class EveryTypeThroughTheDriverTest {
             assertThat(rs.getTimestamp("ts")).isEqualTo(Timestamp.valueOf("2000-02-29 12:00:00"));
             assertThat(rs.getBytes("bin")).isNull();
             assertThat(rs.next()).isFalse();
+        }
+    }
+
+    @Test
+    void largeObjectsRoundTripThroughBlobClobAndTheirStreams() throws Exception {
+        byte[] image = new byte[300_000];
+        new java.util.Random(7).nextBytes(image);
+        String essay = "Ünïcödé ✓ ".repeat(20_000);
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE lobs (id INT PRIMARY KEY, b BLOB(1M), cl CLOB(1M))");
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO lobs VALUES (?, ?, ?)")) {
+            Blob blob = c.createBlob();
+            try (java.io.OutputStream out = blob.setBinaryStream(1)) {
+                out.write(image);
+            }
+            Clob clob = c.createClob();
+            clob.setString(1, essay);
+            ps.setInt(1, 1);
+            ps.setBlob(2, blob);
+            ps.setClob(3, clob);
+            blob.setBytes(1, new byte[] {1, 2, 3}); // bound already: the parameter keeps the value it had
+            clob.truncate(0);
+            ps.executeUpdate();
+            ps.setInt(1, 2);
+            ps.setBlob(2, new java.io.ByteArrayInputStream(image), image.length);
+            ps.setNClob(3, new java.io.StringReader(essay));
+            ps.executeUpdate();
+            ps.setInt(1, 3);
+            ps.setObject(2, new ShepherdBlob(image));
+            ps.setObject(3, c.createNClob());
+            ps.executeUpdate();
+            ps.setInt(1, 4);
+            ps.setBlob(2, (Blob) null);
+            ps.setClob(3, (Clob) null);
+            ps.executeUpdate();
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT id, b, cl FROM lobs ORDER BY id")) {
+            for (int id = 1; id <= 3; id++) {
+                assertThat(rs.next()).isTrue();
+                Blob b = rs.getBlob("b");
+                assertThat(b.length()).as("row %d", id).isEqualTo(image.length);
+                assertThat(b.getBytes(1, image.length)).as("row %d", id).isEqualTo(image);
+                assertThat(rs.getObject(2, Blob.class).getBytes(1, 10)).isEqualTo(java.util.Arrays.copyOf(image, 10));
+                String expected = id == 3 ? "" : essay;
+                assertThat(rs.getClob(3).getSubString(1, essay.length())).as("row %d", id).isEqualTo(expected);
+                assertThat(rs.getNClob("cl").length()).isEqualTo(expected.length());
+            }
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getBlob(2)).isNull();
+            assertThat(rs.getClob(3)).isNull();
+            assertThat(rs.getNClob(3)).isNull();
+        } finally {
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("DROP TABLE lobs");
+            }
         }
     }
 

@@ -587,6 +587,18 @@ class JdbcOverProtocolTest {
         try (Connection c = ds.getConnection()) {
             assertThat(c.isValid(5)).isTrue();
             assertThat(c.getClientInfo("ApplicationName")).isEqualTo("tests");
+            c.setClientInfo("ClientUser", "alice");
+            assertThat((Object) c.getWarnings()).isNull();
+            c.setClientInfo("Shoe size", "43");
+            assertThat(c.getWarnings().getMessage()).contains("Shoe size");
+            assertThat(c.getClientInfo()).containsEntry("ApplicationName", "tests").containsEntry("ClientUser", "alice")
+                    .containsEntry("Shoe size", "43");
+            c.setClientInfo("ClientUser", null);
+            assertThat(c.getClientInfo("ClientUser")).isNull();
+            java.util.Properties replacing = new java.util.Properties();
+            replacing.setProperty("ClientHostname", "desk-7");
+            c.setClientInfo(replacing);
+            assertThat(c.getClientInfo()).containsOnlyKeys("ClientHostname");
         }
         assertThatThrownBy(() -> ds.getConnection("bob", "nope")).isInstanceOf(SQLInvalidAuthorizationSpecException.class);
     }

@@ -51,6 +51,11 @@ final class SqlTypes {
                 throw unsupported(raw);
             }
             name = text.substring(0, open).trim();
+            Spec lob = largeObject(name);
+            if (lob != null && LOB_LENGTH.matcher(text.substring(open + 1, close).trim()).matches()
+                    && text.substring(close + 1).isBlank()) {
+                return lob; // the engines' largest: a length would mean different types on each (MySQL's BLOB(n))
+            }
             for (String a : text.substring(open + 1, close).split(",")) {
                 try {
                     args.add(Integer.parseInt(a.trim()));
@@ -128,22 +133,6 @@ final class SqlTypes {
                     throw TranslationException.unsupported("VARCHAR needs a length on most engines; write VARCHAR(n)");
                 }
                 return new Spec(TypeKind.VARCHAR, a0, 0, false);
-            case "TEXT":
-            case "TINYTEXT":
-            case "MEDIUMTEXT":
-            case "LONGTEXT":
-            case "CLOB":
-            case "LONG VARCHAR":
-            case "LONGVARCHAR":
-            case "CHARACTER LARGE OBJECT":
-                return new Spec(TypeKind.TEXT, 0, 0, false);
-            case "BLOB":
-            case "BYTEA":
-            case "MEDIUMBLOB":
-            case "LONGBLOB":
-            case "LONGVARBINARY":
-            case "BINARY LARGE OBJECT":
-                return new Spec(TypeKind.BLOB, 0, 0, false);
             case "DATE":
                 return new Spec(TypeKind.DATE, 0, 0, false);
             case "TIME":
@@ -160,7 +149,36 @@ final class SqlTypes {
                 }
                 return new Spec(TypeKind.TIMESTAMP, a0 < 0 ? Dialect.DEFAULT_TIMESTAMP_PRECISION : a0, 0, false);
             default:
-                throw unsupported(raw);
+                Spec lob = largeObject(name);
+                if (lob == null) throw unsupported(raw);
+                return lob;
+        }
+    }
+
+    /** Derby's and Db2's {@code BLOB(1M)}, {@code CLOB(64 K)} (the parser hands it on as {@code 64, K}); MySQL's {@code BLOB(n)}. */
+    private static final java.util.regex.Pattern LOB_LENGTH = java.util.regex.Pattern.compile("\\d+\\s*,?\\s*[KMG]?");
+
+    /** TEXT or BLOB for a large-object type name, else null. */
+    private static Spec largeObject(String name) {
+        switch (name) {
+            case "TEXT":
+            case "TINYTEXT":
+            case "MEDIUMTEXT":
+            case "LONGTEXT":
+            case "CLOB":
+            case "LONG VARCHAR":
+            case "LONGVARCHAR":
+            case "CHARACTER LARGE OBJECT":
+                return new Spec(TypeKind.TEXT, 0, 0, false);
+            case "BLOB":
+            case "BYTEA":
+            case "MEDIUMBLOB":
+            case "LONGBLOB":
+            case "LONGVARBINARY":
+            case "BINARY LARGE OBJECT":
+                return new Spec(TypeKind.BLOB, 0, 0, false);
+            default:
+                return null;
         }
     }
 

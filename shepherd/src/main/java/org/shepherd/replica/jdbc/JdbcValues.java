@@ -159,8 +159,9 @@ public final class JdbcValues {
     }
 
     private void bindNull(PreparedStatement ps, int index, int jdbcType) throws SQLException {
-        if (typedNulls && (jdbcType == Types.NULL || jdbcType == Types.OTHER)) {
-            // Derby refuses an untyped NULL: use the parameter's declared type.
+        if (typedNulls) {
+            // Derby refuses an untyped NULL, and one of another type than the parameter's (setBinaryStream(i, null)
+            // is LONGVARBINARY, a BLOB column's parameter BLOB): use the parameter's declared type.
             ps.setNull(index, ps.getParameterMetaData().getParameterType(index));
         } else {
             ps.setNull(index, jdbcType);
