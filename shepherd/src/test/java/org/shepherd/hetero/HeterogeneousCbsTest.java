@@ -167,7 +167,10 @@ class HeterogeneousCbsTest {
         mixOn(set, 2);
     }
 
-    /** MySQL's SHOW TABLES goes to MariaDB replicas unchanged; its answer leaves out the shepherd's own tables. */
+    /**
+     * MySQL's SHOW TABLES goes to MariaDB replicas unchanged; its answer leaves out the shepherd's own tables, as does a
+     * query of information_schema.
+     */
     @Test
     void showTablesOnMariaDbLeavesOutTheShepherdsTables() throws Exception {
         List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B, ReplicaServers.MARIADB_C);
@@ -179,6 +182,15 @@ class HeterogeneousCbsTest {
             s.setAutoCommit(false);
             assertThat(firstColumn(s, "SHOW TABLES")).as("inside a transaction (streamed)").containsExactly("pets");
             s.commit();
+            // (every replica's database has its own name: DATABASE() is refused, the server's other sets are listed)
+            String catalog = "SELECT DISTINCT table_name FROM information_schema.tables WHERE table_name IN ('pets',"
+                    + " 'shepherd_txlog', 'shepherd_txlog_base') ORDER BY table_name";
+            assertThat(firstColumn(s, catalog)).containsExactly("pets");
+            assertThat(firstColumn(s, "SELECT DISTINCT t.table_name AS t, t.table_type FROM INFORMATION_SCHEMA.TABLES t"
+                    + " WHERE t.table_name LIKE 'pets' OR t.table_name LIKE 'shepherd%' ORDER BY 1")).as("aliased")
+                    .containsExactly("pets");
+            s.setAutoCommit(true);
+            assertThat(firstColumn(s, catalog)).as("in autocommit").containsExactly("pets");
         }
     }
 

@@ -73,10 +73,17 @@ final class CbsSession implements Session {
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
         try {
             Answer a = runStatement(tr, sql, params, options);
-            // a statement the translator knows as a read or write is no listing: the check stays off that path
-            if (tr != null && tr.kind() != StatementKind.OTHER || !ReservedTables.isTableListing(sql)) return a;
-            openCursor = null; // read to its end here
-            return ReservedTables.withoutReservedRows(a);
+            // only what may list tables is looked at: untranslated statements, reads, and the others (SHOW ...)
+            boolean other = tr == null || tr.kind() == StatementKind.OTHER;
+            if (!(a instanceof Answer.Rows) || !other && tr.kind() != StatementKind.READ) return a;
+            if (other && ReservedTables.isTableListing(sql)) {
+                openCursor = null; // read to its end here
+                return ReservedTables.withoutReservedRows(a);
+            }
+            if (!ReservedTables.readsCatalog(sql)) return a;
+            Answer filtered = ReservedTables.withoutReservedCatalogRows(a);
+            if (filtered != a) openCursor = null; // read to its end here
+            return filtered;
         } catch (SQLException e) {
             if (ddl) coordinator.forgetSchema(); // the catalog learned a change that did not happen
             throw e;

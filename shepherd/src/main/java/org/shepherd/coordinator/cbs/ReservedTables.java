@@ -16,7 +16,8 @@ import org.shepherd.protocol.ColumnInfo;
  * {@link JdbcReplicaEndpoint#TXLOG_BASE_TABLE}): they record which transactions each replica committed, so a client
  * statement that names one is refused (reading them would be voted on rows that differ per replica between two
  * truncations; changing or dropping them would break recovery or every commit), and metadata answers leave them out
- * (a schema tool that lists the tables, then drops or checks them, never sees them), as does MySQL's SHOW TABLES.
+ * (a schema tool that lists the tables, then drops or checks them, never sees them), as do MySQL's SHOW TABLES and
+ * queries of the catalog (INFORMATION_SCHEMA, Derby's SYS) in the columns that name tables.
  */
 final class ReservedTables {
 
@@ -31,6 +32,15 @@ final class ReservedTables {
      */
     private static final Pattern TABLE_LISTING = Pattern.compile("\\s*SHOW\\s+(?:FULL\\s+)?TABLES\\b.*",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
+    /**
+     * A query of the catalog: the SQL standard's INFORMATION_SCHEMA (MySQL, MariaDB, HSQLDB, PostgreSQL), Derby's SYS and
+     * Db2's SYSCAT / SYSIBM tables, qualified by their schema as such queries are written.
+     */
+    private static final Pattern CATALOG = Pattern.compile("\\b(?:information_schema|sys|syscat|sysibm)\\s*\\.",
+            Pattern.CASE_INSENSITIVE);
+    /** Catalog columns that name a table (INFORMATION_SCHEMA's and Derby's SYS.SYSTABLES'). */
+    private static final Set<String> CATALOG_TABLE_COLUMNS = Set.of("TABLE_NAME", "TABLENAME", "REFERENCED_TABLE_NAME",
+            "TABNAME");
     /** Rows of such a listing the shepherd holds at most (a listing is one row per table). */
     static final int LISTING_ROWS_MAX = 1_000_000;
 
@@ -109,9 +119,13 @@ final class ReservedTables {
 
     /** The positions (0-based) of the columns of a metadata result that name a table. */
     static int[] tableColumns(List<ColumnInfo> columns) {
+        return columnsNamed(columns, TABLE_COLUMNS);
+    }
+
+    private static int[] columnsNamed(List<ColumnInfo> columns, Set<String> names) {
         List<Integer> found = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
-            if (TABLE_COLUMNS.contains(columns.get(i).name().toUpperCase(Locale.ROOT))) found.add(i);
+            if (names.contains(columns.get(i).name().toUpperCase(Locale.ROOT))) found.add(i);
         }
         return found.stream().mapToInt(Integer::intValue).toArray();
     }
@@ -124,16 +138,47 @@ final class ReservedTables {
         return sql.length() < 4096 && TABLE_LISTING.matcher(sql).matches();
     }
 
+    /** Whether {@code sql}, a query, reads the catalog: its rows may name the reserved tables. */
+    static boolean readsCatalog(String sql) {
+        return sql.length() < 65_536 && (mentions(sql, "sys") || mentions(sql, "information_schema"))
+                && CATALOG.matcher(sql).find();
+    }
+
+    /** Whether {@code text} contains {@code lowerCaseWord}, in any case (no copy of the text). */
+    private static boolean mentions(String text, String lowerCaseWord) {
+        for (int i = text.length() - lowerCaseWord.length(); i >= 0; i--) {
+            if (text.regionMatches(true, i, lowerCaseWord, 0, lowerCaseWord.length())) return true;
+        }
+        return false;
+    }
+
     /** {@code answer} (of a listing of tables) without the rows whose first column names a reserved table. */
     static Answer withoutReservedRows(Answer answer) throws SQLException {
+        return without(answer, columns -> new int[] {0});
+    }
+
+    /**
+     * {@code answer} (of a catalog query) without the rows that name a reserved table in a column the catalog names
+     * tables in; unchanged (still streaming) when it has no such column.
+     */
+    static Answer withoutReservedCatalogRows(Answer answer) throws SQLException {
+        if (!(answer instanceof Answer.Rows rows) || columnsNamed(rows.cursor().columns(), CATALOG_TABLE_COLUMNS).length == 0) {
+            return answer;
+        }
+        return without(answer, columns -> columnsNamed(columns, CATALOG_TABLE_COLUMNS));
+    }
+
+    private static Answer without(Answer answer, java.util.function.Function<List<ColumnInfo>, int[]> tableColumnsOf)
+            throws SQLException {
         if (!(answer instanceof Answer.Rows rows)) return answer;
         List<Object[]> kept = new ArrayList<>();
         List<ColumnInfo> columns;
         try (ResultCursor cursor = rows.cursor()) {
             columns = cursor.columns();
+            int[] tableColumns = tableColumnsOf.apply(columns);
             while (!cursor.exhausted()) {
                 for (Object[] row : cursor.fetch(1000)) {
-                    if (row.length > 0 && row[0] instanceof String name && isReserved(name)) continue;
+                    if (row.length > 0 && namesReserved(row, tableColumns)) continue;
                     if (kept.size() == LISTING_ROWS_MAX) {
                         throw new SQLException("a listing of more than " + LISTING_ROWS_MAX + " tables", "54000");
                     }

@@ -182,6 +182,12 @@ class CbsEmbeddedDefaultTest {
                     while (rs.next()) tables.add(rs.getString("TABLE_NAME"));
                 }
                 assertThat(tables).containsExactly("SHEPHERD_NOTES");
+                tables.clear();
+                try (ResultSet rs = s.executeQuery("SELECT t.tablename FROM sys.systables t JOIN sys.sysschemas s"
+                        + " ON t.schemaid = s.schemaid WHERE t.tabletype = 'T' AND s.schemaname = CURRENT SCHEMA")) {
+                    while (rs.next()) tables.add(rs.getString(1));
+                }
+                assertThat(tables).as("Derby's catalog").containsExactly("SHEPHERD_NOTES");
                 try (ResultSet rs = c.getMetaData().getColumns(null, null, "SHEPHERD_TXLOG%", "%")) {
                     assertThat(rs.next()).as("no columns of the shepherd's tables").isFalse();
                 }
