@@ -87,10 +87,7 @@ final class ReservedTables {
     }
 
     private static boolean mentionsPrefix(String sql) {
-        for (int i = sql.length() - PREFIX.length(); i >= 0; i--) {
-            if ((sql.charAt(i) == 's' || sql.charAt(i) == 'S') && sql.regionMatches(true, i, PREFIX, 0, PREFIX.length())) return true;
-        }
-        return false;
+        return mentions(sql, PREFIX);
     }
 
     private static int endOfLiteral(String sql, int open, boolean backslashEscapes) {
@@ -146,15 +143,18 @@ final class ReservedTables {
 
     /** Whether {@code text} contains {@code lowerCaseWord}, in any case (no copy of the text). */
     private static boolean mentions(String text, String lowerCaseWord) {
+        char first = lowerCaseWord.charAt(0);
+        char firstUpper = Character.toUpperCase(first);
         for (int i = text.length() - lowerCaseWord.length(); i >= 0; i--) {
-            if (text.regionMatches(true, i, lowerCaseWord, 0, lowerCaseWord.length())) return true;
+            char c = text.charAt(i);
+            if ((c == first || c == firstUpper) && text.regionMatches(true, i, lowerCaseWord, 0, lowerCaseWord.length())) return true;
         }
         return false;
     }
 
     /** {@code answer} (of a listing of tables) without the rows whose first column names a reserved table. */
     static Answer withoutReservedRows(Answer answer) throws SQLException {
-        return without(answer, columns -> new int[] {0});
+        return without(answer, new int[] {0});
     }
 
     /**
@@ -162,23 +162,20 @@ final class ReservedTables {
      * tables in; unchanged (still streaming) when it has no such column.
      */
     static Answer withoutReservedCatalogRows(Answer answer) throws SQLException {
-        if (!(answer instanceof Answer.Rows rows) || columnsNamed(rows.cursor().columns(), CATALOG_TABLE_COLUMNS).length == 0) {
-            return answer;
-        }
-        return without(answer, columns -> columnsNamed(columns, CATALOG_TABLE_COLUMNS));
+        if (!(answer instanceof Answer.Rows rows)) return answer;
+        int[] tableColumns = columnsNamed(rows.cursor().columns(), CATALOG_TABLE_COLUMNS);
+        return tableColumns.length == 0 ? answer : without(answer, tableColumns);
     }
 
-    private static Answer without(Answer answer, java.util.function.Function<List<ColumnInfo>, int[]> tableColumnsOf)
-            throws SQLException {
+    private static Answer without(Answer answer, int[] tableColumns) throws SQLException {
         if (!(answer instanceof Answer.Rows rows)) return answer;
         List<Object[]> kept = new ArrayList<>();
         List<ColumnInfo> columns;
         try (ResultCursor cursor = rows.cursor()) {
             columns = cursor.columns();
-            int[] tableColumns = tableColumnsOf.apply(columns);
             while (!cursor.exhausted()) {
                 for (Object[] row : cursor.fetch(1000)) {
-                    if (row.length > 0 && namesReserved(row, tableColumns)) continue;
+                    if (namesReserved(row, tableColumns)) continue;
                     if (kept.size() == LISTING_ROWS_MAX) {
                         throw new SQLException("a listing of more than " + LISTING_ROWS_MAX + " tables", "54000");
                     }
@@ -192,7 +189,7 @@ final class ReservedTables {
     /** Whether a metadata row names a reserved table in one of {@code tableColumns}. */
     static boolean namesReserved(Object[] row, int[] tableColumns) {
         for (int i : tableColumns) {
-            if (row[i] instanceof String s && isReserved(s)) return true;
+            if (i < row.length && row[i] instanceof String s && isReserved(s)) return true;
         }
         return false;
     }
