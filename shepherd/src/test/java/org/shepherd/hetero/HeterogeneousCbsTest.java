@@ -194,6 +194,66 @@ class HeterogeneousCbsTest {
         }
     }
 
+    /**
+     * MySQL's INSERT ... ON DUPLICATE KEY UPDATE runs on a replica set of MariaDB servers: clients upserting the same
+     * keys at once leave equal replicas and the count of every upsert; into a table with an AUTO_INCREMENT column, or
+     * with a replica of another engine, it is refused before it runs anywhere.
+     */
+    @Test
+    void upsertsRunOnMariaDbReplicasOnly() throws Exception {
+        List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B, ReplicaServers.MARIADB_C);
+        int clients = 4;
+        int upserts = 25;
+        try (CbsCoordinator c = coordinator(set, 0)) {
+            try (Session s = c.openSession("app", "db")) {
+                Workloads.update(s, "CREATE TABLE hits (page VARCHAR(20) PRIMARY KEY, n INT NOT NULL, last_by INT)");
+                Workloads.update(s, "CREATE TABLE visits (id INT AUTO_INCREMENT PRIMARY KEY, page VARCHAR(20) UNIQUE, n INT)");
+                String upsert = "INSERT INTO hits (page, n, last_by) VALUES (?, 1, ?) ON DUPLICATE KEY UPDATE n = n + 1,"
+                        + " last_by = VALUES(last_by)";
+                assertThat(Workloads.update(s, upsert, "home", 0)).as("inserted").isEqualTo(1);
+                assertThat(Workloads.update(s, upsert, "home", 0)).as("updated").isEqualTo(2);
+                assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO visits (page, n) VALUES ('a', 1) ON DUPLICATE KEY"
+                        + " UPDATE n = n + 1")).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("AUTO_INCREMENT");
+            }
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+            try {
+                List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+                for (int k = 0; k < clients; k++) {
+                    int client = k;
+                    done.add(pool.submit(() -> {
+                        java.util.Random rnd = new java.util.Random(SEED + client);
+                        try (Session s = c.openSession("app", "db")) {
+                            s.setAutoCommit(false);
+                            for (int i = 0; i < upserts; i++) {
+                                Workloads.update(s, "INSERT INTO hits (page, n, last_by) VALUES (?, 1, ?) ON DUPLICATE KEY"
+                                        + " UPDATE n = n + 1, last_by = VALUES(last_by)", "p" + rnd.nextInt(3), client);
+                                s.commit();
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (java.util.concurrent.Future<?> f : done) f.get(120, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            try (Session s = c.openSession("app", "db")) {
+                List<Object[]> total = Workloads.query(s, "SELECT SUM(n) FROM hits");
+                assertThat(Workloads.number(total.get(0)[0])).as("every upsert counted").isEqualTo(2L + clients * upserts);
+            }
+            assertEqualEverywhere(c, "hits", "page");
+            assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
+        }
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE hits (page VARCHAR(20) PRIMARY KEY, n INT NOT NULL)");
+            assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO hits (page, n) VALUES ('a', 1) ON DUPLICATE KEY UPDATE"
+                    + " n = n + 1")).isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000")
+                    .hasMessageContaining("runs only when every replica is MySQL or MariaDB");
+        }
+    }
+
     private static List<String> firstColumn(Session s, String sql) throws SQLException {
         List<String> out = new ArrayList<>();
         try (ResultCursor cursor = ((Answer.Rows) s.execute(sql, List.of(), ExecOptions.DEFAULT)).cursor()) {

@@ -61,6 +61,7 @@ public final class Translation {
     private final Existence existence;
     private final List<String> identityColumns;
     private final String insertTable;
+    private final boolean upsert;
     private final List<DdlRenderer.IdentityOptions> identityOptions;
     private final Renderer.Pins pins;
     private final SchemaCatalog catalog;
@@ -78,6 +79,7 @@ public final class Translation {
         this.existence = b.existence;
         this.identityColumns = List.copyOf(b.identityColumns);
         this.insertTable = b.insertTable;
+        this.upsert = b.upsert;
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         this.catalog = b.catalog;
@@ -109,6 +111,7 @@ public final class Translation {
         Existence existence = Existence.NONE;
         List<String> identityColumns = List.of();
         String insertTable;
+        boolean upsert;
         List<DdlRenderer.IdentityOptions> identityOptions = List.of();
         int passthroughParameters = -1;
         SchemaCatalog catalog;
@@ -171,6 +174,14 @@ public final class Translation {
     /** For INSERT: the target table as written; otherwise null. */
     public String insertTable() {
         return insertTable;
+    }
+
+    /**
+     * Whether this is MySQL's {@code INSERT ... ON DUPLICATE KEY UPDATE}: rendered only for MySQL-family replicas (the
+     * other engines have no statement with its effect and update counts), so it runs only on replica sets of that family.
+     */
+    public boolean upsert() {
+        return upsert;
     }
 
     /**
@@ -395,6 +406,11 @@ public final class Translation {
             default:
                 if (ast instanceof Values && !d.supportsValuesStatement()) {
                     throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
+                }
+                if (upsert && d.family() != Dialect.Family.MYSQL) {
+                    throw TranslationException.unsupported("INSERT ... ON DUPLICATE KEY UPDATE runs only when every replica is"
+                            + " MySQL or MariaDB (a " + d.name() + " replica has no statement with its effect and update"
+                            + " counts); use UPDATE, then INSERT when no row changed");
                 }
                 if (ast instanceof Merge && !d.supportsMerge()) {
                     throw TranslationException.unsupported("MERGE does not exist on MySQL/MariaDB; write UPDATE, then INSERT for "

@@ -237,6 +237,7 @@ public final class Translator {
             b.orderKeyColumns = orderKeyColumns((Select) st);
         } else if (st instanceof Insert) {
             b.insertTable = ((Insert) st).getTable().getFullyQualifiedName();
+            b.upsert = ((Insert) st).isUseDuplicate();
         } else if (st instanceof CreateTable) {
             CreateTable ct = (CreateTable) st;
             b.identityColumns = DdlRenderer.identityColumns(ct, client);
@@ -420,7 +421,7 @@ public final class Translator {
     }
 
     /** Rejections that do not depend on the target dialect. */
-    private static void check(Statement st) {
+    private void check(Statement st) {
         if (st instanceof Update && ((Update) st).getLimit() != null || st instanceof Delete && ((Delete) st).getLimit() != null) {
             throw TranslationException.unsupported("UPDATE/DELETE ... LIMIT changes rows chosen in an engine-specific order (and "
                     + "is MySQL-only); select the rows by key in the WHERE clause instead");
@@ -434,7 +435,7 @@ public final class Translator {
         }
         if (st instanceof Insert) {
             Insert insert = (Insert) st;
-            if (insert.isUseDuplicate() || insert.getConflictAction() != null) {
+            if (insert.getConflictAction() != null || insert.isUseDuplicate() && client.family() != Dialect.Family.MYSQL) {
                 throw TranslationException.unsupported("INSERT ... ON DUPLICATE KEY / ON CONFLICT is not portable; use UPDATE, then "
                         + "INSERT when no row changed");
             }

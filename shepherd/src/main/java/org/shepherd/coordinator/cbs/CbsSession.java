@@ -131,6 +131,12 @@ final class CbsSession implements Session {
         String keyColumn = null;
         if (tr.kind() == StatementKind.WRITE && tr.insertTable() != null) {
             keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
+            if (keyColumn != null && tr.upsert()) {
+                throw new SQLFeatureNotSupportedException("INSERT ... ON DUPLICATE KEY UPDATE into " + tr.insertTable()
+                        + ", which has an AUTO_INCREMENT column (" + keyColumn + "), is not supported: the key the primary"
+                        + " generates or finds cannot be given to the other replicas; use UPDATE, then INSERT when no row"
+                        + " changed", "0A000");
+            }
             if (keyColumn != null) checkKeysCanBePinned(bound, keyColumn);
         }
         return new JdbcStatement(sql, params, options, bound, keyColumn, stream);
