@@ -195,7 +195,7 @@ class HeterogeneousCbsTest {
     }
 
     /**
-     * MySQL's INSERT ... ON DUPLICATE KEY UPDATE runs on a replica set of MariaDB servers: clients upserting the same
+     * MySQL's INSERT ... ON DUPLICATE KEY UPDATE (and REPLACE) runs on a replica set of MariaDB servers: clients upserting the same
      * keys at once leave equal replicas and the count of every upsert; into a table with an AUTO_INCREMENT column, or
      * with a replica of another engine, it is refused before it runs anywhere.
      */
@@ -212,6 +212,9 @@ class HeterogeneousCbsTest {
                         + " last_by = VALUES(last_by)";
                 assertThat(Workloads.update(s, upsert, "home", 0)).as("inserted").isEqualTo(1);
                 assertThat(Workloads.update(s, upsert, "home", 0)).as("updated").isEqualTo(2);
+                assertThat(Workloads.update(s, "REPLACE INTO hits (page, n) VALUES ('about', 1)")).as("inserted").isEqualTo(1);
+                assertThat(Workloads.update(s, "REPLACE INTO hits (page, n) VALUES ('about', 0)")).as("replaced").isEqualTo(2);
+                Workloads.update(s, "DELETE FROM hits WHERE page = 'about'");
                 assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO visits (page, n) VALUES ('a', 1) ON DUPLICATE KEY"
                         + " UPDATE n = n + 1")).isInstanceOf(SQLException.class)
                         .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("AUTO_INCREMENT");

@@ -30,6 +30,7 @@ import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.upsert.Upsert;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
@@ -177,8 +178,9 @@ public final class Translation {
     }
 
     /**
-     * Whether this is MySQL's {@code INSERT ... ON DUPLICATE KEY UPDATE}: rendered only for MySQL-family replicas (the
-     * other engines have no statement with its effect and update counts), so it runs only on replica sets of that family.
+     * Whether this is MySQL's {@code INSERT ... ON DUPLICATE KEY UPDATE} or {@code REPLACE INTO}: rendered only for
+     * MySQL-family replicas (the other engines have no statement with its effect and update counts), so it runs only on
+     * replica sets of that family.
      */
     public boolean upsert() {
         return upsert;
@@ -408,9 +410,9 @@ public final class Translation {
                     throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
                 }
                 if (upsert && d.family() != Dialect.Family.MYSQL) {
-                    throw TranslationException.unsupported("INSERT ... ON DUPLICATE KEY UPDATE runs only when every replica is"
-                            + " MySQL or MariaDB (a " + d.name() + " replica has no statement with its effect and update"
-                            + " counts); use UPDATE, then INSERT when no row changed");
+                    throw TranslationException.unsupported((ast instanceof Upsert ? "REPLACE" : "INSERT ... ON DUPLICATE KEY"
+                            + " UPDATE") + " runs only when every replica is MySQL or MariaDB (a " + d.name() + " replica has"
+                            + " no statement with its effect and update counts); use UPDATE, then INSERT when no row changed");
                 }
                 if (ast instanceof Merge && !d.supportsMerge()) {
                     throw TranslationException.unsupported("MERGE does not exist on MySQL/MariaDB; write UPDATE, then INSERT for "

@@ -47,6 +47,7 @@ import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.upsert.Upsert;
+import net.sf.jsqlparser.statement.upsert.UpsertType;
 
 import org.shepherd.translator.dialect.Dialect;
 
@@ -238,6 +239,9 @@ public final class Translator {
         } else if (st instanceof Insert) {
             b.insertTable = ((Insert) st).getTable().getFullyQualifiedName();
             b.upsert = ((Insert) st).isUseDuplicate();
+        } else if (st instanceof Upsert) { // MySQL's REPLACE INTO (check refused the others)
+            b.insertTable = ((Upsert) st).getTable().getFullyQualifiedName();
+            b.upsert = true;
         } else if (st instanceof CreateTable) {
             CreateTable ct = (CreateTable) st;
             b.identityColumns = DdlRenderer.identityColumns(ct, client);
@@ -430,7 +434,7 @@ public final class Translator {
                 || st instanceof Delete && ((Delete) st).getOrderByElements() != null) {
             throw TranslationException.unsupported("UPDATE/DELETE ... ORDER BY is MySQL-only; select the rows in the WHERE clause");
         }
-        if (st instanceof Upsert) {
+        if (st instanceof Upsert u && !(u.getUpsertType() == UpsertType.REPLACE && client.family() == Dialect.Family.MYSQL)) {
             throw TranslationException.unsupported("REPLACE/UPSERT is not portable; use UPDATE, then INSERT when no row changed");
         }
         if (st instanceof Insert) {

@@ -132,7 +132,7 @@ final class CbsSession implements Session {
         if (tr.kind() == StatementKind.WRITE && tr.insertTable() != null) {
             keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
             if (keyColumn != null && tr.upsert()) {
-                throw new SQLFeatureNotSupportedException("INSERT ... ON DUPLICATE KEY UPDATE into " + tr.insertTable()
+                throw new SQLFeatureNotSupportedException("INSERT ... ON DUPLICATE KEY UPDATE or REPLACE into " + tr.insertTable()
                         + ", which has an AUTO_INCREMENT column (" + keyColumn + "), is not supported: the key the primary"
                         + " generates or finds cannot be given to the other replicas; use UPDATE, then INSERT when no row"
                         + " changed", "0A000");
