@@ -187,6 +187,18 @@ public final class Translation {
     }
 
     /**
+     * Whether this upsert's generated key can be pinned on the secondaries: an INSERT ... ON DUPLICATE KEY UPDATE of
+     * one VALUES row. The primary reports the key of the row it inserted, which the secondaries insert too; when it
+     * updated a row instead, the secondaries, holding the same rows, update the same one (a reported key they are given
+     * is unused or that row's). A REPLACE deletes and inserts (two rows counted, one key reported) and several rows report
+     * one key: neither can be pinned.
+     */
+    public boolean upsertKeysPinnable() {
+        return upsert && ast instanceof Insert insert && insert.getValues() != null && insert.getColumns() != null
+                && rows(insert).size() == 1;
+    }
+
+    /**
      * True when the statement said IF [NOT] EXISTS and {@code d} has no such clause: the rendering omits it, and the
      * coordinator treats an error for which {@link #isIgnorableError} holds as success (update count 0).
      */

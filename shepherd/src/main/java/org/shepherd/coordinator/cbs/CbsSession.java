@@ -131,11 +131,11 @@ final class CbsSession implements Session {
         String keyColumn = null;
         if (tr.kind() == StatementKind.WRITE && tr.insertTable() != null) {
             keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
-            if (keyColumn != null && tr.upsert()) {
-                throw new SQLFeatureNotSupportedException("INSERT ... ON DUPLICATE KEY UPDATE or REPLACE into " + tr.insertTable()
-                        + ", which has an AUTO_INCREMENT column (" + keyColumn + "), is not supported: the key the primary"
-                        + " generates or finds cannot be given to the other replicas; use UPDATE, then INSERT when no row"
-                        + " changed", "0A000");
+            if (keyColumn != null && tr.upsert() && !tr.upsertKeysPinnable()) {
+                throw new SQLFeatureNotSupportedException("REPLACE, or INSERT ... ON DUPLICATE KEY UPDATE of more than one"
+                        + " VALUES row, into " + tr.insertTable() + ", which has an AUTO_INCREMENT column (" + keyColumn
+                        + "), is not supported: the keys the primary generates cannot be given to the other replicas; upsert"
+                        + " one row at a time with INSERT ... ON DUPLICATE KEY UPDATE", "0A000");
             }
             if (keyColumn != null) checkKeysCanBePinned(bound, keyColumn);
         }

@@ -719,6 +719,9 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
         if (keys.size() == u.count()) {
             stmt.primaryGenerated(keys);
+        } else if (stmt.translation() != null && stmt.translation().upsertKeysPinnable()) {
+            // ON DUPLICATE KEY UPDATE updated its row (counted 2): the secondaries update the same row, no key needed
+            LOG.debug("[{}] updated a row on the primary: no key to pin", stmt.sql());
         } else {
             LOG.warn("cannot pin generated keys of [{}]: the primary reported {} keys for {} rows; the secondaries generate"
                     + " their own", stmt.sql(), keys.size(), u.count());
