@@ -30,6 +30,10 @@ final class SqlText {
             + " Shepherd runs a session's transactions on pooled connections of every replica: pass the value as a"
             + " parameter instead";
 
+    /** The standard's (and Derby's, HSQLDB's, Db2's, MariaDB's) NEXT VALUE FOR, and Db2's PREVIOUS VALUE FOR. */
+    private static final java.util.regex.Pattern SEQUENCE_VALUE =
+            java.util.regex.Pattern.compile("(?:NEXT|PREVIOUS)\\s+VALUE\\s+FOR\\b", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     /** Words that must not survive rendering anywhere in DML or DDL (they would be evaluated by each replica). */
     private static final Map<String, String> FORBIDDEN_WORDS = Map.ofEntries(
             Map.entry("CURRENT_TIMESTAMP", "CURRENT_TIMESTAMP is evaluated by each replica here; Shepherd pins it only in"
@@ -271,6 +275,28 @@ final class SqlText {
     }
 
     /**
+     * Refuses (0A000) a statement as the client wrote it, one the translator could not parse and that runs unchanged on
+     * replicas of the client's dialect family, when it holds a word each replica would evaluate for itself (the same
+     * words as {@link #finish}'s last pass: clock functions, per-connection and per-replica values, sequences, variables).
+     * String literals, quoted identifiers and comments are skipped.
+     */
+    static void refuseEvaluatedPerReplica(String sql, boolean backslashEscapes) {
+        SqlWords.scan(sql, backslashEscapes, new SqlWords.Visitor() {
+            @Override
+            public void word(String text, int start, int end) {
+                checkWord(text, start, end);
+            }
+
+            @Override
+            public void at(String text, int index) {
+                if (isVariable(text, index)) {
+                    throw new TranslationException("0A000", VARIABLE);
+                }
+            }
+        });
+    }
+
+    /**
      * Whether the {@code @} at {@code at} starts a MySQL user variable ({@code @x}, {@code @`x`}) or system variable
      * ({@code @@x}); PostgreSQL's operators {@code @}, {@code @>} and {@code @@} are followed by a blank or an operator.
      */
@@ -291,6 +317,12 @@ final class SqlText {
             return;
         }
         String word = text.substring(start, end).toUpperCase(Locale.ROOT);
+        if ((word.equals("NEXT") || word.equals("PREVIOUS")) && SEQUENCE_VALUE.matcher(text).region(start, text.length())
+                .lookingAt()) {
+            throw new TranslationException("0A000", word + " VALUE FOR draws from a sequence of each replica, which no"
+                    + " transaction orders (a rolled-back or concurrent transaction makes the replicas' values differ); use an"
+                    + " identity column and Statement.getGeneratedKeys()");
+        }
         String message = FORBIDDEN_WORDS.get(word);
         if (message == null) {
             int k = end;

@@ -255,6 +255,19 @@ public final class Translator {
     }
 
     /**
+     * Refuses (0A000) a statement the parser could not read, which runs unchanged on replicas of the client's dialect
+     * family, when it holds something each replica would evaluate for itself ({@code NOW()}, {@code CURRENT_TIMESTAMP},
+     * {@code NEXT VALUE FOR}, a variable, ...): translated statements have those pinned or refused, this one cannot.
+     */
+    public void refuseEvaluatedPerReplica(String sql) throws SQLException {
+        try {
+            SqlText.refuseEvaluatedPerReplica(sql, client.backslashEscapesInStrings());
+        } catch (TranslationException e) {
+            throw e.toSqlException();
+        }
+    }
+
+    /**
      * {@code sql} rendered for dialect {@code d} when it is a savepoint statement (SAVEPOINT, ROLLBACK TO SAVEPOINT or
      * RELEASE SAVEPOINT, in any dialect's spelling), else null: for a mode that otherwise sends the client's SQL
      * unchanged to its one database.

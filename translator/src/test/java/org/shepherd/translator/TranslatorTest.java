@@ -45,6 +45,30 @@ class TranslatorTest {
     }
 
     /**
+     * A statement the parser cannot read runs unchanged on replicas of the client's family: whatever each replica
+     * would evaluate for itself is refused in it, outside literals, quoted names and comments.
+     */
+    @Test
+    void anUnparsedStatementIsRefusedWhenEachReplicaWouldEvaluateSomethingInIt() throws SQLException {
+        Translator mysql = new Translator(Dialect.MARIADB, 8);
+        for (String sql : List.of("INSERT DELAYED INTO t VALUES (NOW())", "UPDATE t SET a = CURRENT_TIMESTAMP WHERE b = ?",
+                "INSERT INTO t VALUES (NEXT VALUE FOR s)", "SELECT @x := 1", "SELECT uuid_short() FROM t",
+                "SELECT a FROM t WHERE b = 'x\\\\' AND c = NOW()")) {
+            assertThatThrownBy(() -> mysql.refuseEvaluatedPerReplica(sql)).as(sql).isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "0A000");
+        }
+        for (String sql : List.of("SELECT 'NOW()' FROM t -- CURRENT_TIMESTAMP", "SELECT `now` FROM t /* @x */",
+                "SELECT a FROM t WHERE b = 'it\\'s NOW()' # NOW()", "SELECT t.current_date, next, value FROM t WHERE c = ?",
+                "SELECT \"NOW()\" FROM t")) {
+            mysql.refuseEvaluatedPerReplica(sql);
+        }
+        Translator derby = new Translator(Dialect.DERBY, 8);
+        derby.refuseEvaluatedPerReplica("SELECT 'a\\' FROM t WHERE x = 'b'"); // no backslash escapes outside MySQL
+        assertThatThrownBy(() -> derby.refuseEvaluatedPerReplica("VALUES NEXT VALUE FOR app.s"))
+                .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("NEXT VALUE FOR");
+    }
+
+    /**
      * Twenty nested parentheses in a select list send JSqlParser's lookahead into exponential time (minutes): the parse
      * is given up at the timeout with 54001, and the refusal is not cached (a stalled machine may parse it in time).
      */

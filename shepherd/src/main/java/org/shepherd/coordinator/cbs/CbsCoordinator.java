@@ -371,7 +371,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
 
     /**
      * The statement for the replicas: translated per dialect and bound once. Statements the parser does not know
-     * (42000) still run unchanged when every replica speaks the client's dialect family. A statement that names one
+     * (42000) still run unchanged when every replica speaks the client's dialect family, unless they hold something
+     * each replica would evaluate for itself. A statement that names one
      * of the shepherd's own tables is refused (42501, {@link ReservedTables}).
      */
     Translation translate(String sql) throws SQLException {
@@ -379,8 +380,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         try {
             return translator.translate(sql);
         } catch (SQLException e) {
-            if ("42000".equals(e.getSQLState()) && homogeneous) return null;
-            throw e;
+            if (!"42000".equals(e.getSQLState()) || !homogeneous) throw e;
+            translator.refuseEvaluatedPerReplica(sql); // it runs unchanged: nothing in it may differ per replica
+            return null;
         }
     }
 

@@ -10,6 +10,7 @@ import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.BufferedCursor;
 import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.protocol.ColumnInfo;
+import org.shepherd.translator.SqlWords;
 
 /**
  * The tables the shepherd keeps on every replica for itself ({@link JdbcReplicaEndpoint#TXLOG_TABLE},
@@ -59,59 +60,28 @@ final class ReservedTables {
      */
     static void refuseIfNamed(String sql, boolean backslashEscapes) throws SQLException {
         if (!mentionsPrefix(sql)) return;
-        int n = sql.length();
-        int i = 0;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (c == '\'') {
-                i = endOfLiteral(sql, i, backslashEscapes);
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-' || c == '#' && backslashEscapes) {
-                int eol = sql.indexOf('\n', i);
-                i = eol < 0 ? n : eol + 1;
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
-            } else if (isIdentifierPart(c)) {
-                int start = i;
-                while (i < n && isIdentifierPart(sql.charAt(i))) i++;
-                String word = sql.substring(start, i);
-                if (isReserved(word)) {
-                    throw new SQLException(word + " is the shepherd's own table on every replica (it records which"
-                            + " transactions each replica committed, for recovery); client statements may not read or"
-                            + " change it: '" + sql.strip() + "'", "42501");
-                }
-            } else {
-                i++;
+        String[] named = {null};
+        SqlWords.scan(sql, backslashEscapes, new SqlWords.Visitor() {
+            @Override
+            public void word(String text, int start, int end) {
+                if (named[0] == null && isReserved(text.substring(start, end))) named[0] = text.substring(start, end);
             }
+
+            @Override
+            public void quoted(String text, int start, int end) {
+                // a quoted name, or MySQL's double-quoted string: a name is what matters ("SHEPHERD_TXLOG", `t`.`x`)
+                if (named[0] == null && isReserved(text.substring(start, end))) named[0] = text.substring(start, end);
+            }
+        });
+        if (named[0] != null) {
+            throw new SQLException(named[0] + " is the shepherd's own table on every replica (it records which"
+                    + " transactions each replica committed, for recovery); client statements may not read or"
+                    + " change it: '" + sql.strip() + "'", "42501");
         }
     }
 
     private static boolean mentionsPrefix(String sql) {
         return mentions(sql, PREFIX);
-    }
-
-    private static int endOfLiteral(String sql, int open, boolean backslashEscapes) {
-        int n = sql.length();
-        int i = open + 1;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (c == '\\' && backslashEscapes) {
-                i += 2;
-            } else if (c == '\'') {
-                if (i + 1 < n && sql.charAt(i + 1) == '\'') {
-                    i += 2;
-                } else {
-                    return i + 1;
-                }
-            } else {
-                i++;
-            }
-        }
-        return n;
-    }
-
-    private static boolean isIdentifierPart(char c) {
-        return Character.isLetterOrDigit(c) || c == '_' || c == '$';
     }
 
     /** The positions (0-based) of the columns of a metadata result that name a table. */
