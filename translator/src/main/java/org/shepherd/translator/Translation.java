@@ -411,10 +411,12 @@ public final class Translation {
                     throw TranslationException.unsupported("'" + clientSql + "' is specific to " + client.name()
                             + " and cannot be sent to a " + d.name() + " replica");
                 }
+                // sent as the client wrote it to engines of its family: nothing in it may be evaluated per replica
                 if (ast == null) {
+                    SqlText.refuseEvaluatedPerReplica(clientSql, client.backslashEscapesInStrings());
                     return new SqlText.Rendered(clientSql, new int[0]);
                 }
-                return SqlText.finish(new Renderer(client, d, pins, catalog, mixedPadding).render(ast), client, d, false);
+                return SqlText.finish(new Renderer(client, d, pins, catalog, mixedPadding).render(ast), client, d, true);
             case DDL:
                 return SqlText.finish(ddl(d), client, d, true);
             default:
