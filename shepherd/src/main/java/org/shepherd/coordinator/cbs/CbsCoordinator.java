@@ -372,8 +372,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /**
      * The statement for the replicas: translated per dialect and bound once. Statements the parser does not know
      * (42000) still run unchanged when every replica speaks the client's dialect family, unless they hold something
-     * each replica would evaluate for itself. A statement that names one
-     * of the shepherd's own tables is refused (42501, {@link ReservedTables}).
+     * each replica would evaluate for itself. A statement that names one of the shepherd's own tables is refused (42501,
+     * {@link ReservedTables}).
      */
     Translation translate(String sql) throws SQLException {
         ReservedTables.refuseIfNamed(sql, translator.clientDialect().backslashEscapesInStrings());
