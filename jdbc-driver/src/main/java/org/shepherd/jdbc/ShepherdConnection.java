@@ -37,6 +37,9 @@ import org.shepherd.protocol.v1.Message;
  */
 public class ShepherdConnection extends AbstractUnsupportedConnection {
 
+    /** The client info names of JDBC 4 (Connection.setClientInfo's javadoc). */
+    private static final List<String> CLIENT_INFO_NAMES = List.of("ApplicationName", "ClientUser", "ClientHostname");
+
     private final QueryExecutor executor;
     private final Message.Ready ready;
     private final String url;
@@ -63,9 +66,6 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         String applicationName = DriverProperty.APPLICATION_NAME.get(parsedUrl.properties());
         if (applicationName != null) clientInfo.setProperty("ApplicationName", applicationName);
     }
-
-    /** The client info names of JDBC 4 (Connection.setClientInfo's javadoc). */
-    private static final List<String> CLIENT_INFO_NAMES = List.of("ApplicationName", "ClientUser", "ClientHostname");
 
     static ShepherdConnection open(ShepherdUrl u, String url) throws SQLException {
         Properties p = u.properties();

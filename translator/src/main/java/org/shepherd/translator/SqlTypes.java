@@ -35,6 +35,8 @@ final class SqlTypes {
     }
 
     private static final int MAX_TIMESTAMP_PRECISION = 6;
+    /** Derby's and Db2's {@code BLOB(1M)}, {@code CLOB(64 K)} (the parser hands it on as {@code 64, K}); MySQL's {@code BLOB(n)}. */
+    private static final java.util.regex.Pattern LOB_LENGTH = java.util.regex.Pattern.compile("\\d+\\s*,?\\s*[KMG]?");
 
     private SqlTypes() {
     }
@@ -154,9 +156,6 @@ final class SqlTypes {
                 return lob;
         }
     }
-
-    /** Derby's and Db2's {@code BLOB(1M)}, {@code CLOB(64 K)} (the parser hands it on as {@code 64, K}); MySQL's {@code BLOB(n)}. */
-    private static final java.util.regex.Pattern LOB_LENGTH = java.util.regex.Pattern.compile("\\d+\\s*,?\\s*[KMG]?");
 
     /** TEXT or BLOB for a large-object type name, else null. */
     private static Spec largeObject(String name) {
