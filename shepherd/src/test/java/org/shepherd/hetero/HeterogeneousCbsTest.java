@@ -124,6 +124,8 @@ class HeterogeneousCbsTest {
         ReplicaTables.assertEqualEverywhere(pools, "shepherd_txlog", "txid");
     }
 
+    private static final List<String> THREE_MARIADB = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B,
+            ReplicaServers.MARIADB_C);
     private static final List<String> MARIADB_DERBY_HSQLDB = List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY,
             ReplicaServers.HSQLDB);
 
@@ -162,7 +164,7 @@ class HeterogeneousCbsTest {
 
     @Test
     void mariaDbThreeTimes() throws Exception {
-        List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B, ReplicaServers.MARIADB_C);
+        List<String> set = THREE_MARIADB;
         bankOn(set, 0);
         mixOn(set, 2);
     }
@@ -173,8 +175,7 @@ class HeterogeneousCbsTest {
      */
     @Test
     void showTablesOnMariaDbLeavesOutTheShepherdsTables() throws Exception {
-        List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B, ReplicaServers.MARIADB_C);
-        try (CbsCoordinator c = coordinator(set, 0); Session s = c.openSession("app", "db")) {
+        try (CbsCoordinator c = coordinator(THREE_MARIADB, 0); Session s = c.openSession("app", "db")) {
             s.execute("CREATE TABLE pets (id INT PRIMARY KEY)", List.of(), ExecOptions.DEFAULT);
             s.execute("INSERT INTO pets VALUES (1)", List.of(), ExecOptions.DEFAULT);
             assertThat(firstColumn(s, "SHOW TABLES")).containsExactly("pets");
@@ -201,10 +202,9 @@ class HeterogeneousCbsTest {
      */
     @Test
     void upsertsRunOnMariaDbReplicasOnly() throws Exception {
-        List<String> set = List.of(ReplicaServers.MARIADB, ReplicaServers.MARIADB_B, ReplicaServers.MARIADB_C);
         int clients = 4;
         int upserts = 25;
-        try (CbsCoordinator c = coordinator(set, 0)) {
+        try (CbsCoordinator c = coordinator(THREE_MARIADB, 0)) {
             try (Session s = c.openSession("app", "db")) {
                 Workloads.update(s, "CREATE TABLE hits (page VARCHAR(20) PRIMARY KEY, n INT NOT NULL, last_by INT)");
                 Workloads.update(s, "CREATE TABLE visits (id INT AUTO_INCREMENT PRIMARY KEY, page VARCHAR(20) UNIQUE, n INT)");

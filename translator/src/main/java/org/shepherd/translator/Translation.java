@@ -63,6 +63,8 @@ public final class Translation {
     private final List<String> identityColumns;
     private final String insertTable;
     private final boolean upsert;
+    private final boolean upsertKeysPinnable;
+    private final boolean readsCatalog;
     private final List<DdlRenderer.IdentityOptions> identityOptions;
     private final Renderer.Pins pins;
     private final SchemaCatalog catalog;
@@ -81,6 +83,9 @@ public final class Translation {
         this.identityColumns = List.copyOf(b.identityColumns);
         this.insertTable = b.insertTable;
         this.upsert = b.upsert;
+        this.upsertKeysPinnable = b.upsert && b.ast instanceof Insert insert && insert.getValues() != null
+                && insert.getColumns() != null && rows(insert).size() == 1;
+        this.readsCatalog = b.kind == StatementKind.READ && Translator.readsCatalog(b.clientSql);
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         this.catalog = b.catalog;
@@ -194,8 +199,12 @@ public final class Translation {
      * one key: neither can be pinned.
      */
     public boolean upsertKeysPinnable() {
-        return upsert && ast instanceof Insert insert && insert.getValues() != null && insert.getColumns() != null
-                && rows(insert).size() == 1;
+        return upsertKeysPinnable;
+    }
+
+    /** Whether this is a query of the catalog ({@link Translator#readsCatalog}), decided once per statement text. */
+    public boolean readsCatalog() {
+        return readsCatalog;
     }
 
     /**

@@ -255,6 +255,18 @@ public final class Translator {
     }
 
     /**
+     * A query of the catalog: the SQL standard's INFORMATION_SCHEMA (MySQL, MariaDB, HSQLDB, PostgreSQL), Derby's SYS and
+     * Db2's SYSCAT / SYSIBM tables, qualified by their schema as such queries are written.
+     */
+    private static final Pattern CATALOG = Pattern.compile("\\b(?:information_schema|sys|syscat|sysibm)\\s*\\.",
+            Pattern.CASE_INSENSITIVE);
+
+    /** Whether {@code sql} names a table of the catalog (its rows may name the shepherd's own tables). */
+    public static boolean readsCatalog(String sql) {
+        return sql.length() < 65_536 && CATALOG.matcher(sql).find();
+    }
+
+    /**
      * Refuses (0A000) a statement the parser could not read, which runs unchanged on replicas of the client's dialect
      * family, when it holds something each replica would evaluate for itself ({@code NOW()}, {@code CURRENT_TIMESTAMP},
      * {@code NEXT VALUE FOR}, a variable, ...): translated statements have those pinned or refused, this one cannot.

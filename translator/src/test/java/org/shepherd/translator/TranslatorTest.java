@@ -44,6 +44,23 @@ class TranslatorTest {
         }
     }
 
+    /** Catalog queries are recognized by their qualified schema, once per statement text (the translation keeps it). */
+    @Test
+    void catalogQueriesAreRecognizedByTheirQualifiedSchema() throws SQLException {
+        assertThat(Translator.readsCatalog("SELECT table_name FROM information_schema.tables")).isTrue();
+        assertThat(Translator.readsCatalog("select * from INFORMATION_SCHEMA . COLUMNS where 1=1")).isTrue();
+        assertThat(Translator.readsCatalog("SELECT tablename FROM SYS.SYSTABLES")).isTrue();
+        assertThat(Translator.readsCatalog("SELECT tabname FROM syscat.tables")).isTrue();
+        assertThat(Translator.readsCatalog("SELECT s_quantity FROM stock WHERE s_i_id = ?")).isFalse();
+        assertThat(Translator.readsCatalog("SELECT sys_id FROM systems s WHERE s.sys_id = 1")).isFalse();
+        assertThat(Translator.readsCatalog("SELECT x FROM mysys.t")).isFalse();
+        Translator derby = new Translator(Dialect.DERBY, 8);
+        assertThat(derby.translate("SELECT tablename FROM sys.systables ORDER BY tablename").readsCatalog()).isTrue();
+        assertThat(derby.translate("SELECT a FROM t ORDER BY a").readsCatalog()).isFalse();
+        assertThat(derby.translate("DELETE FROM t WHERE a IN (SELECT 1 FROM sys.systables)").readsCatalog())
+                .as("only reads are looked at").isFalse();
+    }
+
     /**
      * A statement the parser cannot read runs unchanged on replicas of the client's family: whatever each replica
      * would evaluate for itself is refused in it, outside literals, quoted names and comments.

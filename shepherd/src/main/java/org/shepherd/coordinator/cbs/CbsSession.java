@@ -21,6 +21,7 @@ import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.StatementKind;
 import org.shepherd.translator.TransactionControl;
 import org.shepherd.translator.Translation;
+import org.shepherd.translator.Translator;
 import org.shepherd.translator.dialect.Dialect;
 
 /**
@@ -80,7 +81,7 @@ final class CbsSession implements Session {
                 openCursor = null; // read to its end here
                 return ReservedTables.withoutReservedRows(a);
             }
-            if (!ReservedTables.readsCatalog(sql)) return a;
+            if (!(other ? Translator.readsCatalog(sql) : tr.readsCatalog())) return a;
             Answer filtered = ReservedTables.withoutReservedCatalogRows(a);
             if (filtered != a) openCursor = null; // read to its end here
             return filtered;

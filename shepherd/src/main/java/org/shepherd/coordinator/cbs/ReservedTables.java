@@ -33,12 +33,6 @@ final class ReservedTables {
      */
     private static final Pattern TABLE_LISTING = Pattern.compile("\\s*SHOW\\s+(?:FULL\\s+)?TABLES\\b.*",
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-    /**
-     * A query of the catalog: the SQL standard's INFORMATION_SCHEMA (MySQL, MariaDB, HSQLDB, PostgreSQL), Derby's SYS and
-     * Db2's SYSCAT / SYSIBM tables, qualified by their schema as such queries are written.
-     */
-    private static final Pattern CATALOG = Pattern.compile("\\b(?:information_schema|sys|syscat|sysibm)\\s*\\.",
-            Pattern.CASE_INSENSITIVE);
     /** Catalog columns that name a table (INFORMATION_SCHEMA's and Derby's SYS.SYSTABLES'). */
     private static final Set<String> CATALOG_TABLE_COLUMNS = Set.of("TABLE_NAME", "TABLENAME", "REFERENCED_TABLE_NAME",
             "TABNAME");
@@ -81,7 +75,10 @@ final class ReservedTables {
     }
 
     private static boolean mentionsPrefix(String sql) {
-        return mentions(sql, PREFIX);
+        for (int i = sql.length() - PREFIX.length(); i >= 0; i--) {
+            if ((sql.charAt(i) == 's' || sql.charAt(i) == 'S') && sql.regionMatches(true, i, PREFIX, 0, PREFIX.length())) return true;
+        }
+        return false;
     }
 
     /** The positions (0-based) of the columns of a metadata result that name a table. */
@@ -105,22 +102,6 @@ final class ReservedTables {
         return sql.length() < 4096 && TABLE_LISTING.matcher(sql).matches();
     }
 
-    /** Whether {@code sql}, a query, reads the catalog: its rows may name the reserved tables. */
-    static boolean readsCatalog(String sql) {
-        return sql.length() < 65_536 && (mentions(sql, "sys") || mentions(sql, "information_schema"))
-                && CATALOG.matcher(sql).find();
-    }
-
-    /** Whether {@code text} contains {@code lowerCaseWord}, in any case (no copy of the text). */
-    private static boolean mentions(String text, String lowerCaseWord) {
-        char first = lowerCaseWord.charAt(0);
-        char firstUpper = Character.toUpperCase(first);
-        for (int i = text.length() - lowerCaseWord.length(); i >= 0; i--) {
-            char c = text.charAt(i);
-            if ((c == first || c == firstUpper) && text.regionMatches(true, i, lowerCaseWord, 0, lowerCaseWord.length())) return true;
-        }
-        return false;
-    }
 
     /** {@code answer} (of a listing of tables) without the rows whose first column names a reserved table. */
     static Answer withoutReservedRows(Answer answer) throws SQLException {

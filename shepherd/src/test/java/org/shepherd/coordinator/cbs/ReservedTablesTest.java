@@ -1,6 +1,5 @@
 package org.shepherd.coordinator.cbs;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -35,16 +34,5 @@ class ReservedTablesTest {
         assertThatThrownBy(() -> ReservedTables.refuseIfNamed("SELECT 'a\\\\' FROM shepherd_txlog", true))
                 .isInstanceOf(SQLException.class);
         assertThatCode(() -> ReservedTables.refuseIfNamed("SELECT 1 # shepherd_txlog", true)).doesNotThrowAnyException();
-    }
-
-    @Test
-    void catalogQueriesAreRecognizedByTheirQualifiedSchema() {
-        assertThat(ReservedTables.readsCatalog("SELECT table_name FROM information_schema.tables")).isTrue();
-        assertThat(ReservedTables.readsCatalog("select * from INFORMATION_SCHEMA . COLUMNS where 1=1")).isTrue();
-        assertThat(ReservedTables.readsCatalog("SELECT tablename FROM SYS.SYSTABLES")).isTrue();
-        assertThat(ReservedTables.readsCatalog("SELECT tabname FROM syscat.tables")).isTrue();
-        assertThat(ReservedTables.readsCatalog("SELECT s_quantity FROM stock WHERE s_i_id = ?")).isFalse();
-        assertThat(ReservedTables.readsCatalog("SELECT sys_id FROM systems s WHERE s.sys_id = 1")).isFalse();
-        assertThat(ReservedTables.readsCatalog("SELECT x FROM mysys.t")).isFalse();
     }
 }
