@@ -50,16 +50,6 @@ abstract class AbstractUnsupportedConnection implements Connection {
     }
 
     @Override
-    public void setCatalog(String arg0) throws SQLException {
-        throw unsupported("setCatalog");
-    }
-
-    @Override
-    public void setSchema(String arg0) throws SQLException {
-        throw unsupported("setSchema");
-    }
-
-    @Override
     public void setTypeMap(Map<String, Class<?>> arg0) throws SQLException {
         throw unsupported("setTypeMap");
     }

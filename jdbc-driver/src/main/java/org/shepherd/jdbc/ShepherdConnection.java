@@ -390,6 +390,33 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return null;
     }
 
+    /**
+     * Null, what {@link #getCatalog()} says, is accepted and changes nothing (a tool that saves and restores the catalog
+     * works); another catalog is refused, as a session cannot leave the database of its URL.
+     */
+    @Override
+    public void setCatalog(String catalog) throws SQLException {
+        checkOpen();
+        if (catalog != null) {
+            throw new SQLFeatureNotSupportedException("Connection.setCatalog(\"" + catalog + "\") is not supported by Shepherd:"
+                    + " a session uses the database of its URL (getCatalog() is null); connect to that database instead", "0A000");
+        }
+    }
+
+    /**
+     * Null, what {@link #getSchema()} says, is accepted and changes nothing (a tool that saves and restores the schema
+     * works); another schema is refused: a session's own default schema is not replicated yet.
+     */
+    @Override
+    public void setSchema(String schema) throws SQLException {
+        checkOpen();
+        if (schema != null) {
+            throw new SQLFeatureNotSupportedException("Connection.setSchema(\"" + schema + "\") is not supported by Shepherd:"
+                    + " every session uses the replicas' default schema (getSchema() is null); qualify the tables of another"
+                    + " schema with its name", "0A000");
+        }
+    }
+
     @Override
     public Map<String, Class<?>> getTypeMap() throws SQLException {
         checkOpen();
