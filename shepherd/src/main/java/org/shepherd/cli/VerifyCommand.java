@@ -12,14 +12,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code shepherd verify [--table T] [--repair]}: compares the replicas' tables through the vote while the shepherd serves,
+ * {@code shepherd verify [--table T | --schema S] [--repair]}: compares the replicas' tables through the vote while the shepherd serves,
  * and repairs the replicas that differ when asked.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true,
-        description = {"Compare every table (or one) on every replica while the shepherd serves: the shepherd reads it in "
-            + "short transactions of 1000 rows in primary-key order, each run by every replica at the same point, and "
-            + "votes on the answers. A replica whose rows differ (a silently corrupted database) is named here and in "
-            + "`shepherd divergences`.",
+        description = {"Compare every table of the default schema (or of --schema, or one) on every replica while the "
+            + "shepherd serves: the shepherd reads it in short transactions of 1000 rows in primary-key order, each run by "
+            + "every replica at the same point, and votes on the answers. A replica whose rows differ (a silently corrupted "
+            + "database) is named here and in `shepherd divergences`.",
             "With --repair, each range of 1000 keys where a secondary differed is read again through the vote and, in the "
                 + "same transaction, rewritten on that secondary to the rows f+1 replicas agree on (only the rows that "
                 + "differ are written); then the table is compared again.",
@@ -42,8 +42,13 @@ final class VerifyCommand implements Callable<Integer> {
     @Mixin
     AdminClient client = new AdminClient();
 
-    @Option(names = "--table", paramLabel = "TABLE", description = "compare this table only (default: every table)")
+    @Option(names = "--table", paramLabel = "TABLE", description = "compare this table only, of the default schema or"
+            + " written SCHEMA.TABLE (default: every table of the default schema)")
     String table;
+
+    @Option(names = "--schema", paramLabel = "SCHEMA", description = "compare every table of this schema (a MySQL or"
+            + " MariaDB database) instead of the default schema's")
+    String schema;
 
     @Option(names = "--repair", description = "rewrite the rows that differ on a secondary to those f+1 replicas agree on,"
             + " then compare again")
@@ -51,10 +56,14 @@ final class VerifyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (schema != null && table != null) {
+            throw CliException.usage("--schema and --table are exclusive: name one table as --table " + schema + ".TABLE");
+        }
+        String only = schema != null ? schema + ".*" : table;
         ShepherdConnection connection = client.connect();
         AdminClient.Table report;
         try {
-            report = AdminClient.read(repair ? connection.adminVerifyAndRepair(table) : connection.adminVerify(table));
+            report = AdminClient.read(repair ? connection.adminVerifyAndRepair(only) : connection.adminVerify(only));
         } catch (SQLException e) {
             throw CliException.failure("the shepherd did not compare the replicas: " + SqlRunner.formatError(e), e);
         } finally {

@@ -176,6 +176,22 @@ class AdminEndToEndTest {
             CliRun missing = CliRun.of("verify", "--data-dir", dataDir.toString(), "--table", "nothing");
             assertThat(missing.exitCode()).isEqualTo(1);
             assertThat(missing.err()).contains("no table nothing");
+            try (Connection client = DriverManager.getConnection(target.url(), target.connectionProperties());
+                    Statement st = client.createStatement()) {
+                st.executeUpdate("CREATE SCHEMA sales");
+                st.executeUpdate("CREATE TABLE sales.orders (id INT PRIMARY KEY, total INT)");
+                st.executeUpdate("INSERT INTO sales.orders VALUES (1, 5), (2, 6)");
+            }
+            behindTheShepherdsBack(dataDir, "r2", "UPDATE sales.orders SET total = 0 WHERE id = 2");
+            CliRun schema = CliRun.of("verify", "--data-dir", dataDir.toString(), "--schema", "sales");
+            assertThat(schema.exitCode()).as(schema.out() + schema.err()).isEqualTo(VerifyCommand.EXIT_DIFFERS);
+            assertThat(schema.out()).containsPattern("\\| SALES.ORDERS .*\\| r2 +\\| DIFFERS on r2").doesNotContain("LINE");
+            CliRun both = CliRun.of("verify", "--data-dir", dataDir.toString(), "--schema", "sales", "--table", "orders");
+            assertThat(both.exitCode()).isEqualTo(2);
+            assertThat(both.err()).contains("--table sales.TABLE");
+            CliRun fixed = CliRun.of("verify", "--data-dir", dataDir.toString(), "--table", "sales.orders", "--repair");
+            assertThat(fixed.out()).as(fixed.err())
+                    .containsPattern("\\| SALES.ORDERS .*\\| r2: 0 deleted, 1 updated, 0 inserted +\\| equal");
 
             CliRun repair = CliRun.of("verify", "--data-dir", dataDir.toString(), "--repair");
             assertThat(repair.exitCode()).as(repair.out() + repair.err()).isZero();

@@ -81,16 +81,41 @@ final class TableVerifier {
     }
 
     /**
-     * Compares {@code only} (a table name as stored, case-insensitive), or every table when it is null or empty; with
-     * {@code repair}, rewrites the key ranges where a replica differed on that replica, then compares again.
+     * What to compare: {@code schema} null for the primary's default schema (else as written, case-insensitive),
+     * {@code table} null for every table of it.
+     */
+    record Selection(String schema, String table) {
+        static Selection parse(String only) throws SQLException {
+            if (only == null || only.isBlank()) return new Selection(null, null);
+            String text = only.trim();
+            int dot = text.indexOf('.');
+            if (dot < 0) return new Selection(null, text);
+            String schema = text.substring(0, dot).trim();
+            String table = text.substring(dot + 1).trim();
+            if (schema.isEmpty() || table.isEmpty()) {
+                throw new SQLException("name a table as TABLE, SCHEMA.TABLE or SCHEMA.*, not '" + only + "'", "42601");
+            }
+            return new Selection(schema, "*".equals(table) ? null : table);
+        }
+    }
+
+    /**
+     * Where the tables of a selection are in the primary's metadata: its catalog and schema arguments, and the schema's
+     * name as stored (null for the default schema), which prefixes the tables' names and SQL.
+     */
+    private record Place(String catalog, String schema, String storedSchema) {
+    }
+
+    /**
+     * Compares {@code only}, or every table of the primary's default schema when it is null or empty: a table name
+     * (case-insensitive) of that schema, {@code SCHEMA.TABLE}, or {@code SCHEMA.*} for every table of another schema (a
+     * MySQL-family database); with {@code repair}, rewrites the key ranges where a replica differed on that replica, then
+     * compares again.
      */
     List<AdminView.VerifyRow> verify(String only, boolean repair) throws SQLException {
-        boolean one = only != null && !only.isEmpty();
-        List<Table> tables = tables(only);
-        if (tables.isEmpty()) {
-            if (!one) return List.of(); // nothing to compare is not a difference
-            throw new SQLException("no table " + only + " in the primary's schema", "42P01");
-        }
+        Selection selection = Selection.parse(only);
+        List<Table> tables = tables(selection); // fails when the one table asked for is not there
+        if (tables.isEmpty()) return List.of(); // nothing to compare is not a difference
         ours.clear();
         differed.clear();
         // a transaction's differences are reported once it is decided, after it was added to ours
@@ -526,22 +551,28 @@ final class TableVerifier {
                 + String.join(", ", java.util.Collections.nCopies(t.columns.size(), "?")) + ")";
     }
 
-    /** The tables of the primary's current schema, without the shepherd's own; each with its primary key. */
-    private List<Table> tables(String only) throws SQLException {
+    /**
+     * The tables of a selection (the primary's current schema, or another), without the shepherd's own; each with its
+     * primary key.
+     */
+    private List<Table> tables(Selection selection) throws SQLException {
         TreeMap<String, Table> out = new TreeMap<>();
         String quote = String.valueOf(coordinator.clientDialect().identifierQuote()); // the translator reads this SQL
-        Map<String, String> spelled = caseSensitiveNames();
         try (Connection c = coordinator.primary().pool().acquireForMetadata()) {
             DatabaseMetaData md = c.getMetaData();
-            String catalog = c.getCatalog();
-            String schema = c.getSchema();
+            Place place = place(c, md, selection.schema());
+            String catalog = place.catalog();
+            String schema = place.schema();
+            String prefix = place.storedSchema() == null ? "" : place.storedSchema() + ".";
+            String sqlPrefix = place.storedSchema() == null ? "" : sqlName(md, quote, place.storedSchema()) + ".";
+            Map<String, String> spelled = caseSensitiveNames(place.storedSchema());
             List<String> names = new ArrayList<>();
             try (ResultSet rs = md.getTables(catalog, schema, "%", new String[] {"TABLE"})) {
                 while (rs.next()) names.add(rs.getString("TABLE_NAME"));
             }
             for (String name : names) {
                 if (ReservedTables.isReserved(name)) continue;
-                if (only != null && !only.isEmpty() && !name.equalsIgnoreCase(only)) continue;
+                if (selection.table() != null && !name.equalsIgnoreCase(selection.table())) continue;
                 TreeMap<Short, String> key = new TreeMap<>();
                 try (ResultSet rs = md.getPrimaryKeys(catalog, schema, name)) {
                     while (rs.next()) key.put(rs.getShort("KEY_SEQ"), rs.getString("COLUMN_NAME"));
@@ -562,24 +593,57 @@ final class TableVerifier {
                 String spelling = spelled.get(name.toLowerCase(Locale.ROOT));
                 String tableSql = spelling != null && PLAIN_IDENTIFIER.matcher(spelling).matches() ? spelling
                         : sqlName(md, quote, name);
-                out.put(name, new Table(name, tableSql, keySql, List.copyOf(key.values()), List.copyOf(columns.values())));
+                out.put(name, new Table(prefix + name, sqlPrefix + tableSql, keySql, List.copyOf(key.values()),
+                        List.copyOf(columns.values())));
             }
             if (!c.getAutoCommit()) c.rollback();
+            if (out.isEmpty() && selection.table() != null) {
+                throw new SQLException("no table " + selection.table() + " in " + (place.storedSchema() == null
+                        ? "the primary's schema" : "schema " + place.storedSchema()), "42P01");
+            }
         }
         return List.copyOf(out.values());
     }
 
     /**
-     * The table names of a replica whose table names are case-sensitive (MySQL family), by their lower-case form; empty
+     * Where {@code schema} (null: the connection's default) is on the primary: one of its schemas, or else one of its
+     * catalogs (a MySQL-family database); the name as stored matched exactly first, then ignoring case.
+     */
+    private static Place place(Connection c, DatabaseMetaData md, String schema) throws SQLException {
+        if (schema == null) return new Place(c.getCatalog(), c.getSchema(), null);
+        String stored = matching(md.getSchemas(), "TABLE_SCHEM", schema);
+        if (stored != null) return new Place(c.getCatalog(), stored, stored);
+        stored = matching(md.getCatalogs(), "TABLE_CAT", schema);
+        if (stored != null) return new Place(stored, null, stored);
+        throw new SQLException("no schema " + schema + " on the primary", "3F000");
+    }
+
+    private static String matching(ResultSet rs, String column, String name) throws SQLException {
+        String ignoringCase = null;
+        try (rs) {
+            while (rs.next()) {
+                String stored = rs.getString(column);
+                if (name.equals(stored)) return stored;
+                if (ignoringCase == null && name.equalsIgnoreCase(stored)) ignoringCase = stored;
+            }
+        }
+        return ignoringCase;
+    }
+
+    /**
+     * The table names of a replica whose table names are case-sensitive (MySQL family), in its default database or in
+     * {@code database} (a schema of the selection), by their lower-case form; empty
      * when there is none or it cannot be asked. Such a replica keeps a table's name as the client's CREATE TABLE spelled
      * it, while Derby, HSQLDB and PostgreSQL fold it: that spelling, unquoted, names the table on every replica.
      */
-    private Map<String, String> caseSensitiveNames() {
+    private Map<String, String> caseSensitiveNames(String database) {
         for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
             if (e.dialect().family() != Dialect.Family.MYSQL) continue;
             Map<String, String> names = new HashMap<>();
             try (Connection c = e.pool().acquireForMetadata()) {
-                try (ResultSet rs = c.getMetaData().getTables(c.getCatalog(), c.getSchema(), "%", new String[] {"TABLE"})) {
+                String catalog = database == null ? c.getCatalog() : database;
+                try (ResultSet rs = c.getMetaData().getTables(catalog, database == null ? c.getSchema() : null, "%",
+                        new String[] {"TABLE"})) {
                     while (rs.next()) names.putIfAbsent(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT), rs.getString("TABLE_NAME"));
                 }
                 if (!c.getAutoCommit()) c.rollback();

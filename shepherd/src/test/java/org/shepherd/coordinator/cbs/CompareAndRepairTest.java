@@ -1,6 +1,7 @@
 package org.shepherd.coordinator.cbs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -248,6 +249,45 @@ class CompareAndRepairTest {
         assertThat(coordinator.awaitIdle(IDLE_MS)).isTrue();
         assertThat(dump(pools.get(2), "SELECT * FROM codes ORDER BY id")).as("row 1 was repairable, but not alone")
                 .containsExactly("1|x", "2|zz", "3|c");
+    }
+
+    /**
+     * A table of another schema (named in the SQL, as the driver asks: a session's default schema is the replicas'):
+     * compared and repaired when named as SCHEMA.TABLE or with its schema, in any case; the default schema's tables stay
+     * out of a schema's comparison and the schema's out of the default's.
+     */
+    @Test
+    void aTableOfAnotherSchemaIsComparedAndRepaired() throws Exception {
+        start();
+        createItems();
+        try (Session s = coordinator.openSession("app", "db")) {
+            s.execute("CREATE SCHEMA sales", List.of(), ExecOptions.DEFAULT);
+            s.execute("CREATE TABLE sales.orders (id INT PRIMARY KEY, total DECIMAL(10,2))", List.of(), ExecOptions.DEFAULT);
+            s.execute("CREATE TABLE sales.item (id INT PRIMARY KEY)", List.of(), ExecOptions.DEFAULT);
+            s.execute("INSERT INTO sales.orders VALUES (1, 10.50), (2, 20.00), (3, 30.25)", List.of(), ExecOptions.DEFAULT);
+            s.execute("INSERT INTO sales.item VALUES (7)", List.of(), ExecOptions.DEFAULT);
+        }
+        assertThat(coordinator.awaitIdle(IDLE_MS)).isTrue();
+        behindTheShepherdsBack(pools.get(2), "UPDATE sales.orders SET total = 99 WHERE id = 2",
+                "DELETE FROM sales.orders WHERE id = 3");
+
+        assertThat(coordinator.verify(null, false)).extracting(AdminView.VerifyRow::table).containsExactly("ITEM", "TAG");
+        assertThat(coordinator.verify("Sales.*", false)).extracting(AdminView.VerifyRow::table, AdminView.VerifyRow::differing)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("SALES.ITEM", ""),
+                        org.assertj.core.groups.Tuple.tuple("SALES.ORDERS", "r3"));
+        assertThat(coordinator.verify("sales.orders", true)).singleElement().satisfies(row -> {
+            assertThat(row.table()).isEqualTo("SALES.ORDERS");
+            assertThat(row.differing()).isEqualTo("r3");
+            assertThat(row.result()).isEqualTo("equal");
+            assertThat(row.repaired()).isEqualTo("r3: 0 deleted, 1 updated, 1 inserted");
+        });
+        String orders = "SELECT id, total FROM sales.orders ORDER BY id";
+        assertThat(dump(pools.get(2), orders)).isEqualTo(dump(pools.get(0), orders)).containsExactly("1|10.50", "2|20.00", "3|30.25");
+        assertThat(coordinator.verify("item", false)).extracting(AdminView.VerifyRow::table).containsExactly("ITEM");
+        assertThatThrownBy(() -> coordinator.verify("nowhere.*", false)).isInstanceOf(SQLException.class)
+                .hasMessageContaining("no schema nowhere");
+        assertThatThrownBy(() -> coordinator.verify("sales.nothing", false)).isInstanceOf(SQLException.class)
+                .hasMessageContaining("no table nothing in schema SALES");
     }
 
     /** Equal replicas: nothing to repair, nothing written. */
