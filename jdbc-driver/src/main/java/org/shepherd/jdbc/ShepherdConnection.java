@@ -41,6 +41,8 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     private static final List<String> CLIENT_INFO_NAMES = List.of("ApplicationName", "ClientUser", "ClientHostname");
 
     private final QueryExecutor executor;
+    /** What {@link #setSchema} set last; null: the replicas' default. */
+    private String schema;
     private final Message.Ready ready;
     private final String url;
     private final ShepherdUrl parsedUrl;
@@ -383,11 +385,14 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return null;
     }
 
-    /** Null: the replicas' default schema applies (schemas can be named in SQL). */
+    /**
+     * The schema {@link #setSchema} set, or null: the replicas' default schema applies. (A {@code SET SCHEMA} statement
+     * run as SQL changes the session's schema too, but not what this says.)
+     */
     @Override
     public String getSchema() throws SQLException {
         checkOpen();
-        return null;
+        return schema;
     }
 
     /**
@@ -399,22 +404,25 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         checkOpen();
         if (catalog != null) {
             throw new SQLFeatureNotSupportedException("Connection.setCatalog(\"" + catalog + "\") is not supported by Shepherd:"
-                    + " a session uses the database of its URL (getCatalog() is null); connect to that database instead", "0A000");
+                    + " a session uses the database of its URL (getCatalog() is null); name another schema (a MySQL database)"
+                    + " with setSchema", "0A000");
         }
     }
 
     /**
-     * Null, what {@link #getSchema()} says, is accepted and changes nothing (a tool that saves and restores the schema
-     * works); another schema is refused: a session's own default schema is not replicated yet.
+     * The session's default schema from now on (its name as stored, e.g. {@code APP} on Derby), as {@code SET SCHEMA}
+     * sets it: the shepherd names it in every table the session's statements leave unqualified; null goes back to the
+     * replicas' default. The schema must exist (3F000); mode passthrough refuses it (0A000).
      */
     @Override
     public void setSchema(String schema) throws SQLException {
         checkOpen();
-        if (schema != null) {
-            throw new SQLFeatureNotSupportedException("Connection.setSchema(\"" + schema + "\") is not supported by Shepherd:"
-                    + " every session uses the replicas' default schema (getSchema() is null); qualify the tables of another"
-                    + " schema with its name", "0A000");
+        if (java.util.Objects.equals(schema, this.schema)) return;
+        String sql = schema == null ? "SET SCHEMA DEFAULT" : "SET SCHEMA \"" + schema.replace("\"", "\"\"") + "\"";
+        try (Statement s = createStatement()) {
+            s.execute(sql);
         }
+        this.schema = schema;
     }
 
     @Override

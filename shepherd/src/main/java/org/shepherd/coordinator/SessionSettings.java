@@ -46,6 +46,10 @@ public final class SessionSettings {
                         + "' would create one on a single replica connection, and replica connections are taken per"
                         + " transaction, so the session's next transaction might not see it and another session might;"
                         + " use an ordinary table", "0A000");
+            case SCHEMA:
+                throw new SQLFeatureNotSupportedException("'" + sql.strip() + "': mode passthrough sends each statement as it"
+                        + " is to a pooled connection, so a session's schema cannot stay with it; qualify the tables with their"
+                        + " schema (modes cbs, ss and serial keep a session's schema)", "0A000");
             case CONNECTION_LOCK:
                 throw new SQLFeatureNotSupportedException("Shepherd does not support '" + sql.strip() + "': MySQL's table"
                         + " locks belong to a connection, not to a transaction, and replica connections are pooled per"

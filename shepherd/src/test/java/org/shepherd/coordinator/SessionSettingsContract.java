@@ -22,7 +22,11 @@ public final class SessionSettingsContract {
     private SessionSettingsContract() {
     }
 
-    public static void holds(Connection a, Connection b) throws SQLException {
+    /**
+     * @param keepsSchema the mode keeps a session's schema (cbs, ss, serial: SET SCHEMA names it in the session's
+     *     statements); else SET SCHEMA is refused like the other settings (passthrough)
+     */
+    public static void holds(Connection a, Connection b, boolean keepsSchema) throws SQLException {
         try (Statement sa = a.createStatement(); Statement sb = b.createStatement()) {
             sa.executeUpdate("CREATE TABLE session_kv (k INT PRIMARY KEY)");
 
@@ -42,9 +46,12 @@ public final class SessionSettingsContract {
                 assertThat(ps.getWarnings().getSQLState()).isEqualTo("01000");
             }
 
-            for (String sql : List.of("SET SCHEMA SYS", "SET CURRENT SCHEMA = SYS", "USE SYS", "SET NAMES latin1",
-                    "SET TRANSACTION READ ONLY", "LOCK TABLES session_kv WRITE",
-                    "DECLARE GLOBAL TEMPORARY TABLE SESSION.tmp (a INT) ON COMMIT PRESERVE ROWS NOT LOGGED")) {
+            List<String> schemaSettings = List.of("SET SCHEMA SYS", "SET CURRENT SCHEMA = SYS", "USE SYS");
+            List<String> refused = new java.util.ArrayList<>(List.of("SET NAMES latin1", "SET TRANSACTION READ ONLY",
+                    "LOCK TABLES session_kv WRITE",
+                    "DECLARE GLOBAL TEMPORARY TABLE SESSION.tmp (a INT) ON COMMIT PRESERVE ROWS NOT LOGGED"));
+            if (!keepsSchema) refused.addAll(schemaSettings);
+            for (String sql : refused) {
                 assertThatThrownBy(() -> sa.execute(sql)).as(sql).isInstanceOf(SQLException.class)
                         .hasFieldOrPropertyWithValue("SQLState", "0A000");
             }
@@ -52,6 +59,17 @@ public final class SessionSettingsContract {
             for (int i = 0; i < 3; i++) {
                 assertThat(count(sa)).isZero();
                 assertThat(count(sb)).isZero();
+            }
+            if (keepsSchema) {
+                for (String sql : schemaSettings) {
+                    assertThat(sa.executeUpdate(sql)).as(sql).isZero();
+                    assertThatThrownBy(() -> count(sa)).as("SYS.SESSION_KV, after " + sql).isInstanceOf(SQLException.class);
+                    assertThat(count(sb)).as("the other session keeps its schema").isZero();
+                    sa.execute("SET SCHEMA DEFAULT");
+                    assertThat(count(sa)).isZero();
+                }
+                assertThatThrownBy(() -> sa.execute("SET SCHEMA no_such_schema")).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "3F000");
             }
 
             sa.addBatch("INSERT INTO session_kv VALUES (1)");

@@ -91,7 +91,7 @@ class JdbcEndToEndTest {
     @Test
     void sessionStatementsNeverReachAPooledConnection() throws SQLException {
         try (Connection a = connect(); Connection b = connect()) {
-            SessionSettingsContract.holds(a, b);
+            SessionSettingsContract.holds(a, b, false);
         }
     }
 

@@ -5,6 +5,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,6 +13,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -187,40 +189,19 @@ public final class SchemaCatalog {
     }
 
     /**
-     * A loader reading {@link DatabaseMetaData#getColumns} on connections from {@code source}, in the connection's own
-     * catalog and schema (trying the name as written, upper- and lower-case). Columns of types without a canonical
-     * equivalent are left out (unknown).
+     * A loader reading {@link DatabaseMetaData#getColumns} on connections from {@code source} ({@link #eachColumn}).
+     * Columns of types without a canonical equivalent are left out (unknown).
      */
     public static TableLoader jdbcLoader(ConnectionSource source) {
         return table -> {
-            String bare = table;
-            String schema = null;
-            int dot = bare.lastIndexOf('.');
-            if (dot >= 0) {
-                schema = bare.substring(0, dot);
-                bare = bare.substring(dot + 1);
-            }
             try (Connection c = source.open()) {
                 try {
-                    String catalog = c.getCatalog() == null || c.getCatalog().isEmpty() ? null : c.getCatalog();
-                    String inSchema = schema != null ? schema : c.getSchema();
-                    for (String name : new LinkedHashSet<>(List.of(bare, bare.toUpperCase(Locale.ROOT), bare.toLowerCase(Locale.ROOT)))) {
-                        Map<String, ColumnType> columns = new LinkedHashMap<>();
-                        boolean found = false;
-                        try (ResultSet rs = c.getMetaData().getColumns(catalog, inSchema, name, null)) {
-                            while (rs.next()) {
-                                found = true;
-                                ColumnType type = fromJdbc(rs.getInt("DATA_TYPE"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"));
-                                if (type != null) {
-                                    columns.put(rs.getString("COLUMN_NAME"), type);
-                                }
-                            }
-                        }
-                        if (found) {
-                            return columns;
-                        }
-                    }
-                    return null;
+                    Map<String, ColumnType> columns = new LinkedHashMap<>();
+                    boolean found = eachColumn(c, table, rs -> {
+                        ColumnType type = fromJdbc(rs.getInt("DATA_TYPE"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"));
+                        if (type != null) columns.put(rs.getString("COLUMN_NAME"), type);
+                    });
+                    return found ? columns : null;
                 } finally {
                     if (!c.getAutoCommit()) {
                         c.rollback();
@@ -228,6 +209,57 @@ public final class SchemaCatalog {
                 }
             }
         };
+    }
+
+    /** One row of {@link DatabaseMetaData#getColumns}. */
+    @FunctionalInterface
+    public interface ColumnRow {
+        void accept(ResultSet row) throws SQLException;
+    }
+
+    /**
+     * Calls {@code each} with every column of {@code table} ({@code name} or {@code schema.name}, without quotes) in
+     * {@code c}'s metadata, and says whether the table was found. An unqualified table is looked up in the connection's
+     * own catalog and schema; a qualified one in that schema of the connection's catalog, or else in the catalog of that
+     * name (a MySQL-family database). Names are tried as written, upper- and lower-case, as engines fold them.
+     */
+    public static boolean eachColumn(Connection c, String table, ColumnRow each) throws SQLException {
+        String bare = table;
+        String schema = null;
+        int dot = bare.lastIndexOf('.');
+        if (dot >= 0) {
+            schema = bare.substring(0, dot);
+            bare = bare.substring(dot + 1);
+        }
+        DatabaseMetaData md = c.getMetaData();
+        String catalog = c.getCatalog() == null || c.getCatalog().isEmpty() ? null : c.getCatalog();
+        List<String[]> places = new ArrayList<>(); // catalog, schema pattern, and the result column naming the qualifier
+        if (schema == null) {
+            places.add(new String[] {catalog, c.getSchema(), null});
+        } else {
+            for (String s : spellings(schema)) places.add(new String[] {catalog, s, "TABLE_SCHEM"});
+            for (String s : spellings(schema)) places.add(new String[] {s, null, "TABLE_CAT"});
+        }
+        for (String[] place : places) {
+            for (String name : spellings(bare)) {
+                boolean found = false;
+                try (ResultSet rs = md.getColumns(place[0], place[1], name, null)) {
+                    while (rs.next()) {
+                        // a driver without schemas may ignore the pattern: only the qualifier's rows count
+                        if (place[2] != null && !schema.equalsIgnoreCase(rs.getString(place[2]))) continue;
+                        found = true;
+                        each.accept(rs);
+                    }
+                }
+                if (found) return true;
+            }
+        }
+        return false;
+    }
+
+    /** A name as written, upper- and lower-case (without repeats). */
+    private static Set<String> spellings(String name) {
+        return new LinkedHashSet<>(List.of(name, name.toUpperCase(Locale.ROOT), name.toLowerCase(Locale.ROOT)));
     }
 
     /** The canonical type of a JDBC column description, or null when it has none. */

@@ -16,6 +16,10 @@ import java.util.regex.Pattern;
  *   {@code Connection.setTransactionIsolation} does).</li>
  *   <li>{@link Kind#CHARACTER_SET}: UTF-8. The Shepherd protocol carries text as Unicode, so a client asking for
  *   UTF-8 gets what it already has; another character set or a collation is refused.</li>
+ *   <li>{@link Kind#SCHEMA}: the session's default schema ({@code SET [CURRENT] SCHEMA s}, MySQL's {@code USE db},
+ *   PostgreSQL's {@code SET search_path TO s} with one schema), kept by the shepherd's session, which names it in the
+ *   statements it sends ({@link Translator#translate(String, String)}); {@code SET SCHEMA DEFAULT} goes back to the
+ *   replicas' default.</li>
  *   <li>{@link Kind#OTHER}: any other setting, and SQL-level PREPARE / EXECUTE / DEALLOCATE, LISTEN, DISCARD, whose
  *   effect would stay with one pooled connection: refused with SQLState 0A000 (settings belong in the replica
  *   setup).</li>
@@ -28,12 +32,20 @@ import java.util.regex.Pattern;
  * @param kind which of the kinds above
  * @param isolation for {@link Kind#ISOLATION}, the level asked for in JDBC terms
  *                  ({@link java.sql.Connection#TRANSACTION_SERIALIZABLE} etc.), or -1 for a reset to the default
+ * @param schema for {@link Kind#SCHEMA}, the schema as SQL names it (a plain identifier as written, or quoted with
+ *               double quotes), or null for the replicas' default
  */
-public record SessionSetting(Kind kind, int isolation) {
+public record SessionSetting(Kind kind, int isolation, String schema) {
+
+    public SessionSetting(Kind kind, int isolation) {
+        this(kind, isolation, null);
+    }
 
     /** What a session statement asks for. */
     public enum Kind {
         ISOLATION, CHARACTER_SET, OTHER,
+        /** The session's default schema. */
+        SCHEMA,
         /** A temporary table (or view, sequence): it would live on one pooled replica connection. Refused. */
         TEMPORARY_OBJECT,
         /** MySQL's LOCK TABLES / UNLOCK TABLES: locks held by the connection, past the transaction. Refused. */
@@ -70,6 +82,13 @@ public record SessionSetting(Kind kind, int isolation) {
     /** MySQL's LOCK TABLE[S] t READ|WRITE, not the transaction-scoped LOCK TABLE t IN ... MODE of the others. */
     private static final Pattern CONNECTION_LOCK = Pattern.compile("(?is)(?:UNLOCK\\s+TABLES?\\s*"
             + "|LOCK\\s+TABLES?\\s+(?!.*\\bIN\\s+.*\\bMODE\\b).*\\b(?:READ|WRITE)\\b.*)");
+    /** A schema's name: plain, or quoted with double quotes, backquotes or (PostgreSQL's search_path) single quotes. */
+    private static final String NAME = "([A-Za-z_][A-Za-z0-9_$]*|\"(?:[^\"]|\"\")+\"|`(?:[^`]|``)+`|'(?:[^']|'')+')";
+    /** Derby, Db2, HSQLDB, PostgreSQL ({@code SET SCHEMA 's'}); {@code DEFAULT}: back to the replicas' default. */
+    private static final Pattern SET_SCHEMA = Pattern.compile("(?is)SET\\s+(?:CURRENT\\s+)?SCHEMA\\s*(?:=\\s*)?" + NAME);
+    private static final Pattern USE = Pattern.compile("(?is)USE\\s+" + NAME);
+    private static final Pattern SET_SEARCH_PATH = Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?search_path\\s*(?:=|TO)\\s*"
+            + NAME);
     private static final Pattern SET_CLIENT_ENCODING =
             Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?client_encoding\\s*(?:=|TO)\\s*" + UTF8);
 
@@ -98,7 +117,20 @@ public record SessionSetting(Kind kind, int isolation) {
         if (SET_NAMES.matcher(s).matches() || SET_CLIENT_ENCODING.matcher(s).matches()) {
             return new SessionSetting(Kind.CHARACTER_SET, -1);
         }
-        return new SessionSetting(Kind.OTHER, -1); // SET SCHEMA, SET TIME ZONE, SET TRANSACTION READ ONLY, USE, ...
+        if ((m = SET_SCHEMA.matcher(s)).matches() || (m = USE.matcher(s)).matches() || (m = SET_SEARCH_PATH.matcher(s)).matches()) {
+            String name = m.group(1);
+            if (name.equalsIgnoreCase("DEFAULT")) return new SessionSetting(Kind.SCHEMA, -1, null);
+            return new SessionSetting(Kind.SCHEMA, -1, asIdentifier(name));
+        }
+        return new SessionSetting(Kind.OTHER, -1); // SET TIME ZONE, SET TRANSACTION READ ONLY, SET search_path TO a, b...
+    }
+
+    /** A schema's name as an SQL identifier: a plain one as written, a quoted one (any quote) in double quotes. */
+    private static String asIdentifier(String name) {
+        char q = name.charAt(0);
+        if (q != '"' && q != '`' && q != '\'') return name;
+        String inner = name.substring(1, name.length() - 1).replace(String.valueOf(q) + q, String.valueOf(q));
+        return '"' + inner.replace("\"", "\"\"") + '"';
     }
 
     /** False when the first character rules a session statement out: no copy of the text for most statements. */

@@ -158,18 +158,29 @@ public final class Translator {
      * construct that would make replicas diverge, with how to rewrite it). Rejections are cached too.
      */
     public Translation translate(String clientSql) throws SQLException {
+        return translate(clientSql, null);
+    }
+
+    /**
+     * Like {@link #translate(String)} in a session whose default schema is {@code schema} (an SQL identifier as
+     * {@link SessionSetting#schema()} spells it; null: the replicas' own default): every table the statement does not
+     * qualify is named in that schema ({@link SchemaQualifier}), so that the translation means the same on every replica
+     * and pooled connection. A statement that cannot be qualified is refused (0A000).
+     */
+    public Translation translate(String clientSql, String schema) throws SQLException {
         if (clientSql == null || clientSql.isBlank()) {
             throw new SQLException("Empty SQL statement", "42000");
         }
         long schemaVersion = catalog.version();
+        String key = schema == null ? clientSql : schema + '\u0000' + clientSql;
         Cached cached;
         synchronized (cache) {
-            cached = cache.get(clientSql);
+            cached = cache.get(key);
         }
         Object hit = cached != null && cached.schemaVersion() == schemaVersion ? cached.result() : null;
         if (hit == null) {
             try {
-                Translation t = analyze(clientSql);
+                Translation t = analyze(clientSql, schema);
                 for (Dialect d : eagerTargets) {
                     t.sqlFor(d);
                 }
@@ -187,7 +198,7 @@ public final class Translator {
             }
             if (!(hit instanceof TranslationException te && te.isParseTimeout())) {
                 synchronized (cache) {
-                    cache.put(clientSql, new Cached(hit, schemaVersion));
+                    cache.put(key, new Cached(hit, schemaVersion));
                 }
             }
         }
@@ -200,7 +211,7 @@ public final class Translator {
         return (Translation) hit;
     }
 
-    private Translation analyze(String clientSql) {
+    private Translation analyze(String clientSql, String schema) {
         Translation.Builder b = new Translation.Builder();
         b.clientSql = clientSql;
         b.client = client;
@@ -233,6 +244,7 @@ public final class Translator {
             transaction(st, b);
             return new Translation(b);
         }
+        if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
         check(st);
         if (st instanceof Select) {
             b.orderKeyColumns = orderKeyColumns((Select) st);

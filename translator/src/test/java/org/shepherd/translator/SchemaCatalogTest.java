@@ -100,6 +100,14 @@ class SchemaCatalogTest {
                 .containsEntry("F", new ColumnType(TypeKind.DOUBLE, 0, 0))
                 .containsEntry("TS", new ColumnType(TypeKind.TIMESTAMP, 9, 0));
         assertThat(catalog.columns("missing")).isNull();
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA sales");
+            s.execute("CREATE TABLE sales.old_t (id INTEGER, amount DECIMAL(7, 2))");
+        }
+        assertThat(catalog.columns("sales.old_t")).as("another schema, as written: Derby stores SALES")
+                .containsOnlyKeys("ID", "AMOUNT").containsEntry("AMOUNT", new ColumnType(TypeKind.DECIMAL, 7, 2));
+        assertThat(catalog.columns("nowhere.old_t")).as("not the default schema's namesake").isNull();
+        lookups.addAndGet(-2);
         catalog.columns("old_t");
         catalog.columns("missing");
         assertThat(lookups).as("one lookup per table, also for a table that is not there").hasValue(2);

@@ -49,13 +49,21 @@ class SessionSettingTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"SET NAMES utf8mb4 COLLATE utf8mb4_general_ci", "SET NAMES latin1", "SET client_encoding TO 'LATIN1'",
-        "SET SCHEMA app", "SET search_path TO app", "SET TIME ZONE 'Europe/Paris'", "SET time_zone = '+02:00'",
+        "SET search_path TO app, public", "SET TIME ZONE 'Europe/Paris'", "SET time_zone = '+02:00'",
         "SET GLOBAL TRANSACTION ISOLATION LEVEL READ COMMITTED", "SET GLOBAL tx_isolation = 'READ-COMMITTED'",
-        "SET TRANSACTION READ ONLY", "SET autocommit = 0", "SET sql_mode = ''", "USE otherdb", "RESET ALL",
+        "SET TRANSACTION READ ONLY", "SET autocommit = 0", "SET sql_mode = ''", "RESET ALL",
         "SET TRANSACTION ISOLATION LEVEL SNAPSHOT", "set", "PREPARE s FROM 'SELECT 1'", "EXECUTE s USING @a", "DEALLOCATE PREPARE s",
         "PREPARE TRANSACTION 'tx1'", "LISTEN channel", "DISCARD ALL"})
     void everythingElseIsASessionStatementTheShepherdRefuses(String sql) {
         assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.OTHER, -1));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"SET SCHEMA app|app", "set current schema = APP|APP", "SET SCHEMA \"My Schema\"|\"My Schema\"",
+        "SET SCHEMA 'sales'|\"sales\"", "USE otherdb;|otherdb", "USE `odd``name`|\"odd`name\"", "SET search_path TO app|app",
+        "SET search_path = 'app'|\"app\"", "SET SCHEMA DEFAULT|", "set current schema default|"})
+    void theSessionsSchemaIsKeptAsAnIdentifier(String sql, String schema) {
+        assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.SCHEMA, -1, schema));
     }
 
     @ParameterizedTest

@@ -3,6 +3,7 @@ package org.shepherd.coordinator.cbs;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -376,13 +377,37 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      * {@link ReservedTables}).
      */
     Translation translate(String sql) throws SQLException {
+        return translate(sql, null);
+    }
+
+    /**
+     * {@link #translate(String)} in a session whose default schema is {@code schema} (an SQL identifier; null: the
+     * replicas' own): its tables are named in that schema. A statement the parser does not know cannot be, and is
+     * refused then.
+     */
+    Translation translate(String sql, String schema) throws SQLException {
         ReservedTables.refuseIfNamed(sql, translator.clientDialect().backslashEscapesInStrings());
         try {
-            return translator.translate(sql);
+            return translator.translate(sql, schema);
         } catch (SQLException e) {
             if (!"42000".equals(e.getSQLState()) || !homogeneous) throw e;
+            if (schema != null) {
+                throw new SQLFeatureNotSupportedException("with a session schema set (SET SCHEMA " + schema + "), a statement"
+                        + " the shepherd's parser does not read cannot be sent: the schema cannot be named in it; qualify its"
+                        + " tables and SET SCHEMA DEFAULT first (" + e.getMessage() + ")", "0A000", e);
+            }
             translator.refuseEvaluatedPerReplica(sql); // it runs unchanged: nothing in it may differ per replica
             return null;
+        }
+    }
+
+    /** Fails with 3F000 unless {@code identifier} (plain or double-quoted) names a schema (or MySQL database) on the primary. */
+    void checkSchemaExists(String identifier) throws SQLException {
+        String name = identifier.startsWith("\"") ? identifier.substring(1, identifier.length() - 1).replace("\"\"", "\"")
+                : identifier;
+        try (Connection c = primary().pool().acquireForMetadata()) {
+            TableVerifier.place(c, c.getMetaData(), name);
+            if (!c.getAutoCommit()) c.rollback();
         }
     }
 
@@ -404,30 +429,15 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     private Optional<String> lookUpIdentityColumn(String table) throws SQLException {
-        Optional<String> found = Optional.empty();
-        String bare = table.replace("\"", "").replace("`", "");
-        String schema = null;
-        int dot = bare.lastIndexOf('.');
-        if (dot >= 0) {
-            schema = bare.substring(0, dot);
-            bare = bare.substring(dot + 1);
-        }
+        String[] found = {null};
         try (Connection c = primary().pool().acquireForMetadata()) {
-            // restrict the lookup to the connection's own database and schema: other databases may hold a namesake
-            String catalog = c.getCatalog() == null || c.getCatalog().isEmpty() ? null : c.getCatalog();
-            String inSchema = schema != null ? schema : c.getSchema();
-            for (String name : new LinkedHashSet<>(List.of(bare, bare.toUpperCase(java.util.Locale.ROOT),
-                    bare.toLowerCase(java.util.Locale.ROOT)))) {
-                try (ResultSet rs = c.getMetaData().getColumns(catalog, inSchema, name, null)) {
-                    while (rs.next()) {
-                        if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) found = Optional.of(rs.getString("COLUMN_NAME"));
-                    }
-                }
-                if (found.isPresent()) break;
-            }
+            // restricted to the connection's own database and schema, or the one named: others may hold a namesake
+            SchemaCatalog.eachColumn(c, table.replace("\"", "").replace("`", ""), rs -> {
+                if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) found[0] = rs.getString("COLUMN_NAME");
+            });
             c.rollback();
         }
-        return found;
+        return Optional.ofNullable(found[0]);
     }
 
     /** Forgets column types learned or loaded (a DDL failed or was rolled back); they are loaded again when needed. */

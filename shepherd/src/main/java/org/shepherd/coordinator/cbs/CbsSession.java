@@ -42,6 +42,8 @@ final class CbsSession implements Session {
     /** The savepoints the primary holds in the current transaction, oldest first (names upper-cased). */
     private final List<String> savepoints = new ArrayList<>();
     private boolean schemaChangedInTransaction;
+    /** The session's default schema as SQL names it ({@code SET SCHEMA}), or null for the replicas' own default. */
+    private String schema;
     private volatile boolean closed;
 
     CbsSession(CbsCoordinator coordinator) {
@@ -53,8 +55,9 @@ final class CbsSession implements Session {
     public Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
         checkOpen();
         SessionSetting setting = SessionSetting.of(sql);
+        if (setting != null && setting.kind() == SessionSetting.Kind.SCHEMA) return setSchema(setting.schema());
         if (setting != null) return SessionSettings.answer(setting, sql);
-        Translation tr = coordinator.translate(sql);
+        Translation tr = coordinator.translate(sql, schema);
         if (tr != null) {
             switch (tr.kind()) {
                 case TRANSACTION:
@@ -89,6 +92,16 @@ final class CbsSession implements Session {
             if (ddl) coordinator.forgetSchema(); // the catalog learned a change that did not happen
             throw e;
         }
+    }
+
+    /**
+     * {@code SET SCHEMA} and its spellings: the session names {@code identifier} (null: the replicas' default) in every
+     * table its statements leave unqualified, from the next statement on. The schema must exist on the primary (3F000).
+     */
+    private Answer setSchema(String identifier) throws SQLException {
+        if (identifier != null) coordinator.checkSchemaExists(identifier);
+        schema = identifier;
+        return new Answer.Update(0, List.of(), List.of(), List.of());
     }
 
     private Answer runStatement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
@@ -205,7 +218,7 @@ final class CbsSession implements Session {
                         + " replica would keep the older one as well; release it first or use another name", "0A000");
             }
             String release = "RELEASE SAVEPOINT " + tr.savepointName();
-            runStatement(coordinator.translate(release), release, List.of(), options);
+            runStatement(coordinator.translate(release, schema), release, List.of(), options);
             savepoints.remove(at);
             at = -1;
         }
@@ -243,7 +256,7 @@ final class CbsSession implements Session {
             for (int i = 0; i < n; i++) {
                 String text = sql != null ? sql : statements.get(i);
                 List<Param> ps = sql != null ? parameterSets.get(i) : List.of();
-                JdbcStatement stmt = statement(coordinator.translate(text), text, ps, options, false);
+                JdbcStatement stmt = statement(coordinator.translate(text, schema), text, ps, options, false);
                 Answer a = run(t, stmt);
                 if (!(a instanceof Answer.Update u)) {
                     throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");

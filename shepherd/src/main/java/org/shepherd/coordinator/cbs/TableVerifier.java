@@ -103,7 +103,7 @@ final class TableVerifier {
      * Where the tables of a selection are in the primary's metadata: its catalog and schema arguments, and the schema's
      * name as stored (null for the default schema), which prefixes the tables' names and SQL.
      */
-    private record Place(String catalog, String schema, String storedSchema) {
+    record Place(String catalog, String schema, String storedSchema) {
     }
 
     /**
@@ -609,7 +609,7 @@ final class TableVerifier {
      * Where {@code schema} (null: the connection's default) is on the primary: one of its schemas, or else one of its
      * catalogs (a MySQL-family database); the name as stored matched exactly first, then ignoring case.
      */
-    private static Place place(Connection c, DatabaseMetaData md, String schema) throws SQLException {
+    static Place place(Connection c, DatabaseMetaData md, String schema) throws SQLException {
         if (schema == null) return new Place(c.getCatalog(), c.getSchema(), null);
         String stored = matching(md.getSchemas(), "TABLE_SCHEM", schema);
         if (stored != null) return new Place(c.getCatalog(), stored, stored);

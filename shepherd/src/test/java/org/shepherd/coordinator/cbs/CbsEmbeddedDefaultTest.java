@@ -98,6 +98,72 @@ class CbsEmbeddedDefaultTest {
      * bound through a large-object or stream setter fits a BLOB or CLOB column (Derby refuses a NULL whose type is not
      * the parameter's).
      */
+    /**
+     * A session's schema (Connection.setSchema, SET SCHEMA): unqualified tables of its statements, DDL included, go to
+     * that schema on every replica, whichever pooled connection runs them; identity keys are pinned there too; other
+     * sessions keep the default; an unknown schema is refused.
+     */
+    @Test
+    void aSessionsSchemaNamesItsTablesOnEveryReplica(@TempDir Path dir) throws Exception {
+        try (Embedded server = Embedded.start(dir); Connection c = server.connect(); Connection other = server.connect()) {
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE SCHEMA sales");
+                s.executeUpdate("CREATE TABLE orders (id INT PRIMARY KEY, note VARCHAR(10))"); // the default schema's
+                c.setSchema("SALES");
+                assertThat(c.getSchema()).isEqualTo("SALES");
+                s.executeUpdate("CREATE TABLE orders (id INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, total DECIMAL(10,2))");
+                s.executeUpdate("CREATE INDEX orders_total ON orders (total)");
+                assertThatThrownBy(() -> s.executeUpdate("DROP INDEX orders_total")).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("DROP INDEX");
+                s.executeUpdate("DROP INDEX sales.orders_total"); // Derby keeps an index in its table's schema
+                s.executeUpdate("CREATE INDEX orders_total ON orders (total)");
+                s.executeUpdate("CREATE TABLE line (oid INT REFERENCES orders (id), qty INT)");
+                assertThat(s.executeUpdate("INSERT INTO orders (total) VALUES (1.50)", Statement.RETURN_GENERATED_KEYS)).isOne();
+                try (ResultSet keys = s.getGeneratedKeys()) {
+                    assertThat(keys.next()).isTrue();
+                    assertThat(keys.getInt(1)).isOne();
+                }
+            }
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO line SELECT id, ? FROM orders")) {
+                ps.setInt(1, 7);
+                assertThat(ps.executeUpdate()).isOne();
+            }
+            c.commit();
+            c.setAutoCommit(true);
+            try (Statement s = other.createStatement()) {
+                assertThat(s.executeUpdate("INSERT INTO orders VALUES (5, 'default')")).isOne();
+                try (ResultSet rs = s.executeQuery("SELECT o.total, l.qty FROM sales.orders o JOIN sales.line l ON l.oid = o.id")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getBigDecimal(1)).isEqualByComparingTo("1.50");
+                    assertThat(rs.getInt(2)).isEqualTo(7);
+                }
+                assertThatThrownBy(() -> s.execute("SET SCHEMA nowhere")).isInstanceOf(SQLException.class)
+                        .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("3F000");
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("SET SCHEMA DEFAULT"); // SQL: what getSchema says is setSchema's alone
+                try (ResultSet rs = s.executeQuery("SELECT note FROM orders")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).isEqualTo("default");
+                }
+            }
+            CbsCoordinator coordinator = server.coordinator();
+            assertThat(coordinator.awaitIdle(10_000)).isTrue();
+            for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+                try (Connection r = e.pool().acquire(); Statement s = r.createStatement(); ResultSet rs = s.executeQuery(
+                        "SELECT o.id, o.total, l.qty FROM sales.orders o JOIN sales.line l ON l.oid = o.id")) {
+                    assertThat(rs.next()).as(e.name()).isTrue();
+                    assertThat(rs.getInt(1)).isOne();
+                    assertThat(rs.getInt(3)).isEqualTo(7);
+                    assertThat(rs.next()).isFalse();
+                    r.rollback();
+                }
+            }
+            assertThat(coordinator.verify("sales.*", false)).extracting(AdminView.VerifyRow::result).containsOnly("equal");
+        }
+    }
+
     @Test
     void blobsAndClobsReachEveryReplica(@TempDir Path dir) throws Exception {
         byte[] image = new byte[200_000];
@@ -243,7 +309,7 @@ class CbsEmbeddedDefaultTest {
     void sessionStatementsAreAnsweredOrRefusedWithoutReachingAReplica(@TempDir Path dir) throws Exception {
         try (Embedded server = Embedded.start(dir)) {
             try (Connection a = server.connect(); Connection b = server.connect()) {
-                SessionSettingsContract.holds(a, b);
+                SessionSettingsContract.holds(a, b, true);
             }
             CbsCoordinator coordinator = server.coordinator();
             assertThat(coordinator.awaitIdle(10_000)).isTrue();

@@ -1,0 +1,157 @@
+package org.shepherd.translator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.create.index.CreateIndex;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.ForeignKeyIndex;
+import net.sf.jsqlparser.statement.create.table.Index;
+import net.sf.jsqlparser.statement.create.view.CreateView;
+import net.sf.jsqlparser.statement.drop.Drop;
+import net.sf.jsqlparser.statement.truncate.Truncate;
+import net.sf.jsqlparser.util.TablesNamesFinder;
+
+/**
+ * Names a session's schema ({@code SET SCHEMA}, {@code USE}, {@code Connection.setSchema}) in a statement: every table,
+ * view and foreign-key target the statement does not qualify gets it, as the engine would resolve it, so that what
+ * reaches every replica (and the write-ahead log) says where it goes, whichever pooled connection runs it. Names a WITH
+ * clause defines, columns' table qualifiers and aliases are left as written.
+ */
+final class SchemaQualifier {
+
+    private SchemaQualifier() {
+    }
+
+    /**
+     * Qualifies {@code st} (of kind {@code kind}) in place with {@code schema}, an SQL identifier (plain or in double
+     * quotes). Statements of another kind (CALL, EXPLAIN, ...) are refused: what they name is not known here.
+     */
+    static void qualify(Statement st, StatementKind kind, String schema) {
+        switch (kind) {
+            case READ:
+            case WRITE:
+                tables(st, schema);
+                return;
+            case DDL:
+                ddl(st, schema);
+                return;
+            default:
+                throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), this kind of"
+                        + " statement cannot be sent: the shepherd cannot name the schema in it; qualify what it names, or"
+                        + " SET SCHEMA DEFAULT first");
+        }
+    }
+
+    /** Every table a query or change reads or writes, subqueries and joins included, but not the names of WITH. */
+    private static void tables(Statement st, String schema) {
+        List<Table> seen = new ArrayList<>();
+        Finder finder = new Finder(seen);
+        Set<String> real;
+        try {
+            real = finder.getTables(st);
+        } catch (UnsupportedOperationException e) {
+            throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), the shepherd"
+                    + " cannot name the schema in this statement (" + e.getMessage() + "); qualify its tables");
+        }
+        for (Table t : seen) {
+            if (real.contains(finder.name(t))) qualify(t, schema);
+        }
+    }
+
+    private static void ddl(Statement st, String schema) {
+        if (st instanceof CreateTable ct) {
+            qualify(ct.getTable(), schema);
+            if (ct.getIndexes() != null) {
+                for (Index index : ct.getIndexes()) {
+                    if (index instanceof ForeignKeyIndex fk) qualify(fk.getTable(), schema);
+                }
+            }
+            if (ct.getColumnDefinitions() != null) {
+                for (ColumnDefinition cd : ct.getColumnDefinitions()) referencesIn(cd.getColumnSpecs(), schema);
+            }
+            if (ct.getSelect() != null) tables(ct.getSelect(), schema);
+        } else if (st instanceof CreateIndex ci) {
+            qualify(ci.getTable(), schema);
+        } else if (st instanceof CreateView cv) {
+            qualify(cv.getView(), schema);
+            if (cv.getSelect() != null) tables(cv.getSelect(), schema);
+        } else if (st instanceof Drop drop) {
+            String type = drop.getType() == null ? "" : drop.getType().toUpperCase(Locale.ROOT);
+            if (type.equals("TABLE") || type.equals("VIEW")) {
+                qualify(drop.getName(), schema);
+            } else if (!type.equals("INDEX")) {
+                throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), DROP " + type
+                        + " cannot be sent unqualified; qualify the name");
+            } else if (drop.getName() != null && drop.getName().getSchemaName() == null) {
+                throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), name the"
+                        + " index's schema in DROP INDEX (an index belongs to its table's schema)");
+            }
+        } else if (st instanceof Alter alter) {
+            qualify(alter.getTable(), schema);
+            if (alter.getAlterExpressions() != null) {
+                for (AlterExpression change : alter.getAlterExpressions()) {
+                    if (change.getIndex() instanceof ForeignKeyIndex fk) qualify(fk.getTable(), schema);
+                    if (change.getFkSourceTable() != null && change.getFkSourceSchema() == null
+                            && change.getFkSourceTable().indexOf('.') < 0) {
+                        change.setFkSourceSchema(schema);
+                    }
+                    if (change.getColDataTypeList() != null) {
+                        for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
+                            referencesIn(cd.getColumnSpecs(), schema);
+                        }
+                    }
+                }
+            }
+        } else if (st instanceof Truncate truncate) {
+            qualify(truncate.getTable(), schema);
+        } else {
+            throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), this statement"
+                    + " cannot be sent unqualified; qualify what it names");
+        }
+    }
+
+    /** A column's {@code REFERENCES t(...)}: the target table gets the schema when it has none. */
+    private static void referencesIn(List<String> specs, String schema) {
+        if (specs == null) return;
+        for (int i = 0; i + 1 < specs.size(); i++) {
+            if (!specs.get(i).equalsIgnoreCase("REFERENCES")) continue;
+            String target = specs.get(i + 1);
+            int paren = target.indexOf('(');
+            String name = paren < 0 ? target : target.substring(0, paren);
+            if (!name.isEmpty() && name.indexOf('.') < 0) specs.set(i + 1, schema + "." + target);
+        }
+    }
+
+    /** MySQL's DUAL is no table of any schema. */
+    private static void qualify(Table t, String schema) {
+        if (t != null && t.getSchemaName() == null && t.getName() != null && !t.getName().equalsIgnoreCase("DUAL")) {
+            t.setSchemaName(schema);
+        }
+    }
+
+    /** Collects every table node it visits, so that the caller can qualify those that are tables (not WITH names). */
+    private static final class Finder extends TablesNamesFinder<Void> {
+        private final List<Table> seen;
+
+        Finder(List<Table> seen) {
+            this.seen = seen;
+        }
+
+        @Override
+        public <S> Void visit(Table table, S context) {
+            seen.add(table);
+            return super.visit(table, context);
+        }
+
+        String name(Table t) {
+            return extractTableName(t);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package org.shepherd.translator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.shepherd.translator.dialect.Dialect;
+
+/** A session's schema (SET SCHEMA) is named in every table a statement leaves unqualified, and only there. */
+class SchemaQualifierTest {
+
+    private final Translator derby = new Translator(Dialect.DERBY, 16);
+
+    private String derbySql(String sql, String schema) throws SQLException {
+        return derby.translate(sql, schema).sqlFor(Dialect.DERBY);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SELECT id FROM orders WHERE id = ?|SELECT id FROM sales.orders WHERE id = ?",
+        "SELECT o.id, c.name FROM orders o JOIN cust c ON o.cid = c.id"
+            + "|SELECT o.id, c.name FROM sales.orders o JOIN sales.cust c ON o.cid = c.id",
+        "SELECT orders.id FROM orders|SELECT orders.id FROM sales.orders",
+        "SELECT id FROM orders WHERE cid IN (SELECT id FROM cust)|SELECT id FROM sales.orders WHERE cid IN (SELECT id FROM sales.cust)",
+        "SELECT id FROM other.orders, cust|SELECT id FROM other.orders, sales.cust",
+        "WITH big AS (SELECT id FROM orders) SELECT id FROM big|WITH big AS (SELECT id FROM sales.orders) SELECT id FROM big",
+        "INSERT INTO orders (id) SELECT id FROM cust|INSERT INTO sales.orders (id) SELECT id FROM sales.cust",
+        "UPDATE orders SET total = 0 WHERE id = 1|UPDATE sales.orders SET total = 0 WHERE id = 1",
+        "DELETE FROM orders WHERE id = 1|DELETE FROM sales.orders WHERE id = 1",
+        "DROP TABLE orders|DROP TABLE sales.orders",
+        "CREATE INDEX ix ON orders (total)|CREATE INDEX ix ON sales.orders (total)",
+        "SELECT name FROM information_schema.tables|SELECT name FROM information_schema.tables",
+        "ALTER TABLE line ADD CONSTRAINT fk FOREIGN KEY (oid) REFERENCES orders (id)"
+            + "|ALTER TABLE sales.line ADD CONSTRAINT fk FOREIGN KEY (oid) REFERENCES sales.orders(id)",
+        "TRUNCATE TABLE orders|TRUNCATE TABLE sales.orders",
+        "CREATE VIEW big AS SELECT id FROM orders WHERE total > 10|CREATE VIEW sales.big AS SELECT id FROM sales.orders WHERE total > 10",
+    })
+    void unqualifiedTablesGetTheSessionsSchema(String sql, String expected) throws SQLException {
+        assertThat(derbySql(sql, "sales")).isEqualToIgnoringCase(expected);
+        assertThat(derbySql(sql, null)).as("without a schema, as before")
+                .isEqualToIgnoringCase(derby.translate(sql).sqlFor(Dialect.DERBY));
+    }
+
+    @Test
+    void createTableQualifiesItsForeignKeysToo() throws SQLException {
+        String sql = derbySql("CREATE TABLE line (id INT PRIMARY KEY, oid INT REFERENCES orders (id),"
+                + " cid INT, FOREIGN KEY (cid) REFERENCES other.cust (id), FOREIGN KEY (id) REFERENCES item (id))", "sales");
+        assertThat(sql).containsIgnoringCase("CREATE TABLE sales.line").containsIgnoringCase("REFERENCES sales.orders")
+                .containsIgnoringCase("REFERENCES other.cust").containsIgnoringCase("REFERENCES sales.item");
+    }
+
+    @Test
+    void aQuotedSchemaStaysQuotedAndEachSchemaHasItsOwnTranslation() throws SQLException {
+        assertThat(derbySql("SELECT id FROM orders", "\"Sales\"")).isEqualTo("SELECT id FROM \"Sales\".orders");
+        assertThat(derbySql("SELECT id FROM orders", "hr")).isEqualToIgnoringCase("SELECT id FROM hr.orders");
+        assertThat(derby.translate("SELECT id FROM orders", "hr").sqlFor(Dialect.MARIADB))
+                .as("MariaDB's database").isEqualTo("SELECT id FROM hr.orders");
+    }
+
+    @Test
+    void mysqlsDualStaysDual() throws SQLException {
+        Translator mysql = new Translator(Dialect.MARIADB, 4);
+        assertThat(mysql.translate("SELECT 1 FROM dual", "sales").sqlFor(Dialect.MARIADB)).doesNotContainIgnoringCase("sales");
+    }
+
+    @Test
+    void statementsThatCannotBeQualifiedAreRefused() {
+        assertThatThrownBy(() -> derby.translate("CALL proc(1)", "sales")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("SET SCHEMA sales").extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("0A000");
+        assertThatThrownBy(() -> derby.translate("DROP INDEX ix", "sales")).isInstanceOf(SQLException.class)
+                .hasMessageContaining("DROP INDEX");
+    }
+}
