@@ -19,6 +19,7 @@ import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
+import org.shepherd.coordinator.cbs.JdbcReplicaEndpoint;
 import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.protocol.Param;
 import org.shepherd.replica.jdbc.ReplicaPool;
@@ -272,6 +273,40 @@ class HeterogeneousCbsTest {
             assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO hits (page, n) VALUES ('a', 1) ON DUPLICATE KEY UPDATE"
                     + " n = n + 1")).isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000")
                     .hasMessageContaining("runs only when every replica is MySQL or MariaDB");
+        }
+    }
+
+    /**
+     * MySQL's USE on three MariaDB servers: the session's tables go to that database on every replica (its statements
+     * name it), another session keeps its own database, and verify compares that database's tables.
+     */
+    @Test
+    void useNamesTheSessionsDatabaseOnMariaDbReplicas() throws Exception {
+        try (CbsCoordinator c = coordinator(THREE_MARIADB, 0); Session s = c.openSession("app", "db");
+                Session other = c.openSession("app", "db")) {
+            s.execute("CREATE DATABASE IF NOT EXISTS shop_use", List.of(), ExecOptions.DEFAULT);
+            try {
+                s.execute("USE shop_use", List.of(), ExecOptions.DEFAULT);
+                s.execute("CREATE TABLE items (id INT PRIMARY KEY, n INT)", List.of(), ExecOptions.DEFAULT);
+                s.execute("INSERT INTO items VALUES (1, 10), (2, 20)", List.of(), ExecOptions.DEFAULT);
+                assertThat(firstColumn(s, "SELECT n FROM items ORDER BY id")).containsExactly("10", "20");
+                assertThatThrownBy(() -> other.execute("SELECT n FROM items", List.of(), ExecOptions.DEFAULT))
+                        .as("the other session's database has no such table").isInstanceOf(SQLException.class);
+                assertThat(firstColumn(other, "SELECT n FROM shop_use.items ORDER BY id")).containsExactly("10", "20");
+                assertThat(c.awaitIdle(30_000)).isTrue();
+                for (JdbcReplicaEndpoint e : c.endpoints()) {
+                    assertThat(ReplicaTables.canonical(e.pool(), "shop_use.items", "id")).as(e.name()).hasSize(2);
+                }
+                assertThat(c.verify("shop_use.*", false)).singleElement().satisfies(row -> {
+                    assertThat(row.table()).isEqualTo("shop_use.items");
+                    assertThat(row.result()).isEqualTo("equal");
+                });
+                s.execute("SET SCHEMA DEFAULT", List.of(), ExecOptions.DEFAULT);
+                assertThatThrownBy(() -> s.execute("SELECT n FROM items", List.of(), ExecOptions.DEFAULT))
+                        .isInstanceOf(SQLException.class);
+            } finally {
+                other.execute("DROP DATABASE IF EXISTS shop_use", List.of(), ExecOptions.DEFAULT);
+            }
         }
     }
 
