@@ -174,6 +174,11 @@ public enum ConfigKey {
                     + " place in the serial order, to the rows f+1 replicas agree on, and the table is compared again (an"
                     + " INFO line per repaired table). false: differences are only reported.",
             ConfigKey::parseBoolean),
+    VERIFY_SCHEMAS("verify.schemas", "",
+            "The background comparison (verify.interval.s) covers the tables of the primary's default schema and of these"
+                    + " schemas (MySQL/MariaDB: databases), comma-separated, each as `shepherd verify --schema S` would;"
+                    + " a schema missing on the primary is skipped with a WARN line. Empty: the default schema only.",
+            ConfigKey::parseNameList),
     WAL_SYNC("wal.sync", "true",
             "Modes cbs, ss, serial: a transaction that wrote is acknowledged (and committed at the replicas) only once it is"
                     + " in the write-ahead log under data.dir/wal and the log was forced to disk (one force for every"
@@ -314,6 +319,23 @@ public enum ConfigKey {
         } catch (InvalidPathException e) {
             throw new IllegalArgumentException("not a valid path: " + e.getMessage());
         }
+    }
+
+    /** Comma-separated names (blanks around them dropped), as a list; empty for an empty value. */
+    private static Object parseNameList(String v) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (String part : v.split(",", -1)) {
+            String name = part.trim();
+            if (name.isEmpty()) {
+                if (v.isBlank()) break;
+                throw new IllegalArgumentException("an empty name in the list '" + v + "'");
+            }
+            if (name.contains(".") || name.contains("*")) {
+                throw new IllegalArgumentException("'" + name + "' is not a schema's name (no '.' or '*')");
+            }
+            names.add(name);
+        }
+        return java.util.List.copyOf(names);
     }
 
     private static Object parseNonEmpty(String v) {

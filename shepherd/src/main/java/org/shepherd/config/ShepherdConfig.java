@@ -248,6 +248,12 @@ public final class ShepherdConfig {
         return (Boolean) values.get(ConfigKey.VERIFY_REPAIR);
     }
 
+    /** Schemas besides the default one that the background comparison covers. */
+    @SuppressWarnings("unchecked")
+    public java.util.List<String> verifySchemas() {
+        return (java.util.List<String>) values.get(ConfigKey.VERIFY_SCHEMAS);
+    }
+
     /** The write-ahead log's disk use beyond which a replica that is down is declared lost; 0: no bound. */
     public long walRetainBytesMax() {
         return (Long) values.get(ConfigKey.WAL_RETAIN_BYTES_MAX);

@@ -38,6 +38,18 @@ class ShepherdConfigTest {
     }
 
     @Test
+    void verifySchemasIsAListOfNames() throws Exception {
+        assertThat(ShepherdConfig.fromMap(threeDerbyReplicas()).verifySchemas()).isEmpty();
+        Map<String, String> m = threeDerbyReplicas();
+        m.put("verify.schemas", " sales, HR ");
+        assertThat(ShepherdConfig.fromMap(m).verifySchemas()).containsExactly("sales", "HR");
+        m.put("verify.schemas", "sales,,hr");
+        assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class).hasMessageContaining("empty name");
+        m.put("verify.schemas", "sales.t");
+        assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class).hasMessageContaining("not a schema");
+    }
+
+    @Test
     void replicaDialectIsInferredFromTheUrlOrTakenFromTheKey() throws Exception {
         Map<String, String> m = new TreeMap<>();
         m.put("mode", "passthrough");

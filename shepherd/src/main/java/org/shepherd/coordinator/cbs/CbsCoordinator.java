@@ -333,7 +333,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                     config.fetchSizeDefault(), 120_000, divergences, spill, wal);
             if (config.verifyIntervalS() > 0) {
                 coordinator.verifyInBackground(TimeUnit.SECONDS.toMillis(config.verifyIntervalS()), config.verifyChunkPauseMs(),
-                        config.verifyRepair());
+                        config.verifyRepair(), config.verifySchemas());
             }
             return coordinator;
         } catch (SQLException | RuntimeException e) {
@@ -611,6 +611,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      * {@link #close}.
      */
     public void verifyInBackground(long intervalMs, long chunkPauseMs, boolean repair) {
+        verifyInBackground(intervalMs, chunkPauseMs, repair, List.of());
+    }
+
+    /** {@link #verifyInBackground(long, long, boolean)} over the default schema's tables and those of {@code schemas}. */
+    public void verifyInBackground(long intervalMs, long chunkPauseMs, boolean repair, List<String> schemas) {
         if (intervalMs <= 0) throw new IllegalArgumentException("intervalMs must be > 0");
         Thread t = StatementThreads.newThread(() -> {
             TableVerifier verifier = new TableVerifier(this, VERIFY_WAIT_MS, chunkPauseMs);
@@ -618,7 +623,16 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 try {
                     Thread.sleep(intervalMs);
                     if (closed) return;
-                    logVerification(compared(verifier.verify(null, repair), "in the background", repair));
+                    List<AdminView.VerifyRow> rows = new ArrayList<>(verifier.verify(null, repair));
+                    for (String schema : schemas) {
+                        try {
+                            rows.addAll(verifier.verify(schema + ".*", repair));
+                        } catch (SQLException e) {
+                            if (closed) return;
+                            LOG.warn("background comparison of schema {} failed: {}", schema, e.getMessage());
+                        }
+                    }
+                    logVerification(compared(rows, "in the background", repair));
                 } catch (InterruptedException e) {
                     return;
                 } catch (SQLException | RuntimeException e) {
