@@ -41,8 +41,10 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     private static final List<String> CLIENT_INFO_NAMES = List.of("ApplicationName", "ClientUser", "ClientHostname");
 
     private final QueryExecutor executor;
-    /** What {@link #setSchema} set last; null: the replicas' default. */
+    /** What {@link #setSchema} or a {@code SET SCHEMA} statement set last; null: the replicas' default. */
     private String schema;
+    /** The session's SQL dialect, lower case (the shepherd's client dialect). */
+    private final String dialect;
     private final Message.Ready ready;
     private final String url;
     private final ShepherdUrl parsedUrl;
@@ -63,7 +65,7 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         this.parsedUrl = parsedUrl;
         this.url = url;
         this.defaultFetchSize = defaultFetchSize;
-        String dialect = ready.sqlDialect().toLowerCase(Locale.ROOT);
+        this.dialect = ready.sqlDialect().toLowerCase(Locale.ROOT);
         this.backslashEscapes = dialect.equals("mysql") || dialect.equals("mariadb");
         String applicationName = DriverProperty.APPLICATION_NAME.get(parsedUrl.properties());
         if (applicationName != null) clientInfo.setProperty("ApplicationName", applicationName);
@@ -386,13 +388,23 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     }
 
     /**
-     * The schema {@link #setSchema} set, or null: the replicas' default schema applies. (A {@code SET SCHEMA} statement
-     * run as SQL changes the session's schema too, but not what this says.)
+     * The schema {@link #setSchema} or a {@code SET SCHEMA} / {@code USE} statement the shepherd accepted set last (its
+     * name as stored), or null: the replicas' default schema applies.
      */
     @Override
     public String getSchema() throws SQLException {
         checkOpen();
         return schema;
+    }
+
+    /** The session's SQL dialect, lower case (e.g. {@code derby}): how plain names fold. */
+    String dialect() {
+        return dialect;
+    }
+
+    /** A {@code SET SCHEMA} statement the shepherd accepted set the session's schema. */
+    void schemaSet(String schema) {
+        this.schema = schema;
     }
 
     /**

@@ -121,6 +121,8 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
         }
         StatementOptions options = new StatementOptions(maxRows, fetchSize, queryTimeoutSeconds, returnKeys);
         Result r = connection.executor().execute(sql, params, options);
+        SchemaStatement.Chosen schema = params.isEmpty() ? SchemaStatement.parse(sql, connection.dialect()) : null;
+        if (schema != null) connection.schemaSet(schema.name()); // the shepherd accepted it: it did not throw
         return accept(r, returnKeys);
     }
 

@@ -142,7 +142,13 @@ class CbsEmbeddedDefaultTest {
                         .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("3F000");
             }
             try (Statement s = c.createStatement()) {
-                s.execute("SET SCHEMA DEFAULT"); // SQL: what getSchema says is setSchema's alone
+                s.execute("SET SCHEMA DEFAULT"); // as SQL: getSchema follows it too
+                assertThat(c.getSchema()).isNull();
+                s.execute("set current schema sales");
+                assertThat(c.getSchema()).isEqualTo("SALES");
+                assertThatThrownBy(() -> s.execute("SET SCHEMA nowhere")).isInstanceOf(SQLException.class);
+                assertThat(c.getSchema()).as("a refused one changes nothing").isEqualTo("SALES");
+                s.execute("SET SCHEMA DEFAULT");
                 try (ResultSet rs = s.executeQuery("SELECT note FROM orders")) {
                     assertThat(rs.next()).isTrue();
                     assertThat(rs.getString(1)).isEqualTo("default");
