@@ -17,6 +17,7 @@ import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 import net.sf.jsqlparser.util.TablesNamesFinder;
+import org.shepherd.translator.dialect.Dialect;
 
 /**
  * Names a session's schema ({@code SET SCHEMA}, {@code USE}, {@code Connection.setSchema}) in a statement: every table,
@@ -126,6 +127,67 @@ final class SchemaQualifier {
             int paren = target.indexOf('(');
             String name = paren < 0 ? target : target.substring(0, paren);
             if (!name.isEmpty() && name.indexOf('.') < 0) specs.set(i + 1, schema + "." + target);
+        }
+    }
+
+    /**
+     * {@code sql} with the session's current schema as a string literal where it asks for it: Derby's and Db2's
+     * {@code CURRENT SCHEMA} (and Db2's {@code CURRENT SQLID}), {@code CURRENT_SCHEMA} (PostgreSQL also
+     * {@code current_schema()}), MySQL's {@code DATABASE()} and {@code SCHEMA()}. Each replica would answer its own
+     * connection's schema, not the session's; outside literals and comments only.
+     */
+    static String currentSchemaAsLiteral(String sql, String schema, Dialect client) {
+        String literal = "'" + storedName(schema, client).replace("'", "''") + "'";
+        StringBuilder out = new StringBuilder();
+        int[] copied = {0};
+        int[] pendingCurrent = {-1, -1}; // start and end of a CURRENT word waiting for its second word
+        SqlWords.scan(sql, client.backslashEscapesInStrings(), new SqlWords.Visitor() {
+            @Override
+            public void word(String text, int start, int end) {
+                String w = text.substring(start, end);
+                if (pendingCurrent[0] >= 0 && text.substring(pendingCurrent[1], start).isBlank()
+                        && (w.equalsIgnoreCase("SCHEMA") || w.equalsIgnoreCase("SQLID"))) {
+                    replace(pendingCurrent[0], end);
+                } else if (w.equalsIgnoreCase("CURRENT_SCHEMA")) {
+                    replace(start, afterEmptyParentheses(text, end));
+                } else if ((w.equalsIgnoreCase("DATABASE") || w.equalsIgnoreCase("SCHEMA"))
+                        && afterEmptyParentheses(text, end) > end) {
+                    replace(start, afterEmptyParentheses(text, end));
+                }
+                pendingCurrent[0] = w.equalsIgnoreCase("CURRENT") ? start : -1;
+                pendingCurrent[1] = end;
+            }
+
+            private void replace(int from, int to) {
+                if (from < copied[0]) return;
+                out.append(sql, copied[0], from).append(literal);
+                copied[0] = to;
+            }
+        });
+        if (copied[0] == 0) return sql;
+        return out.append(sql.substring(copied[0])).toString();
+    }
+
+    /** The index after {@code ( )} (blanks allowed) right after {@code end}, or {@code end} when there is none. */
+    private static int afterEmptyParentheses(String sql, int end) {
+        int i = end;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) i++;
+        if (i >= sql.length() || sql.charAt(i) != '(') return end;
+        i++;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) i++;
+        return i < sql.length() && sql.charAt(i) == ')' ? i + 1 : end;
+    }
+
+    /** The schema's name as {@code client}'s engine stores it: a quoted one as written, a plain one folded. */
+    static String storedName(String schema, Dialect client) {
+        if (schema.startsWith("\"")) return schema.substring(1, schema.length() - 1).replace("\"\"", "\"");
+        switch (client.family()) {
+            case MYSQL:
+                return schema;
+            case POSTGRESQL:
+                return schema.toLowerCase(Locale.ROOT);
+            default:
+                return schema.toUpperCase(Locale.ROOT);
         }
     }
 

@@ -222,6 +222,7 @@ public final class Translator {
             return new Translation(b);
         }
         String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
+        if (schema != null) text = SchemaQualifier.currentSchemaAsLiteral(text, schema, client);
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
         if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
             text = DdlRenderer.extractIdentityOptions(text, identityOptions);

@@ -61,6 +61,20 @@ class SchemaQualifierTest {
     }
 
     @Test
+    void theCurrentSchemaIsTheSessionsNotEachReplicasConnections() throws SQLException {
+        assertThat(derbySql("SELECT CURRENT SCHEMA FROM SYSIBM.SYSDUMMY1", "sales")).startsWith("SELECT 'SALES'")
+                .doesNotContainIgnoringCase("CURRENT");
+        assertThat(derbySql("SELECT current  sqlid, 'CURRENT SCHEMA' AS c FROM t -- CURRENT SCHEMA", "\"Mixed\""))
+                .startsWith("SELECT 'Mixed'").contains("'CURRENT SCHEMA' AS c FROM \"Mixed\".t");
+        Translator mysql = new Translator(Dialect.MARIADB, 4);
+        assertThat(mysql.translate("SELECT DATABASE(), SCHEMA ( ) FROM dual", "Shop").sqlFor(Dialect.MARIADB))
+                .startsWith("SELECT 'Shop'").contains(", 'Shop'").doesNotContain("DATABASE");
+        Translator pg = new Translator(Dialect.POSTGRESQL, 4);
+        assertThat(pg.translate("SELECT current_schema(), CURRENT_SCHEMA", "Sales").sqlFor(Dialect.POSTGRESQL))
+                .startsWith("SELECT 'sales'").contains(", 'sales'").doesNotContainIgnoringCase("current");
+    }
+
+    @Test
     void mysqlsDualStaysDual() throws SQLException {
         Translator mysql = new Translator(Dialect.MARIADB, 4);
         assertThat(mysql.translate("SELECT 1 FROM dual", "sales").sqlFor(Dialect.MARIADB)).doesNotContainIgnoringCase("sales");

@@ -146,6 +146,10 @@ class CbsEmbeddedDefaultTest {
                 assertThat(c.getSchema()).isNull();
                 s.execute("set current schema sales");
                 assertThat(c.getSchema()).isEqualTo("SALES");
+                try (ResultSet rs = s.executeQuery("SELECT CURRENT SCHEMA FROM SYSIBM.SYSDUMMY1")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).as("the session's, not each replica connection's").isEqualTo("SALES");
+                }
                 assertThatThrownBy(() -> s.execute("SET SCHEMA nowhere")).isInstanceOf(SQLException.class);
                 assertThat(c.getSchema()).as("a refused one changes nothing").isEqualTo("SALES");
                 s.execute("SET SCHEMA DEFAULT");
