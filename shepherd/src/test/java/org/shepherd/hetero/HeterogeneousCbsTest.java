@@ -193,6 +193,8 @@ class HeterogeneousCbsTest {
                     .containsExactly("pets");
             s.setAutoCommit(true);
             assertThat(firstColumn(s, catalog)).as("in autocommit").containsExactly("pets");
+            assertThat(firstColumn(s, "SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'shepherd%'"))
+                    .as("counted in the query: none of the shepherd's tables (of any database on the servers)").containsExactly("0");
         }
     }
 

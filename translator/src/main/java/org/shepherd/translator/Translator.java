@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -79,6 +80,8 @@ public final class Translator {
     private final boolean mixedPadding;
     /** How long one statement may take to parse ({@link #withParseTimeoutMs}). */
     private volatile long parseTimeoutMs = PARSE_TIMEOUT_MS_DEFAULT;
+    /** Tables a query of the catalog leaves out ({@link #withHiddenTables}). */
+    private volatile Set<String> hiddenTables = Set.of();
 
     /** The default of {@link #withParseTimeoutMs}: far beyond any ordinary statement's few milliseconds. */
     public static final long PARSE_TIMEOUT_MS_DEFAULT = 5_000;
@@ -125,6 +128,16 @@ public final class Translator {
                 return size() > Translator.this.cacheSizeMax;
             }
         };
+    }
+
+    /**
+     * Tables that queries of the catalog ({@link #readsCatalog}) leave out, in the query itself ({@link
+     * HiddenCatalogRows}): the shepherd's own tables on each replica. Set before the first translation. Returns this
+     * translator.
+     */
+    public Translator withHiddenTables(Set<String> names) {
+        this.hiddenTables = Set.copyOf(names);
+        return this;
     }
 
     /**
@@ -246,6 +259,7 @@ public final class Translator {
             return new Translation(b);
         }
         if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
+        if (b.kind == StatementKind.READ && readsCatalog(clientSql)) HiddenCatalogRows.leaveOut(st, hiddenTables);
         check(st);
         if (st instanceof Select) {
             b.orderKeyColumns = orderKeyColumns((Select) st);

@@ -145,7 +145,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.keepsReplacedSavepoints = targets.stream().filter(Dialect::keepsReplacedSavepoints).findFirst().orElse(null);
         // Column types: from the DDL translated here, else from the primary's metadata (tables made before we started).
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
-                new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())));
+                new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())))
+                .withHiddenTables(ReservedTables.NAMES);
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         RestartPlan.LogState logState = logState(wal);

@@ -272,6 +272,10 @@ class CbsEmbeddedDefaultTest {
                     while (rs.next()) tables.add(rs.getString(1));
                 }
                 assertThat(tables).as("Derby's catalog").containsExactly("SHEPHERD_NOTES");
+                try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM sys.systables WHERE tabletype = 'T'")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).as("counted in the query: the shepherd's tables left out").isOne();
+                }
                 try (ResultSet rs = c.getMetaData().getColumns(null, null, "SHEPHERD_TXLOG%", "%")) {
                     assertThat(rs.next()).as("no columns of the shepherd's tables").isFalse();
                 }
