@@ -45,8 +45,8 @@ final class SchemaQualifier {
                 return;
             default:
                 throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), this kind of"
-                        + " statement cannot be sent: the shepherd cannot name the schema in it; qualify what it names, or"
-                        + " SET SCHEMA DEFAULT first");
+                        + " statement (CALL, EXPLAIN, LOCK TABLE, ...) cannot be sent: the shepherd cannot name the schema in"
+                        + " it; SET SCHEMA DEFAULT first and name the schema in the statement");
         }
     }
 
