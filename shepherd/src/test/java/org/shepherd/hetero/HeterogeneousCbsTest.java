@@ -17,6 +17,7 @@ import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
+import org.shepherd.admin.AdminView;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
 import org.shepherd.coordinator.cbs.JdbcReplicaEndpoint;
@@ -275,6 +276,55 @@ class HeterogeneousCbsTest {
             assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO hits (page, n) VALUES ('a', 1) ON DUPLICATE KEY UPDATE"
                     + " n = n + 1")).isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000")
                     .hasMessageContaining("runs only when every replica is MySQL or MariaDB");
+        }
+    }
+
+    /**
+     * A session's schema across engines (Derby primary, HSQLDB, MariaDB), the schema made on each beforehand (a MariaDB
+     * database): the session's unqualified tables land in it on every replica, each engine naming it its own way, and
+     * verify finds them equal.
+     */
+    @Test
+    void aSessionsSchemaAcrossEngines() throws Exception {
+        String schema = "shop" + servers.newSet();
+        List<String> names = List.of(ReplicaServers.DERBY, ReplicaServers.HSQLDB, ReplicaServers.MARIADB);
+        try (CbsCoordinator c = coordinator(names, 0)) {
+            List<ReplicaPool> pools = new ArrayList<>();
+            for (JdbcReplicaEndpoint e : c.endpoints()) pools.add(e.pool());
+            behindTheShepherdsBack(pools, "CREATE SCHEMA " + schema, "CREATE SCHEMA " + schema, "CREATE DATABASE " + schema);
+            try {
+                try (Session s = c.openSession("app", "db")) {
+                    s.execute("SET SCHEMA " + schema, List.of(), ExecOptions.DEFAULT);
+                    Workloads.update(s, "CREATE TABLE items (id INT PRIMARY KEY, name VARCHAR(10), n INT)");
+                    Workloads.update(s, "INSERT INTO items VALUES (1, 'a', 10), (2, 'b', 20), (3, 'c', 30)");
+                    assertThat(Workloads.update(s, "UPDATE items SET n = n + 1 WHERE name <> 'b'")).isEqualTo(2);
+                    assertThat(firstColumn(s, "SELECT SUM(n) FROM items")).containsExactly("62");
+                }
+                assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+                List<String> first = ReplicaTables.canonical(pools.get(0), schema + ".items", "id");
+                assertThat(first).hasSize(3);
+                for (ReplicaPool p : pools) {
+                    assertThat(ReplicaTables.canonical(p, schema + ".items", "id")).as(p.spec().name()).isEqualTo(first);
+                }
+                assertThat(c.verify(schema + ".*", false)).extracting(AdminView.VerifyRow::result).containsExactly("equal");
+                assertThat(c.divergences().snapshot()).isEmpty();
+            } finally {
+                behindTheShepherdsBack(pools, "DROP TABLE " + schema + ".items", "DROP SCHEMA " + schema + " CASCADE",
+                        "DROP DATABASE " + schema);
+                behindTheShepherdsBack(pools.subList(0, 1), "DROP SCHEMA " + schema + " RESTRICT");
+            }
+        }
+    }
+
+    /** Runs {@code sql[i]} on {@code pools[i]} directly (and commits), ignoring what fails: set-up and clean-up. */
+    private static void behindTheShepherdsBack(List<ReplicaPool> pools, String... sql) {
+        for (int i = 0; i < pools.size() && i < sql.length; i++) {
+            try (java.sql.Connection conn = pools.get(i).acquire(); java.sql.Statement st = conn.createStatement()) {
+                st.execute(sql[i]);
+                conn.commit();
+            } catch (SQLException e) {
+                // clean-up of what may not exist
+            }
         }
     }
 

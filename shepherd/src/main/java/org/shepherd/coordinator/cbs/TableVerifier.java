@@ -564,7 +564,7 @@ final class TableVerifier {
             String catalog = place.catalog();
             String schema = place.schema();
             String prefix = place.storedSchema() == null ? "" : place.storedSchema() + ".";
-            String sqlPrefix = place.storedSchema() == null ? "" : sqlName(md, quote, place.storedSchema()) + ".";
+            String sqlPrefix = place.storedSchema() == null ? "" : schemaSql(md, quote, place.storedSchema()) + ".";
             Map<String, String> spelled = caseSensitiveNames(place.storedSchema());
             List<String> names = new ArrayList<>();
             try (ResultSet rs = md.getTables(catalog, schema, "%", new String[] {"TABLE"})) {
@@ -631,6 +631,24 @@ final class TableVerifier {
     }
 
     /**
+     * A schema's name in the SQL verify sends: as a replica whose database names are case-sensitive (MySQL family) spells
+     * it, when it is plain (so that Derby or HSQLDB fold it to what they store), else as the primary stores it.
+     */
+    private String schemaSql(DatabaseMetaData md, String quote, String stored) throws SQLException {
+        for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+            if (e.dialect().family() != Dialect.Family.MYSQL) continue;
+            try (Connection c = e.pool().acquireForMetadata()) {
+                String spelled = matching(c.getMetaData().getCatalogs(), "TABLE_CAT", stored);
+                if (!c.getAutoCommit()) c.rollback();
+                if (spelled != null && PLAIN_IDENTIFIER.matcher(spelled).matches()) return spelled;
+            } catch (SQLException | RuntimeException down) {
+                // another one may answer; without any, the primary's spelling is used
+            }
+        }
+        return sqlName(md, quote, stored);
+    }
+
+    /**
      * The table names of a replica whose table names are case-sensitive (MySQL family), in its default database or in
      * {@code database} (a schema of the selection), by their lower-case form; empty
      * when there is none or it cannot be asked. Such a replica keeps a table's name as the client's CREATE TABLE spelled
@@ -641,7 +659,8 @@ final class TableVerifier {
             if (e.dialect().family() != Dialect.Family.MYSQL) continue;
             Map<String, String> names = new HashMap<>();
             try (Connection c = e.pool().acquireForMetadata()) {
-                String catalog = database == null ? c.getCatalog() : database;
+                String catalog = database == null ? c.getCatalog() : matching(c.getMetaData().getCatalogs(), "TABLE_CAT", database);
+                if (catalog == null) continue; // no such database there
                 try (ResultSet rs = c.getMetaData().getTables(catalog, database == null ? c.getSchema() : null, "%",
                         new String[] {"TABLE"})) {
                     while (rs.next()) names.putIfAbsent(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT), rs.getString("TABLE_NAME"));
