@@ -15,6 +15,8 @@ import net.sf.jsqlparser.statement.create.table.ForeignKeyIndex;
 import net.sf.jsqlparser.statement.create.table.Index;
 import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.WithItem;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 import net.sf.jsqlparser.util.TablesNamesFinder;
 import org.shepherd.translator.dialect.Dialect;
@@ -63,6 +65,21 @@ final class SchemaQualifier {
         }
         for (Table t : seen) {
             if (real.contains(finder.name(t))) qualify(t, schema);
+        }
+        // a table that a (non-recursive) WITH name shadows: inside that WITH item's own query the name can only be the
+        // table's, which the finder took for the WITH name
+        List<WithItem<?>> withItems = st instanceof Select select ? select.getWithItemsList() : null;
+        if (withItems == null) return;
+        for (WithItem<?> w : withItems) {
+            if (w.isRecursive() || w.getSelect() == null || w.getAliasName() == null) continue;
+            List<Table> inside = new ArrayList<>();
+            new Finder(inside).getTables((Statement) w.getSelect());
+            String name = SchemaCatalog.unquoted(w.getAliasName());
+            for (Table t : inside) {
+                if (t.getSchemaName() == null && t.getName() != null && SchemaCatalog.unquoted(t.getName()).equalsIgnoreCase(name)) {
+                    qualify(t, schema);
+                }
+            }
         }
     }
 

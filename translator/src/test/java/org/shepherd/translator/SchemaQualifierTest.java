@@ -27,6 +27,8 @@ class SchemaQualifierTest {
         "SELECT id FROM orders WHERE cid IN (SELECT id FROM cust)|SELECT id FROM sales.orders WHERE cid IN (SELECT id FROM sales.cust)",
         "SELECT id FROM other.orders, cust|SELECT id FROM other.orders, sales.cust",
         "WITH big AS (SELECT id FROM orders) SELECT id FROM big|WITH big AS (SELECT id FROM sales.orders) SELECT id FROM big",
+        "WITH orders AS (SELECT id FROM orders WHERE id > 1) SELECT id FROM orders"
+            + "|WITH orders AS (SELECT id FROM sales.orders WHERE id > 1) SELECT id FROM orders",
         "INSERT INTO orders (id) SELECT id FROM cust|INSERT INTO sales.orders (id) SELECT id FROM sales.cust",
         "UPDATE orders SET total = 0 WHERE id = 1|UPDATE sales.orders SET total = 0 WHERE id = 1",
         "DELETE FROM orders WHERE id = 1|DELETE FROM sales.orders WHERE id = 1",
