@@ -56,6 +56,7 @@ final class HiddenCatalogRows {
         if (hidden.isEmpty()) return;
         List<PlainSelect> selects = new ArrayList<>();
         List<Table> tables = new ArrayList<>();
+        List<String> columns = new ArrayList<>();
         Deque<PlainSelect> enclosing = new ArrayDeque<>();
         TablesNamesFinder<Void> finder = new TablesNamesFinder<>() {
             @Override
@@ -70,9 +71,11 @@ final class HiddenCatalogRows {
 
             @Override
             public <S> Void visit(Table table, S context) {
-                if (!enclosing.isEmpty() && nameColumn(table) != null) {
+                String column = enclosing.isEmpty() ? null : nameColumn(table);
+                if (column != null) {
                     selects.add(enclosing.peek());
                     tables.add(table);
+                    columns.add(column);
                 }
                 return super.visit(table, context);
             }
@@ -87,7 +90,7 @@ final class HiddenCatalogRows {
         for (int i = 0; i < tables.size(); i++) {
             Table t = tables.get(i);
             Table ref = t.getAlias() != null ? new Table(t.getAlias().getName()) : new Table(t.getSchemaName(), t.getName());
-            Function upper = new Function("UPPER", new Column(ref, nameColumn(t)));
+            Function upper = new Function("UPPER", new Column(ref, columns.get(i)));
             InExpression notIn = new InExpression(upper, new ParenthesedExpressionList<>(names.getExpressions()));
             notIn.setNot(true);
             PlainSelect ps = selects.get(i);

@@ -154,7 +154,7 @@ final class SchemaQualifier {
      * connection's schema, not the session's; outside literals and comments only.
      */
     static String currentSchemaAsLiteral(String sql, String schema, Dialect client) {
-        String literal = "'" + storedName(schema, client).replace("'", "''") + "'";
+        String literal = "'" + SessionSetting.storedName(schema, client).replace("'", "''") + "'";
         StringBuilder out = new StringBuilder();
         int[] copied = {0};
         int[] pendingCurrent = {-1, -1}; // start and end of a CURRENT word waiting for its second word
@@ -193,19 +193,6 @@ final class SchemaQualifier {
         i++;
         while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) i++;
         return i < sql.length() && sql.charAt(i) == ')' ? i + 1 : end;
-    }
-
-    /** The schema's name as {@code client}'s engine stores it: a quoted one as written, a plain one folded. */
-    static String storedName(String schema, Dialect client) {
-        if (schema.startsWith("\"")) return schema.substring(1, schema.length() - 1).replace("\"\"", "\"");
-        switch (client.family()) {
-            case MYSQL:
-                return schema;
-            case POSTGRESQL:
-                return schema.toLowerCase(Locale.ROOT);
-            default:
-                return schema.toUpperCase(Locale.ROOT);
-        }
     }
 
     /** MySQL's DUAL is no table of any schema. */

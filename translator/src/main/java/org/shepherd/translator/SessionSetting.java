@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.shepherd.translator.dialect.Dialect;
 
 /**
  * A session statement ({@code SET ...}, {@code USE ...}, {@code RESET ...}) as the shepherd sees it. Replica connections
@@ -131,6 +132,22 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
         if (q != '"' && q != '`' && q != '\'') return name;
         String inner = name.substring(1, name.length() - 1).replace(String.valueOf(q) + q, String.valueOf(q));
         return '"' + inner.replace("\"", "\"\"") + '"';
+    }
+
+    /**
+     * The name a schema {@code identifier} (as {@link #schema()} spells it) stands for, as {@code client}'s engine stores
+     * it: a quoted one as written, a plain one folded (upper case, lower case on PostgreSQL, as written on MySQL).
+     */
+    public static String storedName(String identifier, Dialect client) {
+        if (identifier.startsWith("\"")) return identifier.substring(1, identifier.length() - 1).replace("\"\"", "\"");
+        switch (client.family()) {
+            case MYSQL:
+                return identifier;
+            case POSTGRESQL:
+                return identifier.toLowerCase(Locale.ROOT);
+            default:
+                return identifier.toUpperCase(Locale.ROOT);
+        }
     }
 
     /** False when the first character rules a session statement out: no copy of the text for most statements. */

@@ -85,7 +85,7 @@ public final class Translation {
         this.upsert = b.upsert;
         this.upsertKeysPinnable = b.upsert && b.ast instanceof Insert insert && insert.getValues() != null
                 && insert.getColumns() != null && rows(insert).size() == 1;
-        this.readsCatalog = b.kind == StatementKind.READ && Translator.readsCatalog(b.clientSql);
+        this.readsCatalog = b.readsCatalog;
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         this.catalog = b.catalog;
@@ -118,6 +118,8 @@ public final class Translation {
         List<String> identityColumns = List.of();
         String insertTable;
         boolean upsert;
+        /** A READ of the catalog ({@link Translator#readsCatalog}), decided by the translator. */
+        boolean readsCatalog;
         List<DdlRenderer.IdentityOptions> identityOptions = List.of();
         int passthroughParameters = -1;
         SchemaCatalog catalog;

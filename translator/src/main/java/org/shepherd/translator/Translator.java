@@ -259,7 +259,8 @@ public final class Translator {
             return new Translation(b);
         }
         if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
-        if (b.kind == StatementKind.READ && readsCatalog(clientSql)) HiddenCatalogRows.leaveOut(st, hiddenTables);
+        b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(clientSql);
+        if (b.readsCatalog) HiddenCatalogRows.leaveOut(st, hiddenTables);
         check(st);
         if (st instanceof Select) {
             b.orderKeyColumns = orderKeyColumns((Select) st);

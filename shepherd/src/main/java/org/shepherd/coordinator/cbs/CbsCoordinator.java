@@ -45,6 +45,7 @@ import org.shepherd.schedule.Txn;
 import org.shepherd.time.Clock;
 import org.shepherd.translator.DeterminismSource;
 import org.shepherd.translator.SchemaCatalog;
+import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.Translation;
 import org.shepherd.translator.Translator;
 import org.shepherd.translator.dialect.Dialect;
@@ -404,10 +405,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
 
     /** Fails with 3F000 unless {@code identifier} (plain or double-quoted) names a schema (or MySQL database) on the primary. */
     void checkSchemaExists(String identifier) throws SQLException {
-        String name = identifier.startsWith("\"") ? identifier.substring(1, identifier.length() - 1).replace("\"\"", "\"")
-                : identifier;
         try (Connection c = primary().pool().acquireForMetadata()) {
-            TableVerifier.place(c, c.getMetaData(), name);
+            TableVerifier.place(c, c.getMetaData(), SessionSetting.storedName(identifier, clientDialect()));
             if (!c.getAutoCommit()) c.rollback();
         }
     }
@@ -608,14 +607,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /**
      * Compares every table on every replica in the background ({@code verify.interval.s}): {@code intervalMs} after the
      * last pass ended, with {@code chunkPauseMs} between two chunks; a WARN line per table that differs; with
-     * {@code repair} ({@code verify.repair}) the differences are repaired, an INFO line per table repaired. Stops with
-     * {@link #close}.
+     * {@code repair} ({@code verify.repair}) the differences are repaired, an INFO line per table repaired. Covers the
+     * tables of the primary's default schema and of {@code schemas} ({@code verify.schemas}). Stops with {@link #close}.
      */
-    public void verifyInBackground(long intervalMs, long chunkPauseMs, boolean repair) {
-        verifyInBackground(intervalMs, chunkPauseMs, repair, List.of());
-    }
-
-    /** {@link #verifyInBackground(long, long, boolean)} over the default schema's tables and those of {@code schemas}. */
     public void verifyInBackground(long intervalMs, long chunkPauseMs, boolean repair, List<String> schemas) {
         if (intervalMs <= 0) throw new IllegalArgumentException("intervalMs must be > 0");
         Thread t = StatementThreads.newThread(() -> {

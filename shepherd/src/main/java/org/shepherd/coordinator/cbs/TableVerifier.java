@@ -564,8 +564,10 @@ final class TableVerifier {
             String catalog = place.catalog();
             String schema = place.schema();
             String prefix = place.storedSchema() == null ? "" : place.storedSchema() + ".";
-            String sqlPrefix = place.storedSchema() == null ? "" : schemaSql(md, quote, place.storedSchema()) + ".";
-            Map<String, String> spelled = caseSensitiveNames(place.storedSchema());
+            Spelling spelled = caseSensitiveSpelling(place.storedSchema());
+            String sqlPrefix = place.storedSchema() == null ? ""
+                    : (spelled.database() != null && PLAIN_IDENTIFIER.matcher(spelled.database()).matches() ? spelled.database()
+                            : sqlName(md, quote, place.storedSchema())) + ".";
             List<String> names = new ArrayList<>();
             try (ResultSet rs = md.getTables(catalog, schema, "%", new String[] {"TABLE"})) {
                 while (rs.next()) names.add(rs.getString("TABLE_NAME"));
@@ -590,7 +592,7 @@ final class TableVerifier {
                         }
                     }
                 }
-                String spelling = spelled.get(name.toLowerCase(Locale.ROOT));
+                String spelling = spelled.tables().get(name.toLowerCase(Locale.ROOT));
                 String tableSql = spelling != null && PLAIN_IDENTIFIER.matcher(spelling).matches() ? spelling
                         : sqlName(md, quote, name);
                 out.put(name, new Table(prefix + name, sqlPrefix + tableSql, keySql, List.copyOf(key.values()),
@@ -631,47 +633,36 @@ final class TableVerifier {
     }
 
     /**
-     * A schema's name in the SQL verify sends: as a replica whose database names are case-sensitive (MySQL family) spells
-     * it, when it is plain (so that Derby or HSQLDB fold it to what they store), else as the primary stores it.
+     * How a replica whose names are case-sensitive (MySQL family) spells the selection's database ({@code database}, null
+     * for the selection of its default one) and its tables (by their lower-case form): Derby, HSQLDB and PostgreSQL fold
+     * unquoted names, so that spelling, unquoted, names them on every replica.
      */
-    private String schemaSql(DatabaseMetaData md, String quote, String stored) throws SQLException {
-        for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
-            if (e.dialect().family() != Dialect.Family.MYSQL) continue;
-            try (Connection c = e.pool().acquireForMetadata()) {
-                String spelled = matching(c.getMetaData().getCatalogs(), "TABLE_CAT", stored);
-                if (!c.getAutoCommit()) c.rollback();
-                if (spelled != null && PLAIN_IDENTIFIER.matcher(spelled).matches()) return spelled;
-            } catch (SQLException | RuntimeException down) {
-                // another one may answer; without any, the primary's spelling is used
-            }
-        }
-        return sqlName(md, quote, stored);
+    private record Spelling(String database, Map<String, String> tables) {
+        static final Spelling NONE = new Spelling(null, Map.of());
     }
 
     /**
-     * The table names of a replica whose table names are case-sensitive (MySQL family), in its default database or in
-     * {@code database} (a schema of the selection), by their lower-case form; empty
-     * when there is none or it cannot be asked. Such a replica keeps a table's name as the client's CREATE TABLE spelled
-     * it, while Derby, HSQLDB and PostgreSQL fold it: that spelling, unquoted, names the table on every replica.
+     * The {@link Spelling} of the first MySQL-family replica that answers and holds {@code database} (a schema of the
+     * selection as the primary stores it; null: each replica's default); {@link Spelling#NONE} when there is none.
      */
-    private Map<String, String> caseSensitiveNames(String database) {
+    private Spelling caseSensitiveSpelling(String database) {
         for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
             if (e.dialect().family() != Dialect.Family.MYSQL) continue;
             Map<String, String> names = new HashMap<>();
             try (Connection c = e.pool().acquireForMetadata()) {
-                String catalog = database == null ? c.getCatalog() : matching(c.getMetaData().getCatalogs(), "TABLE_CAT", database);
+                DatabaseMetaData md = c.getMetaData();
+                String catalog = database == null ? c.getCatalog() : matching(md.getCatalogs(), "TABLE_CAT", database);
                 if (catalog == null) continue; // no such database there
-                try (ResultSet rs = c.getMetaData().getTables(catalog, database == null ? c.getSchema() : null, "%",
-                        new String[] {"TABLE"})) {
+                try (ResultSet rs = md.getTables(catalog, database == null ? c.getSchema() : null, "%", new String[] {"TABLE"})) {
                     while (rs.next()) names.putIfAbsent(rs.getString("TABLE_NAME").toLowerCase(Locale.ROOT), rs.getString("TABLE_NAME"));
                 }
                 if (!c.getAutoCommit()) c.rollback();
-                return names;
+                return new Spelling(database == null ? null : catalog, names);
             } catch (SQLException | RuntimeException down) {
                 // another one may answer; without any, the primary's names are used as they are
             }
         }
-        return Map.of();
+        return Spelling.NONE;
     }
 
     /**

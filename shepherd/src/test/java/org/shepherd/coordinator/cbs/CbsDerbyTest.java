@@ -181,7 +181,7 @@ class CbsDerbyTest {
         start(ExecutionMode.CBS);
         createAccounts();
         behindTheShepherdsBack(pools.get(1), "UPDATE acct SET bal = 1 WHERE id = 3");
-        coordinator.verifyInBackground(50, 10, false);
+        coordinator.verifyInBackground(50, 10, false, List.of());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (coordinator.divergences().snapshot().isEmpty() && System.nanoTime() < deadline) Thread.sleep(20);
         assertThat(coordinator.divergences().snapshot()).as("within the 30 s safety bound").isNotEmpty()
