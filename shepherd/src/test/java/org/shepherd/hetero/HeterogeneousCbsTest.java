@@ -316,6 +316,50 @@ class HeterogeneousCbsTest {
         }
     }
 
+    /**
+     * A column whose DEFAULT reads the clock gets one time on every engine: created through the shepherd (Derby primary,
+     * the default kept in each engine's spelling), and created behind its back on each replica before it served (MariaDB
+     * primary: the shepherd learns the default from MariaDB's metadata). Without the rewrite each replica would store
+     * its own time and the rows would differ.
+     */
+    @Test
+    void clockDefaultsGetOneTimeOnEveryEngine() throws Exception {
+        try (CbsCoordinator c = coordinator(List.of(ReplicaServers.DERBY, ReplicaServers.HSQLDB, ReplicaServers.MARIADB), 0);
+                Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE ev (id INT PRIMARY KEY, name VARCHAR(10),"
+                    + " created TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL, day DATE DEFAULT CURRENT_DATE)");
+            clockDefaultRows(c, s);
+        }
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0)) {
+            List<ReplicaPool> pools = ReplicaTables.pools(c);
+            behindTheShepherdsBack(pools,
+                    "CREATE TABLE ev (id INT PRIMARY KEY, name VARCHAR(10), created DATETIME(6) NOT NULL DEFAULT"
+                            + " CURRENT_TIMESTAMP(6), day DATE DEFAULT (curdate()))",
+                    "CREATE TABLE ev (id INT PRIMARY KEY, name VARCHAR(10), created TIMESTAMP NOT NULL DEFAULT CURRENT"
+                            + " TIMESTAMP, day DATE DEFAULT CURRENT DATE)",
+                    "CREATE TABLE ev (id INT PRIMARY KEY, name VARCHAR(10), created TIMESTAMP(6) DEFAULT LOCALTIMESTAMP NOT"
+                            + " NULL, day DATE DEFAULT CURRENT_DATE)");
+            try (Session s = c.openSession("app", "db")) {
+                clockDefaultRows(c, s);
+            }
+        }
+    }
+
+    private static void clockDefaultRows(CbsCoordinator c, Session s) throws Exception {
+        Workloads.update(s, "INSERT INTO ev (id, name) VALUES (1, 'a'), (2, 'b')");
+        Thread.sleep(5); // a later time for the next statements, so that each statement's own time shows
+        Workloads.update(s, "INSERT INTO ev (id, name) SELECT id + 10, name FROM ev");
+        Workloads.update(s, "INSERT INTO ev (id, name, created, day) VALUES (3, 'c', DEFAULT, DEFAULT)");
+        assertThat(Workloads.update(s, "UPDATE ev SET created = DEFAULT WHERE id = 2")).isEqualTo(1);
+        assertThat(firstColumn(s, "SELECT COUNT(*) FROM ev WHERE created IS NULL OR day IS NULL")).containsExactly("0");
+        assertThat(firstColumn(s, "SELECT COUNT(DISTINCT created) FROM ev WHERE id IN (1, 11)")).as("each statement's time")
+                .containsExactly("2");
+        assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+        ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "ev", "id");
+        assertThat(ReplicaTables.canonical(ReplicaTables.pools(c).get(0), "ev", "id")).hasSize(5);
+        assertThat(c.divergences().snapshot()).isEmpty();
+    }
+
     /** Runs {@code sql[i]} on {@code pools[i]} directly (and commits), ignoring what fails: set-up and clean-up. */
     private static void behindTheShepherdsBack(List<ReplicaPool> pools, String... sql) {
         for (int i = 0; i < pools.size() && i < sql.length; i++) {

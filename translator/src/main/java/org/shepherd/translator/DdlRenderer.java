@@ -18,6 +18,7 @@ import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 
 import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.translator.dialect.Dialect.TypeKind;
 
 /** Renders DDL per dialect. JSqlParser keeps column specs as tokens, so this works on the tokens, not on an expression tree. */
 final class DdlRenderer {
@@ -77,7 +78,12 @@ final class DdlRenderer {
         return names;
     }
 
-    static String createTable(CreateTable ct, Dialect client, Dialect target, List<IdentityOptions> identityOptions) {
+    /**
+     * CREATE TABLE for {@code target}; with {@code clockDefaults} false, the columns' clock DEFAULTs ({@link ClockDefaults})
+     * are left out (the text the check for per-replica values reads).
+     */
+    static String createTable(CreateTable ct, Dialect client, Dialect target, List<IdentityOptions> identityOptions,
+            boolean clockDefaults) {
         if (ct.getCreateOptionsStrings() != null && !ct.getCreateOptionsStrings().isEmpty()) {
             throw TranslationException.unsupported("CREATE " + String.join(" ", ct.getCreateOptionsStrings())
                     + " TABLE is not portable; create an ordinary table");
@@ -100,7 +106,8 @@ final class DdlRenderer {
         List<String> parts = new ArrayList<>();
         for (ColumnDefinition cd : ct.getColumnDefinitions()) {
             ColumnRendering c = column(cd, client, target,
-                    identityIndex < identityOptions.size() ? identityOptions.get(identityIndex) : IdentityOptions.DEFAULT);
+                    identityIndex < identityOptions.size() ? identityOptions.get(identityIndex) : IdentityOptions.DEFAULT,
+                    clockDefaults);
             if (c.consumedOptions) {
                 identityIndex++;
             }
@@ -133,9 +140,19 @@ final class DdlRenderer {
     private record ColumnRendering(String text, IdentityOptions identity, boolean consumedOptions) {
     }
 
-    private static ColumnRendering column(ColumnDefinition cd, Dialect client, Dialect target, IdentityOptions options) {
+    private static ColumnRendering column(ColumnDefinition cd, Dialect client, Dialect target, IdentityOptions options,
+            boolean clockDefaults) {
         SqlTypes.Spec type = SqlTypes.parse(cd.getColDataType().toString(), client);
         List<String> specs = cd.getColumnSpecs() == null ? List.of() : cd.getColumnSpecs();
+        TypeKind clock = ClockDefaults.ofSpecs(specs, client);
+        if (clock != null) {
+            if (clock != type.columnKind()) {
+                throw TranslationException.unsupported("Column " + cd.getColumnName() + " is " + type.columnKind() + " but its"
+                        + " DEFAULT reads a " + clock + "; use the clock of the column's type (CURRENT_TIMESTAMP, CURRENT_DATE"
+                        + " or CURRENT_TIME)");
+            }
+            specs = ClockDefaults.withoutClockDefault(specs, client);
+        }
         List<String> kept = new ArrayList<>();
         boolean identity = type.identity();
         boolean consumed = false;
@@ -187,6 +204,9 @@ final class DdlRenderer {
                         + used.incrementBy + ", which " + target.name() + " cannot do; increment by 1");
             }
             out.append(' ').append(clause);
+        }
+        if (clock != null && clockDefaults) {
+            out.append(" DEFAULT ").append(target.clockDefault(clock, type.length()));
         }
         for (String token : kept) {
             out.append(' ').append(token);
@@ -291,7 +311,7 @@ final class DdlRenderer {
             if (change.getColDataTypeList().size() != 1) {
                 throw TranslationException.unsupported("Add one column per ALTER TABLE");
             }
-            ColumnRendering c = column(change.getColDataTypeList().get(0), client, target, IdentityOptions.DEFAULT);
+            ColumnRendering c = column(change.getColDataTypeList().get(0), client, target, IdentityOptions.DEFAULT, true);
             if (c.identity != null) {
                 throw TranslationException.unsupported("Derby cannot add an identity column to an existing table; "
                         + "declare it in CREATE TABLE");

@@ -38,8 +38,20 @@ import org.shepherd.translator.dialect.Dialect.TypeKind;
  */
 public final class SchemaCatalog {
 
-    /** A column's canonical type: length for CHAR/VARCHAR, precision for DECIMAL and TIMESTAMP; scale for DECIMAL. */
-    public record ColumnType(TypeKind kind, int length, int scale) {
+    /**
+     * A column's canonical type: length for CHAR/VARCHAR, precision for DECIMAL and TIMESTAMP; scale for DECIMAL; and,
+     * when its DEFAULT reads the clock ({@code DEFAULT CURRENT_TIMESTAMP}), that default ({@link ClockDefault}), else null.
+     */
+    public record ColumnType(TypeKind kind, int length, int scale, ClockDefault clockDefault) {
+
+        public ColumnType(TypeKind kind, int length, int scale) {
+            this(kind, length, scale, null);
+        }
+
+        /** This type with the clock default {@code d}. */
+        ColumnType withClockDefault(ClockDefault d) {
+            return new ColumnType(kind, length, scale, d);
+        }
 
         public boolean isInteger() {
             return kind == TypeKind.SMALLINT || kind == TypeKind.INTEGER || kind == TypeKind.BIGINT;
@@ -54,6 +66,14 @@ public final class SchemaCatalog {
         public boolean isVarchar() {
             return kind == TypeKind.VARCHAR;
         }
+    }
+
+    /**
+     * A DEFAULT that reads the clock: {@code kind} is the clock's type (TIMESTAMP for CURRENT_TIMESTAMP and its spellings,
+     * DATE, TIME) and {@code column} the column's name as a statement names it (as the DDL wrote it, or as the database
+     * stores it, quoted when that is not how an unquoted name folds). See {@link ClockDefaults}.
+     */
+    public record ClockDefault(TypeKind kind, String column) {
     }
 
     /** Reads one table's columns from outside (the primary's metadata); null when there is no such table. */
@@ -185,7 +205,9 @@ public final class SchemaCatalog {
     /** The type a column gets on every replica: CHAR(n) is declared VARCHAR(n) (see {@link SqlTypes.Spec#column}). */
     private static ColumnType declared(ColumnDefinition cd, Dialect client) {
         SqlTypes.Spec spec = SqlTypes.parse(cd.getColDataType().toString(), client);
-        return new ColumnType(spec.columnKind(), spec.length(), spec.scale());
+        TypeKind clock = ClockDefaults.ofSpecs(cd.getColumnSpecs(), client);
+        return new ColumnType(spec.columnKind(), spec.length(), spec.scale(),
+                clock == null ? null : new ClockDefault(clock, cd.getColumnName()));
     }
 
     /**
@@ -199,7 +221,11 @@ public final class SchemaCatalog {
                     Map<String, ColumnType> columns = new LinkedHashMap<>();
                     boolean found = eachColumn(c, table, rs -> {
                         ColumnType type = fromJdbc(rs.getInt("DATA_TYPE"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"));
-                        if (type != null) columns.put(rs.getString("COLUMN_NAME"), type);
+                        if (type == null) return;
+                        String name = rs.getString("COLUMN_NAME");
+                        TypeKind clock = ClockDefaults.ofExpression(rs.getString("COLUMN_DEF"), null);
+                        if (clock != null) type = type.withClockDefault(new ClockDefault(clock, ClockDefaults.sqlName(name)));
+                        columns.put(name, type);
                     });
                     return found ? columns : null;
                 } finally {

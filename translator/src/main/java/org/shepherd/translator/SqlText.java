@@ -37,8 +37,8 @@ final class SqlText {
     /** Words that must not survive rendering anywhere in DML or DDL (they would be evaluated by each replica). */
     private static final Map<String, String> FORBIDDEN_WORDS = Map.ofEntries(
             Map.entry("CURRENT_TIMESTAMP", "CURRENT_TIMESTAMP is evaluated by each replica here; Shepherd pins it only in"
-                    + " expressions of queries and DML (e.g. INSERT ... VALUES (CURRENT_TIMESTAMP)); in a DEFAULT clause,"
-                    + " insert the value explicitly instead"),
+                    + " expressions of queries and DML (e.g. INSERT ... VALUES (CURRENT_TIMESTAMP)) and as a column's DEFAULT"
+                    + " in CREATE TABLE; elsewhere, write the value explicitly instead"),
             Map.entry("CURRENT_DATE", "CURRENT_DATE is evaluated by each replica here; insert the value explicitly instead"),
             Map.entry("CURRENT_TIME", "CURRENT_TIME is evaluated by each replica here; insert the value explicitly instead"),
             Map.entry("LOCALTIMESTAMP", "LOCALTIMESTAMP is evaluated by each replica here; insert the value explicitly instead"),

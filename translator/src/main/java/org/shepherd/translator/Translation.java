@@ -20,7 +20,6 @@ import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
-import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.alter.Alter;
@@ -372,18 +371,8 @@ public final class Translation {
         }
     }
 
-    @SuppressWarnings("unchecked")
     private static List<ExpressionList<Expression>> rows(Insert insert) {
-        ExpressionList<?> values = insert.getValues().getExpressions();
-        List<ExpressionList<Expression>> rows = new ArrayList<>();
-        if (values instanceof ParenthesedExpressionList) {
-            rows.add((ExpressionList<Expression>) values);
-        } else {
-            for (Object row : values) {
-                rows.add((ExpressionList<Expression>) row);
-            }
-        }
-        return rows;
+        return ClockDefaults.rows(insert.getValues());
     }
 
     private static Expression literal(Object key) throws SQLException {
@@ -429,6 +418,11 @@ public final class Translation {
                 }
                 return SqlText.finish(new Renderer(client, d, pins, catalog, mixedPadding).render(ast), client, d, true);
             case DDL:
+                if (ast instanceof CreateTable ct) {
+                    // a clock DEFAULT is the one place a clock may stay (INSERTs name such a column: ClockDefaults)
+                    SqlText.finish(DdlRenderer.createTable(ct, client, d, identityOptions, false), client, d, true);
+                    return SqlText.finish(DdlRenderer.createTable(ct, client, d, identityOptions, true), client, d, false);
+                }
                 return SqlText.finish(ddl(d), client, d, true);
             default:
                 if (ast instanceof Values && !d.supportsValuesStatement()) {
@@ -536,7 +530,7 @@ public final class Translation {
 
     private String ddl(Dialect d) {
         if (ast instanceof CreateTable) {
-            return DdlRenderer.createTable((CreateTable) ast, client, d, identityOptions);
+            return DdlRenderer.createTable((CreateTable) ast, client, d, identityOptions, true);
         }
         if (ast instanceof CreateIndex) {
             return DdlRenderer.createIndex((CreateIndex) ast, d);

@@ -259,6 +259,7 @@ public final class Translator {
             return new Translation(b);
         }
         if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
+        if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);
         b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(clientSql);
         if (b.readsCatalog) HiddenCatalogRows.leaveOut(st, hiddenTables);
         check(st);

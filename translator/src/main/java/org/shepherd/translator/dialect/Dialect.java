@@ -210,6 +210,18 @@ public abstract class Dialect {
         return false;
     }
 
+    /**
+     * A column DEFAULT reading the clock of type {@code kind} (TIMESTAMP, DATE or TIME), for a column of that type and,
+     * for TIMESTAMP, fractional-second {@code precision}.
+     */
+    public String clockDefault(TypeKind kind, int precision) {
+        switch (kind) {
+            case DATE: return "CURRENT_DATE";
+            case TIME: return "CURRENT_TIME";
+            default: return "CURRENT_TIMESTAMP";
+        }
+    }
+
     /** {@code FOR UPDATE} is allowed only on an updatable cursor (one table, no ORDER BY, GROUP BY, DISTINCT, functions). */
     public boolean forUpdateNeedsUpdatableCursor() {
         return false;

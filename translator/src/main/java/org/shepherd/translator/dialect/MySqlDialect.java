@@ -160,6 +160,16 @@ public class MySqlDialect extends Dialect {
         return true;
     }
 
+    /** A DATETIME(p) column's default must have its precision; a DATE or TIME default is an expression in parentheses. */
+    @Override
+    public String clockDefault(TypeKind kind, int precision) {
+        switch (kind) {
+            case DATE: return "(CURRENT_DATE)";
+            case TIME: return "(CURRENT_TIME)";
+            default: return "CURRENT_TIMESTAMP(" + precision + ")";
+        }
+    }
+
     @Override
     public boolean supportsForShare() {
         return true;

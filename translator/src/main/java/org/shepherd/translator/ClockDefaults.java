@@ -1,0 +1,327 @@
+package org.shepherd.translator;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.Statement;
+import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.alter.AlterOperation;
+import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.merge.MergeInsert;
+import net.sf.jsqlparser.statement.merge.MergeOperation;
+import net.sf.jsqlparser.statement.select.AllColumns;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
+import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.Values;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.update.UpdateSet;
+import net.sf.jsqlparser.statement.upsert.Upsert;
+
+import org.shepherd.translator.SchemaCatalog.ClockDefault;
+import org.shepherd.translator.SchemaCatalog.ColumnType;
+import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.translator.dialect.Dialect.TypeKind;
+
+/**
+ * Columns whose DEFAULT reads the clock ({@code created TIMESTAMP DEFAULT CURRENT_TIMESTAMP}). Each replica would
+ * evaluate such a default for itself, at its own moment, and the replicas' rows would differ. So the translator names
+ * the column in every INSERT that leaves it out, or gives it {@code DEFAULT}, with the clock function the default
+ * reads; that function is then pinned like a {@code CURRENT_TIMESTAMP} the client wrote (one value per statement,
+ * bound on every replica and kept in the write-ahead log). The defaults stay in the replicas' DDL, so that the catalog
+ * learns them again from the primary's metadata after a restart.
+ *
+ * <p>What cannot be rewritten is refused (0A000): ALTER TABLE ... ADD COLUMN with such a default (each replica would
+ * fill the existing rows with its own time), an INSERT ... SELECT whose select is not a plain one, REPLACE, and a MERGE
+ * whose INSERT leaves the column out.
+ */
+final class ClockDefaults {
+
+    /** A clock expression: a name, optionally with an empty or numeric argument list ({@code CURRENT_TIMESTAMP(6)}). */
+    private static final Pattern CALL_ARGUMENTS = Pattern.compile("\\(\\s*\\d*\\s*\\)$");
+
+    /** A name that every engine folds the same way unquoted: letters, digits and underscores, of one case. */
+    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    private ClockDefaults() {
+    }
+
+    /**
+     * The clock a DEFAULT expression reads (as a column definition or {@link java.sql.DatabaseMetaData#getColumns}'s
+     * COLUMN_DEF spells it: {@code CURRENT_TIMESTAMP}, {@code current_timestamp(6)}, {@code CURRENT TIMESTAMP},
+     * {@code NOW()}, {@code LOCALTIMESTAMP}, {@code CURRENT_DATE}, {@code curdate()}, ...), or null when it reads none.
+     * {@code client} decides what LOCALTIME means (null: a time of day).
+     */
+    static TypeKind ofExpression(String expression, Dialect client) {
+        if (expression == null) return null;
+        String e = expression.strip();
+        while (e.length() >= 2 && e.charAt(0) == '(' && e.charAt(e.length() - 1) == ')') {
+            e = e.substring(1, e.length() - 1).strip();
+        }
+        boolean call = CALL_ARGUMENTS.matcher(e).find();
+        e = CALL_ARGUMENTS.matcher(e).replaceFirst("").strip().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        switch (e) {
+            case "CURRENT_TIMESTAMP":
+            case "CURRENT TIMESTAMP":
+            case "LOCALTIMESTAMP":
+                return TypeKind.TIMESTAMP;
+            case "NOW":
+                return call ? TypeKind.TIMESTAMP : null;
+            case "CURRENT_DATE":
+            case "CURRENT DATE":
+                return TypeKind.DATE;
+            case "CURDATE":
+                return call ? TypeKind.DATE : null;
+            case "CURRENT_TIME":
+            case "CURRENT TIME":
+                return TypeKind.TIME;
+            case "CURTIME":
+                return call ? TypeKind.TIME : null;
+            case "LOCALTIME":
+                return client != null && client.localtimeIsTimestamp() ? TypeKind.TIMESTAMP : TypeKind.TIME;
+            default:
+                return null;
+        }
+    }
+
+    /** The clock a column definition's DEFAULT reads ({@code specs} as JSqlParser splits them), or null. */
+    static TypeKind ofSpecs(List<String> specs, Dialect client) {
+        int at = defaultIndex(specs);
+        if (at < 0 || at + 1 >= specs.size()) return null;
+        String expression = specs.get(at + 1);
+        if (at + 2 < specs.size() && specs.get(at + 2).matches("\\(\\s*\\d*\\s*\\)")) expression += specs.get(at + 2);
+        return ofExpression(expression, client);
+    }
+
+    /**
+     * The column definition tokens without a clock DEFAULT (the DEFAULT keyword and its expression), or {@code specs}
+     * itself when its default is not the clock.
+     */
+    static List<String> withoutClockDefault(List<String> specs, Dialect client) {
+        if (ofSpecs(specs, client) == null) return specs;
+        int at = defaultIndex(specs);
+        List<String> out = new ArrayList<>(specs.subList(0, at));
+        int next = at + 2;
+        if (next < specs.size() && specs.get(next).matches("\\(\\s*\\d*\\s*\\)")) next++;
+        out.addAll(specs.subList(next, specs.size()));
+        return out;
+    }
+
+    private static int defaultIndex(List<String> specs) {
+        if (specs == null) return -1;
+        for (int i = 0; i < specs.size(); i++) {
+            if (specs.get(i).equalsIgnoreCase("DEFAULT")) return i;
+        }
+        return -1;
+    }
+
+    /** How a statement names a column the database stores as {@code stored}: unquoted when that folds back to it. */
+    static String sqlName(String stored) {
+        boolean oneCase = stored.equals(stored.toUpperCase(Locale.ROOT)) || stored.equals(stored.toLowerCase(Locale.ROOT));
+        return PLAIN_NAME.matcher(stored).matches() && oneCase ? stored : '"' + stored.replace("\"", "\"\"") + '"';
+    }
+
+    /**
+     * Refuses what cannot be made deterministic and names every clock-default column the statement would leave to the
+     * replicas: see the class comment. {@code st} is changed in place; the catalog says which tables have such columns
+     * (a table it does not know is left as written).
+     */
+    static void fillIn(Statement st, SchemaCatalog catalog, Dialect client) {
+        if (st instanceof Alter alter) {
+            refuseAddedClockColumn(alter, client);
+        } else if (st instanceof Insert insert) {
+            Map<String, ClockDefault> clocks = clocks(catalog, insert.getTable().getFullyQualifiedName());
+            if (clocks.isEmpty()) return;
+            if (insert.isOnlyDefaultValues()) {
+                insert.setOnlyDefaultValues(false);
+                insert.setColumns(new ExpressionList<>());
+                ExpressionList<Expression> row = new ParenthesedExpressionList<>();
+                insert.setSelect(new Values(row));
+                addMissing(insert.getColumns(), insert.getSelect(), clocks, insert.getTable().getName());
+                return;
+            }
+            fillIn(insert.getColumns(), insert.getSelect(), clocks, columnOrder(catalog, insert.getTable().getFullyQualifiedName()),
+                    insert.getTable().getName());
+        } else if (st instanceof Update update) {
+            Map<String, ClockDefault> clocks = clocks(catalog, update.getTable().getFullyQualifiedName());
+            if (clocks.isEmpty() || update.getUpdateSets() == null) return;
+            for (UpdateSet set : update.getUpdateSets()) {
+                for (int i = 0; i < set.getColumns().size() && i < set.getValues().size(); i++) {
+                    ClockDefault clock = clocks.get(SchemaCatalog.key(set.getColumns().get(i).getColumnName()));
+                    if (clock != null && isDefault(set.getValues().get(i))) setValue(set, i, expression(clock));
+                }
+            }
+        } else if (st instanceof Upsert upsert) {
+            Map<String, ClockDefault> clocks = clocks(catalog, upsert.getTable().getFullyQualifiedName());
+            if (!clocks.isEmpty()) {
+                throw TranslationException.unsupported("REPLACE into " + upsert.getTable().getName() + ", whose column "
+                        + clocks.values().iterator().next().column() + " defaults to the clock, would let each replica"
+                        + " fill it with its own time; use INSERT (Shepherd gives such a column one time on every replica)");
+            }
+        } else if (st instanceof Merge merge) {
+            fillInMerge(merge, catalog);
+        }
+    }
+
+    private static void refuseAddedClockColumn(Alter alter, Dialect client) {
+        if (alter.getAlterExpressions() == null) return;
+        for (AlterExpression change : alter.getAlterExpressions()) {
+            if (change.getOperation() != AlterOperation.ADD || change.getColDataTypeList() == null) continue;
+            for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
+                if (ofSpecs(cd.getColumnSpecs(), client) != null) {
+                    throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " with a DEFAULT"
+                            + " that reads the clock would fill the existing rows with each replica's own time; add the column"
+                            + " without that default, set it with UPDATE ... SET " + cd.getColumnName() + " = CURRENT_TIMESTAMP"
+                            + " (which Shepherd pins), or declare the default in CREATE TABLE");
+                }
+            }
+        }
+    }
+
+    private static void fillInMerge(Merge merge, SchemaCatalog catalog) {
+        Map<String, ClockDefault> clocks = clocks(catalog, merge.getTable().getFullyQualifiedName());
+        if (clocks.isEmpty()) return;
+        List<MergeOperation> operations = new ArrayList<>();
+        if (merge.getOperations() != null) operations.addAll(merge.getOperations());
+        for (MergeOperation op : operations) {
+            if (!(op instanceof MergeInsert insert)) continue;
+            if (insert.getColumns() == null) {
+                throw TranslationException.unsupported("MERGE ... INSERT without a column list into " + merge.getTable().getName()
+                        + ", whose column " + clocks.values().iterator().next().column() + " defaults to the clock; name the"
+                        + " columns");
+            }
+            for (ClockDefault clock : clocks.values()) {
+                int at = indexOf(insert.getColumns(), clock);
+                if (at < 0) {
+                    insert.getColumns().add(new Column(clock.column()));
+                    insert.getValues().add(expression(clock));
+                } else if (at < insert.getValues().size() && isDefault(insert.getValues().get(at))) {
+                    insert.getValues().set(at, expression(clock));
+                }
+            }
+        }
+    }
+
+    /** INSERT (columns) VALUES / SELECT, or INSERT VALUES without columns. */
+    private static void fillIn(ExpressionList<Column> columns, Select select, Map<String, ClockDefault> clocks,
+            List<String> order, String table) {
+        if (columns == null) {
+            // every column is given by position: only a DEFAULT among VALUES leaves one to the replica
+            if (!(select instanceof Values values)) return;
+            for (ExpressionList<Expression> row : rows(values)) {
+                for (int i = 0; i < row.size(); i++) {
+                    if (!isDefault(row.get(i))) continue;
+                    if (order == null || order.size() != row.size()) {
+                        throw TranslationException.unsupported("INSERT INTO " + table + " VALUES (..., DEFAULT, ...) without a"
+                                + " column list: name the columns, so that Shepherd can give the clock defaults of "
+                                + String.join(", ", clocks.values().stream().map(ClockDefault::column).toList())
+                                + " one time on every replica");
+                    }
+                    ClockDefault clock = clocks.get(order.get(i));
+                    if (clock != null) row.set(i, expression(clock));
+                }
+            }
+            return;
+        }
+        for (ClockDefault clock : clocks.values()) {
+            int at = indexOf(columns, clock);
+            if (at >= 0 && select instanceof Values values) {
+                for (ExpressionList<Expression> row : rows(values)) {
+                    if (at < row.size() && isDefault(row.get(at))) row.set(at, expression(clock));
+                }
+            }
+        }
+        addMissing(columns, select, clocks, table);
+    }
+
+    private static void addMissing(ExpressionList<Column> columns, Select select, Map<String, ClockDefault> clocks, String table) {
+        for (ClockDefault clock : clocks.values()) {
+            if (indexOf(columns, clock) >= 0) continue;
+            if (select instanceof Values values) {
+                columns.add(new Column(clock.column()));
+                for (ExpressionList<Expression> row : rows(values)) row.add(expression(clock));
+            } else if (select instanceof PlainSelect plain && plain.getSelectItems().stream()
+                    .noneMatch(item -> item.getExpression() instanceof AllColumns)) {
+                columns.add(new Column(clock.column()));
+                plain.addSelectItems(SelectItem.from(expression(clock)));
+            } else {
+                throw TranslationException.unsupported("INSERT INTO " + table + " ... " + (select == null ? "" : "SELECT ")
+                        + "leaves column " + clock.column() + ", whose default reads the clock, to each replica; name it"
+                        + " and give it CURRENT_TIMESTAMP (or CURRENT_DATE, CURRENT_TIME) in the "
+                        + (select instanceof PlainSelect ? "select list instead of *" : "statement"));
+            }
+        }
+    }
+
+    /** The rows of a VALUES list: one parenthesized list, or a list of them. */
+    @SuppressWarnings("unchecked")
+    static List<ExpressionList<Expression>> rows(Values values) {
+        ExpressionList<?> expressions = values.getExpressions();
+        List<ExpressionList<Expression>> rows = new ArrayList<>();
+        if (expressions instanceof ParenthesedExpressionList) {
+            rows.add((ExpressionList<Expression>) expressions);
+            return rows;
+        }
+        for (Object row : expressions) {
+            if (!(row instanceof ExpressionList)) {
+                // a one-column VALUES written without parentheses around each row: VALUES 1, 2
+                throw TranslationException.unsupported("Write each row of VALUES in parentheses: VALUES (1), (2)");
+            }
+            rows.add((ExpressionList<Expression>) row);
+        }
+        return rows;
+    }
+
+    private static Map<String, ClockDefault> clocks(SchemaCatalog catalog, String table) {
+        Map<String, ColumnType> columns = catalog.columns(table);
+        Map<String, ClockDefault> clocks = new LinkedHashMap<>();
+        if (columns == null) return clocks;
+        columns.forEach((name, type) -> {
+            if (type.clockDefault() != null) clocks.put(name, type.clockDefault());
+        });
+        return clocks;
+    }
+
+    /** The table's columns in declaration order (upper-case), or null when the catalog does not know them all. */
+    private static List<String> columnOrder(SchemaCatalog catalog, String table) {
+        Map<String, ColumnType> columns = catalog.columns(table);
+        return columns == null ? null : List.copyOf(columns.keySet());
+    }
+
+    private static int indexOf(ExpressionList<Column> columns, ClockDefault clock) {
+        String key = SchemaCatalog.key(clock.column());
+        for (int i = 0; i < columns.size(); i++) {
+            if (SchemaCatalog.key(columns.get(i).getColumnName()).equals(key)) return i;
+        }
+        return -1;
+    }
+
+    private static boolean isDefault(Expression e) {
+        return e instanceof Column c && c.getTable() == null && "DEFAULT".equalsIgnoreCase(c.getColumnName());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void setValue(UpdateSet set, int i, Expression value) {
+        ((ExpressionList<Expression>) set.getValues()).set(i, value);
+    }
+
+    /** The clock function the translator pins, for a default of that clock. */
+    private static Expression expression(ClockDefault clock) {
+        switch (clock.kind()) {
+            case DATE: return new TimeKeyExpression("CURRENT_DATE");
+            case TIME: return new TimeKeyExpression("CURRENT_TIME");
+            default: return new TimeKeyExpression("CURRENT_TIMESTAMP");
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package org.shepherd.translator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.shepherd.translator.SchemaCatalog.ClockDefault;
+import org.shepherd.translator.SchemaCatalog.ColumnType;
+import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.translator.dialect.Dialect.TypeKind;
+
+/** A column whose DEFAULT reads the clock: kept in the DDL, named with a pinned clock in every INSERT that omits it. */
+class ClockDefaultsTest {
+
+    private static final String TABLE = "CREATE TABLE ev (id INTEGER PRIMARY KEY, name VARCHAR(20),"
+            + " created TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL, day DATE DEFAULT CURRENT_DATE, at TIME DEFAULT CURRENT_TIME)";
+
+    /** Pinned clocks as Derby receives them. */
+    private static final String TS = "CAST(? AS TIMESTAMP)";
+    private static final String DAY = "CAST(? AS DATE)";
+    private static final String TIME = "CAST(? AS TIME)";
+
+    private static Translator translator() throws SQLException {
+        Translator t = new Translator(Dialect.DERBY, List.of(Dialect.DERBY, Dialect.MARIADB, Dialect.HSQLDB,
+                Dialect.POSTGRESQL), 64);
+        t.translate(TABLE);
+        return t;
+    }
+
+    @Test
+    void createTableKeepsTheDefaultInEachDialectsSpelling() throws SQLException {
+        Translation ddl = translator().translate(TABLE);
+        assertThat(ddl.sqlFor(Dialect.DERBY)).contains("created TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL")
+                .contains("day DATE DEFAULT CURRENT_DATE").contains("at TIME DEFAULT CURRENT_TIME");
+        assertThat(ddl.sqlFor(Dialect.MARIADB)).contains("created DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6) NOT NULL")
+                .contains("day DATE DEFAULT (CURRENT_DATE)").contains("at TIME DEFAULT (CURRENT_TIME)");
+        assertThat(ddl.sqlFor(Dialect.POSTGRESQL)).contains("created TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP NOT NULL");
+    }
+
+    @Test
+    void theCatalogLearnsTheDefaultsFromTheDdl() throws SQLException {
+        Map<String, ColumnType> columns = translator().catalog().columns("EV");
+        assertThat(columns.get("CREATED").clockDefault()).isEqualTo(new ClockDefault(TypeKind.TIMESTAMP, "created"));
+        assertThat(columns.get("DAY").clockDefault()).isEqualTo(new ClockDefault(TypeKind.DATE, "day"));
+        assertThat(columns.get("AT").clockDefault()).isEqualTo(new ClockDefault(TypeKind.TIME, "at"));
+        assertThat(columns.get("NAME").clockDefault()).isNull();
+    }
+
+    @Test
+    void anInsertThatLeavesTheColumnsOutNamesThemWithPinnedClocks() throws SQLException {
+        Translation t = translator().translate("INSERT INTO ev (id, name) VALUES (?, 'a'), (2, 'b')");
+        assertThat(t.sqlFor(Dialect.DERBY)).isEqualTo(
+                "INSERT INTO ev (id, name, created, day, at) VALUES (?, 'a', " + TS + ", " + DAY + ", " + TIME + "), (2, 'b', "
+                + TS + ", " + DAY + ", " + TIME + ")");
+        assertThat(t.nondeterministic()).extracting(PinnedSlot::kind).containsExactly(PinnedSlot.Kind.TIMESTAMP,
+                PinnedSlot.Kind.DATE, PinnedSlot.Kind.TIME, PinnedSlot.Kind.TIMESTAMP, PinnedSlot.Kind.DATE, PinnedSlot.Kind.TIME);
+    }
+
+    @Test
+    void defaultAmongTheValuesIsReplacedAndAGivenValueKept() throws SQLException {
+        Translator translator = translator();
+        assertThat(translator.translate("INSERT INTO ev (id, created, day, at) VALUES (1, DEFAULT, '2020-01-01', DEFAULT)")
+                .sqlFor(Dialect.DERBY))
+                .isEqualTo("INSERT INTO ev (id, created, day, at) VALUES (1, " + TS + ", '2020-01-01', " + TIME + ")");
+        assertThat(translator.translate("INSERT INTO ev VALUES (1, 'x', DEFAULT, DEFAULT, '10:00:00')").sqlFor(Dialect.DERBY))
+                .isEqualTo("INSERT INTO ev VALUES (1, 'x', " + TS + ", " + DAY + ", '10:00:00')");
+        assertThat(translator.translate("INSERT INTO ev DEFAULT VALUES").sqlFor(Dialect.DERBY))
+                .isEqualTo("INSERT INTO ev (created, day, at) VALUES (" + TS + ", " + DAY + ", " + TIME + ")");
+        assertThat(translator.translate("UPDATE ev SET created = DEFAULT, name = 'y' WHERE id = 1").sqlFor(Dialect.DERBY))
+                .isEqualTo("UPDATE ev SET created = " + TS + ", name = 'y' WHERE id = 1");
+    }
+
+    @Test
+    void insertSelectGetsTheClocksInItsSelectList() throws SQLException {
+        Translator translator = translator();
+        assertThat(translator.translate("INSERT INTO ev (id, name) SELECT id + 100, name FROM ev WHERE id < 3").sqlFor(Dialect.DERBY))
+                .isEqualTo("INSERT INTO ev (id, name, created, day, at) SELECT CAST(id AS BIGINT) + 100, name, " + TS + ", " + DAY + ", "
+                        + TIME + " FROM ev WHERE id < 3");
+        assertThatThrownBy(() -> translator.translate("INSERT INTO ev (id) SELECT 1 FROM ev UNION SELECT 2 FROM ev"))
+                .hasMessageContaining("created").hasMessageContaining("clock")
+                .extracting(e -> ((SQLException) e).getSQLState()).isEqualTo("0A000");
+    }
+
+    @Test
+    void whatCannotBeNamedIsRefused() throws SQLException {
+        Translator translator = translator();
+        assertThatThrownBy(() -> translator.translate("ALTER TABLE ev ADD COLUMN seen TIMESTAMP DEFAULT CURRENT_TIMESTAMP"))
+                .hasMessageContaining("existing rows");
+        assertThatThrownBy(() -> translator.translate("CREATE TABLE w (d DATE DEFAULT CURRENT_TIMESTAMP)"))
+                .hasMessageContaining("CURRENT_DATE");
+        // a clock anywhere else in DDL is still refused
+        assertThatThrownBy(() -> translator.translate("CREATE TABLE w (d DATE CHECK (d < CURRENT_DATE))"))
+                .hasMessageContaining("CURRENT_DATE");
+    }
+
+    @Test
+    void aTableWithoutClockDefaultsIsLeftAsWritten() throws SQLException {
+        Translator translator = translator();
+        translator.translate("CREATE TABLE plain (id INTEGER, d DATE DEFAULT '2020-01-01')");
+        assertThat(translator.translate("INSERT INTO plain (id) VALUES (1)").sqlFor(Dialect.DERBY))
+                .isEqualTo("INSERT INTO plain (id) VALUES (1)");
+    }
+
+    @Test
+    void expressionsAsEnginesSpellThem() {
+        assertThat(ClockDefaults.ofExpression("current_timestamp(6)", null)).isEqualTo(TypeKind.TIMESTAMP);
+        assertThat(ClockDefaults.ofExpression("CURRENT TIMESTAMP", null)).isEqualTo(TypeKind.TIMESTAMP);
+        assertThat(ClockDefaults.ofExpression("now()", null)).isEqualTo(TypeKind.TIMESTAMP);
+        assertThat(ClockDefaults.ofExpression("LOCALTIMESTAMP", null)).isEqualTo(TypeKind.TIMESTAMP);
+        assertThat(ClockDefaults.ofExpression("curdate()", null)).isEqualTo(TypeKind.DATE);
+        assertThat(ClockDefaults.ofExpression("(CURRENT_DATE)", null)).isEqualTo(TypeKind.DATE);
+        assertThat(ClockDefaults.ofExpression("curtime()", null)).isEqualTo(TypeKind.TIME);
+        assertThat(ClockDefaults.ofExpression("LOCALTIME", Dialect.MARIADB)).isEqualTo(TypeKind.TIMESTAMP);
+        assertThat(ClockDefaults.ofExpression("'2020-01-01'", null)).isNull();
+        assertThat(ClockDefaults.ofExpression("now", null)).isNull();
+        assertThat(ClockDefaults.ofExpression(null, null)).isNull();
+        assertThat(ClockDefaults.sqlName("CREATED")).isEqualTo("CREATED");
+        assertThat(ClockDefaults.sqlName("created")).isEqualTo("created");
+        assertThat(ClockDefaults.sqlName("CreatedAt")).isEqualTo("\"CreatedAt\"");
+    }
+
+    /** After a restart the catalog learns the defaults from the primary's metadata (here an embedded Derby). */
+    @Test
+    void theJdbcLoaderReadsTheDefaultsFromTheMetadata() throws SQLException {
+        String url = "jdbc:derby:memory:clockdefaults;create=true";
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE ev (id INTEGER, created TIMESTAMP DEFAULT CURRENT_TIMESTAMP, \"Day\" DATE DEFAULT CURRENT DATE)");
+            Translator translator = new Translator(Dialect.DERBY, List.of(Dialect.DERBY), 16,
+                    new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> DriverManager.getConnection(url))));
+            assertThat(translator.translate("INSERT INTO ev (id) VALUES (1)").sqlFor(Dialect.DERBY))
+                    .isEqualTo("INSERT INTO ev (id, CREATED, \"Day\") VALUES (1, " + TS + ", " + DAY + ")");
+        } finally {
+            try {
+                DriverManager.getConnection("jdbc:derby:memory:clockdefaults;drop=true");
+            } catch (SQLException dropped) {
+                // 08006: the in-memory database is gone
+            }
+        }
+    }
+}
