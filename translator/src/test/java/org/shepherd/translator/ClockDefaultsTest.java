@@ -88,6 +88,16 @@ class ClockDefaultsTest {
     }
 
     @Test
+    void mergesInsertNamesTheColumnsToo() throws SQLException {
+        Translator translator = new Translator(Dialect.DERBY, List.of(Dialect.DERBY), 16);
+        translator.translate(TABLE);
+        assertThat(translator.translate("MERGE INTO ev USING src ON ev.id = src.id WHEN MATCHED THEN UPDATE SET name = src.name"
+                + " WHEN NOT MATCHED THEN INSERT (id, name) VALUES (src.id, src.name)").sqlFor(Dialect.DERBY))
+                .endsWith("WHEN NOT MATCHED THEN INSERT (id, name, created, day, at) VALUES (src.id, src.name, " + TS + ", "
+                        + DAY + ", " + TIME + ")");
+    }
+
+    @Test
     void whatCannotBeNamedIsRefused() throws SQLException {
         Translator translator = translator();
         assertThatThrownBy(() -> translator.translate("ALTER TABLE ev ADD COLUMN seen TIMESTAMP DEFAULT CURRENT_TIMESTAMP"))
