@@ -16,8 +16,8 @@ import java.sql.SQLXML;
  */
 abstract class AbstractUnsupportedPreparedStatement extends ShepherdStatement implements PreparedStatement {
 
-    AbstractUnsupportedPreparedStatement(ShepherdConnection connection) {
-        super(connection);
+    AbstractUnsupportedPreparedStatement(ShepherdConnection connection, int resultSetType) {
+        super(connection, resultSetType);
     }
 
     static SQLFeatureNotSupportedException unsupported(String method) {

@@ -30,21 +30,6 @@ abstract class AbstractUnsupportedResultSet implements ResultSet {
     }
 
     @Override
-    public boolean absolute(int arg0) throws SQLException {
-        throw unsupported("absolute");
-    }
-
-    @Override
-    public void afterLast() throws SQLException {
-        throw unsupported("afterLast");
-    }
-
-    @Override
-    public void beforeFirst() throws SQLException {
-        throw unsupported("beforeFirst");
-    }
-
-    @Override
     public void cancelRowUpdates() throws SQLException {
         throw unsupported("cancelRowUpdates");
     }
@@ -52,11 +37,6 @@ abstract class AbstractUnsupportedResultSet implements ResultSet {
     @Override
     public void deleteRow() throws SQLException {
         throw unsupported("deleteRow");
-    }
-
-    @Override
-    public boolean first() throws SQLException {
-        throw unsupported("first");
     }
 
     @Override
@@ -130,11 +110,6 @@ abstract class AbstractUnsupportedResultSet implements ResultSet {
     }
 
     @Override
-    public boolean last() throws SQLException {
-        throw unsupported("last");
-    }
-
-    @Override
     public void moveToCurrentRow() throws SQLException {
         throw unsupported("moveToCurrentRow");
     }
@@ -145,18 +120,8 @@ abstract class AbstractUnsupportedResultSet implements ResultSet {
     }
 
     @Override
-    public boolean previous() throws SQLException {
-        throw unsupported("previous");
-    }
-
-    @Override
     public void refreshRow() throws SQLException {
         throw unsupported("refreshRow");
-    }
-
-    @Override
-    public boolean relative(int arg0) throws SQLException {
-        throw unsupported("relative");
     }
 
     @Override

@@ -149,8 +149,8 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     public Statement createStatement(int resultSetType, int resultSetConcurrency, int resultSetHoldability)
             throws SQLException {
         checkOpen();
-        checkResultSetKind("createStatement", resultSetType, resultSetConcurrency, resultSetHoldability);
-        return register(new ShepherdStatement(this));
+        int type = resultSetKind("createStatement", resultSetType, resultSetConcurrency, resultSetHoldability);
+        return register(new ShepherdStatement(this, type));
     }
 
     @Override
@@ -168,8 +168,8 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
                                               int resultSetHoldability) throws SQLException {
         checkOpen();
-        checkResultSetKind("prepareStatement", resultSetType, resultSetConcurrency, resultSetHoldability);
-        return register(new ShepherdPreparedStatement(this, sql, false));
+        int type = resultSetKind("prepareStatement", resultSetType, resultSetConcurrency, resultSetHoldability);
+        return register(new ShepherdPreparedStatement(this, sql, false, type));
     }
 
     @Override
@@ -197,20 +197,34 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return s;
     }
 
-    private static void checkResultSetKind(String method, int type, int concurrency, int holdability)
-            throws SQLException {
-        if (type != ResultSet.TYPE_FORWARD_ONLY) {
-            throw new SQLFeatureNotSupportedException("Connection." + method + ": only TYPE_FORWARD_ONLY result sets are"
-                    + " supported by Shepherd");
+    /**
+     * The result set type statements made with these arguments get: TYPE_FORWARD_ONLY, or TYPE_SCROLL_INSENSITIVE (read
+     * whole into client memory). As JDBC asks of a driver that cannot give what was asked, TYPE_SCROLL_SENSITIVE and
+     * CONCUR_UPDATABLE are given as TYPE_SCROLL_INSENSITIVE and CONCUR_READ_ONLY, with a warning on this connection.
+     */
+    private int resultSetKind(String method, int type, int concurrency, int holdability) throws SQLException {
+        if (type != ResultSet.TYPE_FORWARD_ONLY && type != ResultSet.TYPE_SCROLL_INSENSITIVE
+                && type != ResultSet.TYPE_SCROLL_SENSITIVE) {
+            throw new SQLException("Connection." + method + ": unknown result set type " + type, "HY024");
         }
-        if (concurrency != ResultSet.CONCUR_READ_ONLY) {
-            throw new SQLFeatureNotSupportedException("Connection." + method + ": only CONCUR_READ_ONLY result sets are"
-                    + " supported by Shepherd");
+        if (concurrency != ResultSet.CONCUR_READ_ONLY && concurrency != ResultSet.CONCUR_UPDATABLE) {
+            throw new SQLException("Connection." + method + ": unknown result set concurrency " + concurrency, "HY024");
         }
         if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT) {
             throw new SQLFeatureNotSupportedException("Connection." + method + ": only HOLD_CURSORS_OVER_COMMIT is"
                     + " supported by Shepherd");
         }
+        if (type == ResultSet.TYPE_SCROLL_SENSITIVE) {
+            addWarnings(List.of(new SQLWarning("Shepherd's result sets do not see changes made after they were read:"
+                    + " TYPE_SCROLL_SENSITIVE is given as TYPE_SCROLL_INSENSITIVE", "01000")));
+            type = ResultSet.TYPE_SCROLL_INSENSITIVE;
+        }
+        if (concurrency == ResultSet.CONCUR_UPDATABLE) {
+            addWarnings(List.of(new SQLWarning("Shepherd's result sets are read-only (a change must be a statement, so that"
+                    + " every replica runs it): CONCUR_UPDATABLE is given as CONCUR_READ_ONLY; use UPDATE, INSERT or DELETE",
+                    "01000")));
+        }
+        return type;
     }
 
     /** JDBC escape syntax is not translated: the SQL reaches the replicas as written. */

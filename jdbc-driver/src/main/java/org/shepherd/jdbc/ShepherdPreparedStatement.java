@@ -47,7 +47,12 @@ public class ShepherdPreparedStatement extends AbstractUnsupportedPreparedStatem
     private List<ColumnInfo> lastColumns;
 
     ShepherdPreparedStatement(ShepherdConnection connection, String sql, boolean returnKeys) throws SQLException {
-        super(connection);
+        this(connection, sql, returnKeys, java.sql.ResultSet.TYPE_FORWARD_ONLY);
+    }
+
+    ShepherdPreparedStatement(ShepherdConnection connection, String sql, boolean returnKeys, int resultSetType)
+            throws SQLException {
+        super(connection, resultSetType);
         if (sql == null) throw new SQLException("SQL must not be null", "22023");
         this.sql = sql;
         this.returnKeys = returnKeys;

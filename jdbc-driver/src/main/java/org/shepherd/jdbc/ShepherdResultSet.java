@@ -18,6 +18,7 @@ import java.sql.SQLWarning;
 import java.sql.Statement;
 import java.sql.Time;
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.Calendar;
 import java.util.HashMap;
 import java.util.List;
@@ -27,9 +28,11 @@ import org.shepherd.client.Cursor;
 import org.shepherd.protocol.ColumnInfo;
 
 /**
- * A forward-only, read-only result. Rows arrive in batches of the fetch size as they are read. If the connection
- * runs another statement while this result is open, the rest of it is read into client memory first (one cursor
- * per session on the shepherd); this result set stays usable.
+ * A read-only result. Forward-only (the default), rows arrive in batches of the fetch size as they are read; if the
+ * connection runs another statement while this result is open, the rest of it is read into client memory first (one
+ * cursor per session on the shepherd), and this result set stays usable. {@link #TYPE_SCROLL_INSENSITIVE} reads the
+ * whole result into client memory when it is created (as pgjdbc does without a cursor), so that it can be navigated
+ * in any direction.
  */
 public class ShepherdResultSet extends AbstractUnsupportedResultSet {
 
@@ -44,11 +47,31 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     private boolean closed;
     private int fetchSize;
     private SQLWarning warnings;
+    /** Every row, for a scroll-insensitive result; null for a forward-only one. */
+    private final List<Object[]> rows;
+    /** In {@link #rows}: 0 before the first row, 1..n on a row, n + 1 after the last. */
+    private int position;
 
     ShepherdResultSet(ShepherdStatement statement, Cursor cursor) {
         this.statement = statement;
         this.cursor = cursor;
         this.columns = cursor.columns();
+        this.warnings = Warnings.append(null, cursor.warnings());
+        this.rows = null;
+    }
+
+    /** A result of {@code type}: TYPE_FORWARD_ONLY, or TYPE_SCROLL_INSENSITIVE (read whole now). */
+    ShepherdResultSet(ShepherdStatement statement, Cursor cursor, int type) throws SQLException {
+        this.statement = statement;
+        this.cursor = cursor;
+        this.columns = cursor.columns();
+        if (type == TYPE_FORWARD_ONLY) {
+            this.rows = null;
+        } else {
+            this.rows = new ArrayList<>();
+            for (Object[] r = cursor.next(); r != null; r = cursor.next()) rows.add(r);
+            cursor.close();
+        }
         this.warnings = Warnings.append(null, cursor.warnings());
     }
 
@@ -61,6 +84,7 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     @Override
     public boolean next() throws SQLException {
         checkOpen();
+        if (rows != null) return moveTo(position + 1);
         if (afterLast) return false;
         row = cursor.next();
         if (row == null) {
@@ -74,37 +98,102 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     @Override
     public boolean isBeforeFirst() throws SQLException {
         checkOpen();
+        if (rows != null) return position == 0 && !rows.isEmpty();
         return rowNumber == 0 && !afterLast && cursor.hasNext();
     }
 
     @Override
     public boolean isAfterLast() throws SQLException {
         checkOpen();
+        if (rows != null) return position > rows.size() && !rows.isEmpty();
         return afterLast && rowNumber > 0;
     }
 
     @Override
     public boolean isFirst() throws SQLException {
         checkOpen();
+        if (rows != null) return position == 1 && !rows.isEmpty();
         return rowNumber == 1 && !afterLast;
     }
 
     @Override
     public boolean isLast() throws SQLException {
         checkOpen();
+        if (rows != null) return position == rows.size() && !rows.isEmpty();
         return row != null && !afterLast && !cursor.hasNext();
     }
 
     @Override
     public int getRow() throws SQLException {
         checkOpen();
+        if (rows != null) return row == null ? 0 : position;
         return afterLast || rowNumber > Integer.MAX_VALUE ? 0 : (int) rowNumber;
+    }
+
+    // scrolling: a scroll-insensitive result only
+
+    /** Puts the result on row {@code to} of its rows (0: before the first, past the last: after it). */
+    private boolean moveTo(long to) {
+        position = (int) Math.max(0, Math.min(to, rows.size() + 1L));
+        boolean on = position >= 1 && position <= rows.size();
+        row = on ? rows.get(position - 1) : null;
+        afterLast = position > rows.size();
+        return on;
+    }
+
+    private List<Object[]> scrollable(String method) throws SQLException {
+        checkOpen();
+        if (rows == null) {
+            throw new SQLException("ResultSet." + method + ": the result set is TYPE_FORWARD_ONLY; create the statement with"
+                    + " TYPE_SCROLL_INSENSITIVE to move in it", "24000");
+        }
+        return rows;
+    }
+
+    @Override
+    public boolean absolute(int to) throws SQLException {
+        List<Object[]> all = scrollable("absolute");
+        return moveTo(to >= 0 ? to : all.size() + 1L + to);
+    }
+
+    @Override
+    public boolean relative(int by) throws SQLException {
+        scrollable("relative");
+        return moveTo((long) position + by);
+    }
+
+    @Override
+    public boolean previous() throws SQLException {
+        scrollable("previous");
+        return moveTo(position - 1L);
+    }
+
+    @Override
+    public boolean first() throws SQLException {
+        scrollable("first");
+        return moveTo(1);
+    }
+
+    @Override
+    public boolean last() throws SQLException {
+        return moveTo(scrollable("last").size());
+    }
+
+    @Override
+    public void beforeFirst() throws SQLException {
+        scrollable("beforeFirst");
+        moveTo(0);
+    }
+
+    @Override
+    public void afterLast() throws SQLException {
+        moveTo(scrollable("afterLast").size() + 1L);
     }
 
     @Override
     public int getType() throws SQLException {
         checkOpen();
-        return TYPE_FORWARD_ONLY;
+        return rows == null ? TYPE_FORWARD_ONLY : TYPE_SCROLL_INSENSITIVE;
     }
 
     @Override
@@ -128,6 +217,7 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     @Override
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
+        if (rows != null && (direction == FETCH_REVERSE || direction == FETCH_UNKNOWN)) return; // a hint: all rows are here
         if (direction != FETCH_FORWARD) {
             throw new SQLFeatureNotSupportedException("ResultSet.setFetchDirection: only FETCH_FORWARD is supported by"
                     + " Shepherd");

@@ -28,9 +28,17 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
     private boolean poolable;
     private SQLWarning warnings;
 
+    /** TYPE_FORWARD_ONLY or TYPE_SCROLL_INSENSITIVE: the type of the result sets this statement makes. */
+    private final int resultSetType;
+
     ShepherdStatement(ShepherdConnection connection) {
+        this(connection, ResultSet.TYPE_FORWARD_ONLY);
+    }
+
+    ShepherdStatement(ShepherdConnection connection, int resultSetType) {
         this.connection = connection;
         this.fetchSize = connection.defaultFetchSize();
+        this.resultSetType = resultSetType;
     }
 
     // ---------------------------------------------------------------- execution
@@ -129,7 +137,7 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
     protected boolean accept(Result r, boolean returnKeys) throws SQLException {
         addWarnings(r.warnings());
         if (r instanceof Result.Rows rows) {
-            resultSet = new ShepherdResultSet(this, rows.cursor());
+            resultSet = new ShepherdResultSet(this, rows.cursor(), resultSetType);
             return true;
         }
         Result.Update u = (Result.Update) r;
@@ -385,7 +393,7 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
     @Override
     public int getResultSetType() throws SQLException {
         checkOpen();
-        return ResultSet.TYPE_FORWARD_ONLY;
+        return resultSetType;
     }
 
     @Override

@@ -325,8 +325,9 @@ class JdbcOverProtocolTest {
             assertThat((Throwable) c.getWarnings()).isNull();
             assertThatThrownBy(() -> c.setTransactionIsolation(Connection.TRANSACTION_NONE))
                     .isInstanceOf(SQLFeatureNotSupportedException.class);
-            assertThatThrownBy(() -> c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY))
-                    .isInstanceOf(SQLFeatureNotSupportedException.class).hasMessageContaining("TYPE_FORWARD_ONLY");
+            assertThatThrownBy(() -> c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY,
+                    ResultSet.CLOSE_CURSORS_AT_COMMIT)).isInstanceOf(SQLFeatureNotSupportedException.class)
+                    .hasMessageContaining("HOLD_CURSORS_OVER_COMMIT");
             assertThat(c.isValid(5)).isTrue();
             try (Statement s = c.createStatement()) {
                 s.setEscapeProcessing(false);

@@ -94,6 +94,23 @@ public final class SessionSettingsContract {
             a.commit();
             a.setAutoCommit(true);
             assertThat(count(sb)).isEqualTo(2);
+
+            // a read-only connection reads and refuses changes (class 25), as the databases do; the other session writes
+            a.setReadOnly(true);
+            assertThat(a.isReadOnly()).isTrue();
+            assertThat(count(sa)).isEqualTo(2);
+            for (String change : List.of("INSERT INTO session_kv VALUES (4)", "DELETE FROM session_kv",
+                    "CREATE TABLE session_kv2 (k INT)")) {
+                assertThatThrownBy(() -> sa.executeUpdate(change)).as(change).isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("25"));
+            }
+            sa.addBatch("INSERT INTO session_kv VALUES (5)");
+            assertThatThrownBy(sa::executeBatch).isInstanceOf(SQLException.class);
+            sa.clearBatch();
+            assertThat(sb.executeUpdate("INSERT INTO session_kv VALUES (6)")).isEqualTo(1);
+            a.setReadOnly(false);
+            assertThat(sa.executeUpdate("DELETE FROM session_kv WHERE k = 6")).isEqualTo(1);
+            assertThat(count(sb)).as("nothing the read-only session tried changed a row").isEqualTo(2);
         }
     }
 

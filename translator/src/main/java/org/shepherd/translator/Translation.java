@@ -183,6 +183,11 @@ public final class Translation {
         return insertTable;
     }
 
+    /** Whether the statement changes rows or the schema (DML, DDL; a locking {@code SELECT ... FOR UPDATE} does not). */
+    public boolean changesData() {
+        return kind == StatementKind.DDL || kind == StatementKind.WRITE && !(ast instanceof Select);
+    }
+
     /**
      * Whether this is MySQL's {@code INSERT ... ON DUPLICATE KEY UPDATE} or {@code REPLACE INTO}: rendered only for
      * MySQL-family replicas (the other engines have no statement with its effect and update counts), so it runs only on

@@ -58,6 +58,7 @@ final class CbsSession implements Session {
         if (setting != null && setting.kind() == SessionSetting.Kind.SCHEMA) return setSchema(setting.schema());
         if (setting != null) return SessionSettings.answer(setting, sql);
         Translation tr = coordinator.translate(sql, schema);
+        if (readOnly) refuseChangeWhenReadOnly(tr, sql);
         if (tr != null) {
             switch (tr.kind()) {
                 case TRANSACTION:
@@ -256,7 +257,9 @@ final class CbsSession implements Session {
             for (int i = 0; i < n; i++) {
                 String text = sql != null ? sql : statements.get(i);
                 List<Param> ps = sql != null ? parameterSets.get(i) : List.of();
-                JdbcStatement stmt = statement(coordinator.translate(text, schema), text, ps, options, false);
+                Translation tr = coordinator.translate(text, schema);
+                if (readOnly) refuseChangeWhenReadOnly(tr, text);
+                JdbcStatement stmt = statement(tr, text, ps, options, false);
                 Answer a = run(t, stmt);
                 if (!(a instanceof Answer.Update u)) {
                     throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");
@@ -294,7 +297,25 @@ final class CbsSession implements Session {
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
         checkOpen();
-        this.readOnly = readOnly; // a hint (JDBC allows ignoring it); every statement is voted either way
+        this.readOnly = readOnly;
+    }
+
+    /** Statements of kind OTHER a read-only session may run: they only show things. */
+    private static final java.util.regex.Pattern SHOWS = java.util.regex.Pattern.compile(
+            "\\s*(?:SHOW|DESCRIBE|DESC|EXPLAIN(?!\\s+ANALY[SZ]E))\\b.*", java.util.regex.Pattern.CASE_INSENSITIVE
+                    | java.util.regex.Pattern.DOTALL);
+
+    /**
+     * A read-only session ({@code Connection.setReadOnly(true)}) refuses what changes rows or the schema with 25006, as
+     * PostgreSQL, MySQL and Derby do on a read-only connection; a statement the translator could not read runs only if
+     * it shows things (SHOW, DESCRIBE, EXPLAIN).
+     */
+    private static void refuseChangeWhenReadOnly(Translation tr, String sql) throws SQLException {
+        boolean unknown = tr == null || tr.kind() == StatementKind.OTHER;
+        if (unknown ? SHOWS.matcher(sql).matches() : !tr.changesData()) return;
+        throw new SQLException("The connection is read-only (Connection.setReadOnly(true)): "
+                + (unknown ? "Shepherd cannot tell that this statement changes nothing" : "a statement that changes data or"
+                + " the schema is refused") + "; call setReadOnly(false) first", "25006");
     }
 
     boolean readOnly() {
