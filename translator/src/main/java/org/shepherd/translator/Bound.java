@@ -34,7 +34,24 @@ public final class Bound {
 
     /** Values for the markers of {@link #sqlFor(Dialect)} (and of {@link #sqlWithExplicitKeys}), in marker order. */
     public List<Object> parameters(Dialect d) throws SQLException {
-        int[] markers = translation.rendered(d).markers();
+        return values(translation.rendered(d).markers());
+    }
+
+    /** One statement and the values for its markers. */
+    public record Part(String sql, List<Object> parameters) {
+    }
+
+    /**
+     * The INSERT for dialect {@code d} as one INSERT per VALUES row, each with its own parameters (see
+     * {@link Translation#insertValuesRows()}): run in order inside a savepoint, they do what the whole statement does.
+     */
+    public List<Part> rowByRow(Dialect d) throws SQLException {
+        List<Part> parts = new ArrayList<>();
+        for (SqlText.Rendered r : translation.renderedRowByRow(d)) parts.add(new Part(r.sql(), values(r.markers())));
+        return parts;
+    }
+
+    private List<Object> values(int[] markers) {
         List<Object> values = new ArrayList<>(markers.length);
         for (int m : markers) {
             values.add(m > 0 ? clientParams.get(m - 1) : pinnedValues[-m - 1]);

@@ -20,6 +20,7 @@ import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.alter.Alter;
@@ -301,6 +302,36 @@ public final class Translation {
         return (SqlText.Rendered) r;
     }
 
+    /** The number of VALUES rows of an {@code INSERT INTO t (columns) VALUES ...}, else 0. */
+    public synchronized int insertValuesRows() {
+        if (!(ast instanceof Insert insert) || insert.getColumns() == null || !(insert.getSelect() instanceof Values)) return 0;
+        return rows(insert).size();
+    }
+
+    /**
+     * The INSERT for {@code d} cut into one INSERT per VALUES row, in row order: for a primary whose driver reports the
+     * generated key of a statement, not of each row (Derby), so that every row's key is known. Markers refer to the same
+     * client parameters and pinned slots as the whole statement's.
+     */
+    synchronized List<SqlText.Rendered> renderedRowByRow(Dialect d) throws SQLException {
+        if (insertValuesRows() == 0) throw new SQLException("Only INSERT INTO t (columns) VALUES ... is cut into rows", "0A000");
+        Values values = (Values) ((Insert) ast).getSelect();
+        @SuppressWarnings("unchecked")
+        ExpressionList<Expression> all = (ExpressionList<Expression>) values.getExpressions();
+        List<SqlText.Rendered> out = new ArrayList<>();
+        try {
+            for (ExpressionList<Expression> row : rows((Insert) ast)) {
+                values.setExpressions(new ParenthesedExpressionList<>(row));
+                out.add(render(d, false));
+            }
+        } catch (TranslationException e) {
+            throw e.toSqlException();
+        } finally {
+            values.setExpressions(all);
+        }
+        return out;
+    }
+
     /** The INSERT for {@code d} with the identity column receiving explicit values, one per VALUES row. */
     synchronized String sqlWithExplicitKeys(Dialect d, String keyColumn, List<?> keyValuesPerRow) throws SQLException {
         SqlText.Rendered plain = rendered(d);
@@ -447,12 +478,17 @@ public final class Translation {
     }
 
     private SqlText.Rendered render(Dialect d) {
+        return render(d, true);
+    }
+
+    /** {@code everyMarker}: the rendering must hold every client marker (false for one row of a multi-row INSERT). */
+    private SqlText.Rendered render(Dialect d, boolean everyMarker) {
         List<SelectItem<?>> labelled = labelUnaliasedExpressions();
         try {
             Renderer renderer = new Renderer(client, d, pins, catalog, mixedPadding);
             SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
             BitSet seen = renderer.clientMarkers();
-            if (seen.cardinality() != Math.max(0, seen.length() - 1)) {
+            if (everyMarker && seen.cardinality() != Math.max(0, seen.length() - 1)) {
                 throw new IllegalStateException("parameter markers lost while rendering " + clientSql);
             }
             return r;

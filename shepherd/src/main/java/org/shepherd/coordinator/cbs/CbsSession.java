@@ -153,6 +153,15 @@ final class CbsSession implements Session {
                         + " one row at a time with INSERT ... ON DUPLICATE KEY UPDATE", "0A000");
             }
             if (keyColumn != null) checkKeysCanBePinned(bound, keyColumn);
+            Dialect primary = coordinator.primary().dialect();
+            if (keyColumn != null && !primary.reportsGeneratedKeysOfEveryRow() && !primary.nestsSavepoints()
+                    && !savepoints.isEmpty() && tr.insertValuesRows() > 1) {
+                // the primary learns each row's key by running the rows one by one inside a savepoint of its own
+                throw new SQLFeatureNotSupportedException("An INSERT of several VALUES rows into " + tr.insertTable()
+                        + ", which has an identity column (" + keyColumn + "), while savepoint " + savepoints.get(0)
+                        + " is open: the " + primary.name() + " primary holds one savepoint at a time; insert one row per"
+                        + " statement, or release the savepoint first", "0A000");
+            }
         }
         return new JdbcStatement(sql, params, options, bound, keyColumn, stream);
     }

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import org.shepherd.coordinator.StatementThreads;
 import org.shepherd.recovery.RestartPlan;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
+import org.shepherd.translator.Bound;
 import org.shepherd.replica.Outcome;
 import org.shepherd.replica.ReplicaEndpoint;
 import org.shepherd.replica.jdbc.JdbcExecution;
@@ -599,6 +601,12 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             ExecOptions options = pinKeys && !asked.returnGeneratedKeys()
                     ? new ExecOptions(asked.maxRows(), asked.fetchSize(), asked.queryTimeoutSeconds(), true)
                     : asked;
+            if (pinKeys && !dialect.reportsGeneratedKeysOfEveryRow() && stmt.insertValuesRows() > 1) {
+                Answer.Update u = insertRowByRow(txId, c, stmt, options);
+                pinKeys(stmt, u);
+                if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
+                return Outcome.answer(AnswerDigest.updateCount(u.count(), List.of(), List.of()), u);
+            }
             statements.invalidateAfter(sql);
             boolean cached = !params.isEmpty();
             Statement st = cached
@@ -710,6 +718,49 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         } catch (SQLException | RuntimeException e) {
             LOG.debug("cancel of T{} on {}: {}", txId, name(), e.toString());
         }
+    }
+
+    /**
+     * A multi-row INSERT into an identity table on a primary whose driver reports one generated key per statement
+     * (Derby): one INSERT per row, in order, inside a savepoint, so that every row's key is known and pinned on the
+     * secondaries, and a row that fails undoes the rows before it, as the whole statement would have.
+     */
+    private Answer.Update insertRowByRow(long txId, Connection c, JdbcStatement stmt, ExecOptions options) throws SQLException {
+        long count = 0;
+        List<ColumnInfo> keyColumns = List.of();
+        List<Object[]> keys = new ArrayList<>();
+        List<SQLWarning> warnings = new ArrayList<>();
+        Savepoint guard = c.setSavepoint();
+        try {
+            for (Bound.Part part : stmt.rowByRow(dialect)) {
+                List<Param> params = new ArrayList<>();
+                for (Object v : part.parameters()) params.add(JdbcStatement.toParam(v));
+                try (Statement st = JdbcExecution.create(c, part.sql(), !params.isEmpty(), options, fetchSize)) {
+                    running.put(txId, st);
+                    try {
+                        JdbcExecution.execute(st, part.sql(), params, values, options);
+                        Answer.Update u = JdbcExecution.update(st, options, values);
+                        JdbcExecution.throwIfWarningIsAnError(st);
+                        count += u.count();
+                        if (!u.keyColumns().isEmpty()) keyColumns = u.keyColumns();
+                        keys.addAll(u.generatedKeys());
+                        warnings.addAll(u.warnings());
+                    } finally {
+                        running.remove(txId, st);
+                    }
+                }
+            }
+            c.releaseSavepoint(guard);
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback(guard);
+                c.releaseSavepoint(guard);
+            } catch (SQLException undo) {
+                e.addSuppressed(undo);
+            }
+            throw e;
+        }
+        return new Answer.Update(count, keyColumns, keys, warnings);
     }
 
     private void pinKeys(JdbcStatement stmt, Answer.Update u) {

@@ -218,7 +218,17 @@ public final class JdbcStatement {
         return out;
     }
 
-    private static Param toParam(Object v) throws SQLException {
+    /** VALUES rows of an {@code INSERT INTO t (columns) VALUES ...} the translator read, else 0. */
+    public int insertValuesRows() {
+        return bound == null || logged != null ? 0 : bound.translation().insertValuesRows();
+    }
+
+    /** The INSERT for dialect {@code d}, one statement per VALUES row (see {@link Bound#rowByRow}). */
+    public List<Bound.Part> rowByRow(Dialect d) throws SQLException {
+        return bound.rowByRow(d);
+    }
+
+    static Param toParam(Object v) throws SQLException {
         if (v instanceof Param p) return p;
         if (v instanceof java.sql.Timestamp t) return new Param(Types.TIMESTAMP, t.toLocalDateTime());
         if (v instanceof java.sql.Date d) return new Param(Types.DATE, d.toLocalDate());

@@ -238,6 +238,67 @@ class CbsEmbeddedDefaultTest {
     }
 
     /**
+     * Derby's driver reports one generated key per statement, so a multi-row INSERT into an identity table runs row by
+     * row on the Derby primary and every row's key is pinned on the secondaries. The third replica's identity generator
+     * is moved on behind the shepherd's back: had it generated its own keys, its rows would be 100, 101, ...
+     */
+    @Test
+    void theKeysOfAMultiRowInsertArePinnedOnEveryReplica(@TempDir Path dir) throws Exception {
+        try (Embedded server = Embedded.start(dir); Connection c = server.connect()) {
+            CbsCoordinator coordinator = server.coordinator();
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE pets (id INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name VARCHAR(10) UNIQUE)");
+            }
+            assertThat(coordinator.awaitIdle(10_000)).isTrue();
+            try (Connection r3 = coordinator.endpoints().get(2).pool().acquire(); Statement s = r3.createStatement()) {
+                s.executeUpdate("ALTER TABLE pets ALTER COLUMN id RESTART WITH 100");
+                r3.commit();
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO pets (name) VALUES (?), ('b'), (?)",
+                    Statement.RETURN_GENERATED_KEYS)) {
+                ps.setString(1, "a");
+                ps.setString(2, "c");
+                assertThat(ps.executeUpdate()).isEqualTo(3);
+                List<Integer> keys = new ArrayList<>();
+                try (ResultSet rs = ps.getGeneratedKeys()) {
+                    while (rs.next()) keys.add(rs.getInt(1));
+                }
+                assertThat(keys).as("one key per row, not Derby's one per statement").containsExactly(1, 2, 3);
+            }
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("INSERT INTO pets (name) VALUES ('d')");
+                // the third row fails: the two before it are undone with it, the transaction goes on
+                assertThatThrownBy(() -> s.executeUpdate("INSERT INTO pets (name) VALUES ('e'), ('f'), ('a')"))
+                        .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "23505");
+                s.executeUpdate("INSERT INTO pets (name) VALUES ('g'), ('h')");
+                Savepoint sp = c.setSavepoint("sp");
+                assertThatThrownBy(() -> s.executeUpdate("INSERT INTO pets (name) VALUES ('i'), ('j')"))
+                        .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000")
+                        .hasMessageContaining("one savepoint at a time");
+                c.releaseSavepoint(sp);
+                c.commit();
+            }
+            c.setAutoCommit(true);
+            assertThat(coordinator.awaitIdle(10_000)).isTrue();
+            List<List<String>> tables = new ArrayList<>();
+            for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+                List<String> rows = new ArrayList<>();
+                try (Connection r = e.pool().acquire(); Statement s = r.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT id, name FROM pets ORDER BY id")) {
+                    while (rs.next()) rows.add(rs.getInt(1) + "=" + rs.getString(2));
+                    r.rollback();
+                }
+                tables.add(rows);
+            }
+            assertThat(tables.get(0)).contains("1=a", "2=b", "3=c", "4=d").doesNotContain("e", "f")
+                    .noneMatch(row -> row.endsWith("=e") || row.endsWith("=f")).hasSize(6);
+            assertThat(tables).as("every replica holds the primary's keys").containsOnly(tables.get(0));
+            assertThat(coordinator.divergences().snapshot()).isEmpty();
+        }
+    }
+
+    /**
      * The shepherd's own tables on every replica are out of the clients' reach: statements naming them are refused and
      * metadata does not list them; a client table whose name merely starts like them is an ordinary table.
      */

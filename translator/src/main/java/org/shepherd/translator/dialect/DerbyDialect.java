@@ -26,6 +26,11 @@ public class DerbyDialect extends NoIfExistsDialect {
     }
 
     @Override
+    public boolean reportsGeneratedKeysOfEveryRow() {
+        return false;
+    }
+
+    @Override
     public String truncateFunction() {
         return null;
     }

@@ -271,6 +271,14 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether the JDBC driver reports a generated key for every row of a multi-row INSERT. Derby's reports one per
+     * statement (null for several rows), so a Derby primary runs such an INSERT row by row to learn each key.
+     */
+    public boolean reportsGeneratedKeysOfEveryRow() {
+        return true;
+    }
+
+    /**
      * Whether {@code SAVEPOINT x} keeps an older savepoint named x (reachable again once the newer one is released),
      * where the SQL standard, and every other engine, replaces it. PostgreSQL keeps it.
      */
