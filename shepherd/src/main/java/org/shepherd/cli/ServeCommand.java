@@ -43,6 +43,10 @@ final class ServeCommand implements Callable<Integer> {
             description = "Embedded default only: address to listen on (default: 127.0.0.1:7654; port 0 picks a free one).")
     String listen;
 
+    @Option(names = "--metrics", paramLabel = "HOST:PORT",
+            description = "Embedded default only: serve Prometheus metrics at http://HOST:PORT/metrics (metrics.listen).")
+    String metrics;
+
     /** A started shepherd and the one line announcing it. */
     record Running(ShepherdServer server, String readyLine) {
     }
@@ -94,11 +98,12 @@ final class ServeCommand implements Callable<Integer> {
     private ShepherdConfig loadConfig() {
         try {
             if (config == null) {
-                return EmbeddedDefault.config(embeddedDataDir(), listen != null ? listen : EmbeddedDefault.LISTEN);
+                ShepherdConfig embedded = EmbeddedDefault.config(embeddedDataDir(), listen != null ? listen : EmbeddedDefault.LISTEN);
+                return metrics == null ? embedded : embedded.with("metrics.listen", metrics);
             }
-            if (dataDir != null || listen != null) {
-                throw CliException.usage("--data-dir and --listen apply to the embedded default only; with --config set "
-                        + "data.dir and listen in " + config);
+            if (dataDir != null || listen != null || metrics != null) {
+                throw CliException.usage("--data-dir, --listen and --metrics apply to the embedded default only; with --config"
+                        + " set data.dir, listen and metrics.listen in " + config);
             }
             if (!Files.isRegularFile(config)) {
                 throw CliException.usage("config file " + config + " does not exist (or is not a file); pass an existing "

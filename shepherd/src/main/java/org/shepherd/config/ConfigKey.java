@@ -62,6 +62,12 @@ public enum ConfigKey {
     FETCH_SIZE_DEFAULT("fetch.size.default", "1000",
             "Rows per result batch when the client's fetch size is 0.",
             v -> parseInt(v, 1, 1_000_000)),
+    METRICS_LISTEN("metrics.listen", "",
+            "Address (host:port) of an HTTP endpoint serving the shepherd's metrics in Prometheus' text format at /metrics:"
+                    + " commits, aborts, each replica's state and lag, divergences, view changes, the write-ahead log, commit"
+                    + " latency and the JVM's own. Empty: no endpoint. It has no authentication: bind it to loopback or to a"
+                    + " network only the monitoring reaches.",
+            v -> v.isEmpty() ? v : HostPort.parse(v)),
     TLS_ENABLED("tls.enabled", "false",
             "Whether clients must connect with TLS (then tls.cert and tls.key are required).",
             ConfigKey::parseBoolean),

@@ -153,6 +153,12 @@ public final class ShepherdConfig {
         return (Boolean) values.get(ConfigKey.TLS_ENABLED);
     }
 
+    /** Where the metrics endpoint listens; null when there is none. */
+    public HostPort metricsListen() {
+        Object v = values.get(ConfigKey.METRICS_LISTEN);
+        return v instanceof HostPort ? (HostPort) v : null;
+    }
+
     /** Null when not set. */
     public Path tlsCert() {
         return pathOrNull(ConfigKey.TLS_CERT);

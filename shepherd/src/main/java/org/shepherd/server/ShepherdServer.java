@@ -28,6 +28,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
+import org.shepherd.admin.AdminView;
+import org.shepherd.admin.MetricsEndpoint;
+import org.shepherd.admin.ShepherdMetrics;
 import org.shepherd.config.ConfigException;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.coordinator.Coordinator;
@@ -73,6 +76,7 @@ public final class ShepherdServer implements AutoCloseable {
     private EventLoopGroup ioGroup;
     private Channel serverChannel;
     private volatile InetSocketAddress boundAddress;
+    private MetricsEndpoint metrics;
     private volatile boolean closing;
     private boolean closed;
 
@@ -126,6 +130,12 @@ public final class ShepherdServer implements AutoCloseable {
     public synchronized InetSocketAddress start() throws IOException {
         if (serverChannel != null || closed) throw new IllegalStateException("start() may be called once");
         SslContext ssl = config.tlsEnabled() ? sslContext() : null;
+        if (config.metricsListen() != null && coordinator instanceof AdminView view) {
+            metrics = MetricsEndpoint.start(config.metricsListen(),
+                    new ShepherdMetrics(view, this::openSessions, this::openConnections, VERSION));
+            LOG.info("metrics at http://{}:{}/metrics", metrics.address().getAddress().getHostAddress(),
+                    metrics.address().getPort());
+        }
         acceptGroup = new NioEventLoopGroup(1, new DefaultThreadFactory("shepherd-accept"));
         ioGroup = new NioEventLoopGroup(config.ioThreads(), new DefaultThreadFactory("shepherd-io"));
         ServerBootstrap b = new ServerBootstrap()
@@ -141,6 +151,8 @@ public final class ShepherdServer implements AutoCloseable {
             serverChannel = b.bind(listen).sync().channel();
         } catch (Exception e) {
             shutDownEventLoops();
+            if (metrics != null) metrics.close();
+            metrics = null;
             throw new IOException("cannot listen on " + config.listen() + ": " + e.getMessage()
                     + " (change listen=host:port)", e);
         }
@@ -148,6 +160,11 @@ public final class ShepherdServer implements AutoCloseable {
         LOG.info("shepherd {} listening on {} (mode={}, tls={})", VERSION, boundAddress, config.mode().configName(),
                 ssl != null);
         return boundAddress;
+    }
+
+    /** The address of the metrics endpoint ({@code metrics.listen}), or null when there is none. */
+    public InetSocketAddress metricsAddress() {
+        return metrics == null ? null : metrics.address();
     }
 
     /** The address bound by {@link #start()}, or null before. */
@@ -192,6 +209,7 @@ public final class ShepherdServer implements AutoCloseable {
         closed = true;
         closing = true;
         if (serverChannel != null) serverChannel.close().syncUninterruptibly();
+        if (metrics != null) metrics.close();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(config.shutdownTimeoutMs());
         while (System.nanoTime() < deadline && !sessions.values().stream().allMatch(ClientSession::idle)) {
             sleepMs(10);

@@ -93,7 +93,10 @@ class ShepherdCliTest {
         CliRun run = CliRun.of("serve", "--config", config.toString(), "--listen", "127.0.0.1:0");
 
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).contains("--data-dir and --listen apply to the embedded default only");
+        assertThat(run.err()).contains("--data-dir, --listen and --metrics apply to the embedded default only");
+        CliRun metrics = CliRun.of("serve", "--config", config.toString(), "--metrics", "127.0.0.1:0");
+        assertThat(metrics.exitCode()).isEqualTo(2);
+        assertThat(metrics.err()).contains("metrics.listen");
     }
 
     @ParameterizedTest
