@@ -59,8 +59,17 @@ public final class ShepherdConfig {
         validate();
     }
 
-    /** Reads a properties file (ISO-8859-1 escapes as in {@link Properties}, read here as UTF-8). */
+    /**
+     * Reads a properties file (ISO-8859-1 escapes as in {@link Properties}, read here as UTF-8). A value may name
+     * environment variables, so that secrets need not be written in the file: {@code ${NAME}} (it must be set),
+     * {@code ${NAME:-default}} (the default when it is unset or empty); {@code $${} is a literal {@code ${}.
+     */
     public static ShepherdConfig load(Path file) throws ConfigException {
+        return load(file, System::getenv);
+    }
+
+    /** {@link #load(Path)} with the environment variables of {@code env} (null: not set). */
+    static ShepherdConfig load(Path file, java.util.function.UnaryOperator<String> env) throws ConfigException {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(r);
@@ -70,7 +79,48 @@ public final class ShepherdConfig {
         } catch (IOException | IllegalArgumentException e) {
             throw new ConfigException("cannot read config file " + file + ": " + e.getMessage(), e);
         }
+        for (String name : p.stringPropertyNames()) p.setProperty(name, expand(name, p.getProperty(name), env));
         return fromProperties(p);
+    }
+
+    private static final java.util.regex.Pattern VARIABLE =
+            java.util.regex.Pattern.compile("\\$\\$\\{|\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+
+    /** {@code value} of key {@code key} with its {@code ${NAME}} references replaced (see {@link #load(Path)}). */
+    static String expand(String key, String value, java.util.function.UnaryOperator<String> env) throws ConfigException {
+        if (value.indexOf('$') < 0) return value;
+        java.util.regex.Matcher m = VARIABLE.matcher(value);
+        StringBuilder out = new StringBuilder();
+        int at = 0;
+        while (m.find()) {
+            out.append(literal(key, value, at, m.start()));
+            at = m.end();
+            if (m.group(1) == null) {
+                out.append("${");
+                continue;
+            }
+            String set = env.apply(m.group(1));
+            if (set != null && !set.isEmpty()) {
+                out.append(set);
+            } else if (m.group(2) != null) {
+                out.append(m.group(2));
+            } else {
+                throw new ConfigException(key + " refers to the environment variable " + m.group(1) + ", which is not set;"
+                        + " set it, or write ${" + m.group(1) + ":-default}");
+            }
+        }
+        return out.append(literal(key, value, at, value.length())).toString();
+    }
+
+    /** Text between references, which must hold no other {@code ${}. */
+    private static String literal(String key, String value, int from, int to) throws ConfigException {
+        String text = value.substring(from, to);
+        int open = text.indexOf("${");
+        if (open >= 0) {
+            throw new ConfigException(key + ": '" + text.substring(open) + "' is not a reference to an environment variable;"
+                    + " write ${NAME} or ${NAME:-default}, or $${ for a literal ${");
+        }
+        return text;
     }
 
     public static ShepherdConfig fromProperties(Properties properties) throws ConfigException {

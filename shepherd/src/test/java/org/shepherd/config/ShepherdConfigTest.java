@@ -38,6 +38,27 @@ class ShepherdConfigTest {
     }
 
     @Test
+    void aConfigFileTakesSecretsFromTheEnvironment(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("shepherd.properties");
+        Files.writeString(file, "replica.r1.url=jdbc:derby:memory:r1;create=true\n"
+                + "replica.r2.url=jdbc:derby:memory:r2;create=true\nreplica.r3.url=jdbc:derby:memory:r3;create=true\n"
+                + "replica.r2.password=${R2_SECRET}\nreplica.r3.password=pre-${R3_SECRET:-fallback}-post\n"
+                + "user.app.password=$${not-a-reference}\n");
+        Map<String, String> env = Map.of("R2_SECRET", "s3cret");
+        ShepherdConfig config = ShepherdConfig.load(file, env::get);
+        assertThat(config.replicas()).extracting(ReplicaSpec::password).containsExactly("", "s3cret", "pre-fallback-post");
+        assertThat(config.users()).containsEntry("app", "${not-a-reference}");
+        assertThat(config.asMap(true)).containsEntry("replica.r2.password", "********");
+
+        Files.writeString(file, "replica.r1.url=jdbc:derby:memory:r1;create=true\nreplica.r1.password=${MISSING}\n");
+        assertThatThrownBy(() -> ShepherdConfig.load(file, env::get)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("replica.r1.password").hasMessageContaining("MISSING");
+        Files.writeString(file, "replica.r1.url=jdbc:derby:memory:r1;create=true\nreplica.r1.password=a${1bad}\n");
+        assertThatThrownBy(() -> ShepherdConfig.load(file, env::get)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("not a reference");
+    }
+
+    @Test
     void verifySchemasIsAListOfNames() throws Exception {
         assertThat(ShepherdConfig.fromMap(threeDerbyReplicas()).verifySchemas()).isEmpty();
         Map<String, String> m = threeDerbyReplicas();
