@@ -196,6 +196,16 @@ class HeterogeneousCbsTest {
             assertThat(firstColumn(s, catalog)).as("in autocommit").containsExactly("pets");
             assertThat(firstColumn(s, "SELECT COUNT(*) FROM information_schema.tables WHERE table_name LIKE 'shepherd%'"))
                     .as("counted in the query: none of the shepherd's tables (of any database on the servers)").containsExactly("0");
+            // DatabaseMetaData with a null catalog: the session's database, not every database of the server (the
+            // server's own, and the other sets' with their tables) nor the shepherd's tables
+            List<String> tables = new ArrayList<>();
+            try (ResultCursor cursor = ((Answer.Rows) s.metadata(new org.shepherd.coordinator.MetadataRequest("getTables",
+                    java.util.Arrays.asList(null, null, "%", new String[] {"TABLE", "VIEW"})))).cursor()) {
+                while (!cursor.exhausted()) {
+                    for (Object[] row : cursor.fetch(100)) tables.add(String.valueOf(row[2]));
+                }
+            }
+            assertThat(tables).containsExactly("pets");
         }
     }
 

@@ -22,7 +22,8 @@ import org.shepherd.sim.Simulation.Shepherd;
 
 /**
  * Tier 2: the coordinator and replica managers against simulated replicas (f=1, three replicas, r1 is the
- * primary). A failing seed is printed; {@code -Dsim.seed=N} replays one seed of the many-seed test.
+ * primary). A failing seed is printed; {@code -Dsim.seed=N} replays one seed of the many-seed test, and
+ * {@code -Dsim.seeds=FROM:COUNT} runs other seeds than CI's.
  */
 class CbsSimulationTest {
 
@@ -54,11 +55,21 @@ class CbsSimulationTest {
             new Profile("mode serial, insufficiently blocking secondary",
                     Scenario.random(List.of(OK, OK.coarseLocks(3), OK)).withMode(ExecutionMode.SERIAL)));
 
+    /**
+     * Seeds 0 to {@code count - 1}; {@code -Dsim.seed=N} only N (a replay); {@code -Dsim.seeds=FROM:COUNT} COUNT seeds
+     * from FROM instead, to explore beyond the ones CI runs (e.g. {@code -Dsim.seeds=1000:20000}).
+     */
     private static List<Long> seeds(int count) {
         String one = System.getProperty("sim.seed");
+        String range = System.getProperty("sim.seeds");
         List<Long> out = new ArrayList<>();
         if (one != null && !one.isBlank()) {
             out.add(Long.parseLong(one.trim()));
+        } else if (range != null && !range.isBlank()) {
+            String[] parts = range.trim().split(":", 2);
+            long from = Long.parseLong(parts[0].trim());
+            long n = parts.length > 1 ? Long.parseLong(parts[1].trim()) : count;
+            for (long s = from; s < from + n; s++) out.add(s);
         } else {
             for (long s = 0; s < count; s++) out.add(s);
         }

@@ -181,6 +181,9 @@ final class DdlRenderer {
                 if (target.supportsNullColumnConstraint()) {
                     kept.add(token);
                 }
+            } else if ((u.equals("FIRST") || u.equals("AFTER")) && target.family() != Dialect.Family.MYSQL) {
+                throw TranslationException.unsupported("ADD COLUMN ... " + u + " is MySQL-only (" + target.name() + " adds a"
+                        + " column last); leave the position out");
             } else if (u.equals("COMMENT") && i + 1 < specs.size()) {
                 i++;
             } else if (u.equals("COLLATE") || u.equals("CHARACTER") || u.equals("CHARSET") || u.equals("UNSIGNED")

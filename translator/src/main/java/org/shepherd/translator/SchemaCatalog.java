@@ -193,6 +193,11 @@ public final class SchemaCatalog {
         for (AlterExpression change : alter.getAlterExpressions()) {
             if (change.getOperation() == AlterOperation.ADD && change.getColDataTypeList() != null) {
                 for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
+                    if (placed(cd)) {
+                        // MySQL's FIRST / AFTER c: the columns' order is the database's to say (the metadata, next time)
+                        tables.remove(key);
+                        return;
+                    }
                     columns.put(key(cd.getColumnName()), declared(cd, client));
                 }
             } else if (change.getOperation() == AlterOperation.DROP && change.getColumnName() != null) {
@@ -200,6 +205,12 @@ public final class SchemaCatalog {
             }
         }
         tables.put(key, Collections.unmodifiableMap(columns));
+    }
+
+    /** Whether an added column is placed (MySQL's {@code FIRST} or {@code AFTER c}) rather than added last. */
+    static boolean placed(ColumnDefinition cd) {
+        return cd.getColumnSpecs() != null && cd.getColumnSpecs().stream()
+                .anyMatch(t -> t.equalsIgnoreCase("FIRST") || t.equalsIgnoreCase("AFTER"));
     }
 
     /** The type a column gets on every replica: CHAR(n) is declared VARCHAR(n) (see {@link SqlTypes.Spec#column}). */

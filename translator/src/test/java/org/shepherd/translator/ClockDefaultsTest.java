@@ -110,6 +110,17 @@ class ClockDefaultsTest {
     }
 
     @Test
+    void aColumnPlacedWithAfterMakesThePositionsUnknown() throws SQLException {
+        Translator translator = new Translator(Dialect.MARIADB, List.of(Dialect.MARIADB), 16);
+        translator.translate("CREATE TABLE ev (id INT, created TIMESTAMP DEFAULT CURRENT_TIMESTAMP, n INT)");
+        translator.translate("ALTER TABLE ev ADD COLUMN note VARCHAR(5) AFTER id");
+        // the catalog forgot the table (no metadata here): positions are not guessed, DEFAULT stays the replicas' to fill
+        assertThat(translator.catalog().columns("ev")).isNull();
+        assertThatThrownBy(() -> new Translator(Dialect.MARIADB, List.of(Dialect.DERBY), 16)
+                .translate("ALTER TABLE ev ADD COLUMN note VARCHAR(5) AFTER id")).hasMessageContaining("MySQL-only");
+    }
+
+    @Test
     void aTableWithoutClockDefaultsIsLeftAsWritten() throws SQLException {
         Translator translator = translator();
         translator.translate("CREATE TABLE plain (id INTEGER, d DATE DEFAULT '2020-01-01')");

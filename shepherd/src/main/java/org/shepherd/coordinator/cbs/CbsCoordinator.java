@@ -713,10 +713,17 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     /** A metadata call answered by the primary (not voted), outside any transaction, without the shepherd's own tables. */
-    Answer metadata(MetadataRequest request) throws SQLException {
+    /**
+     * A {@link java.sql.DatabaseMetaData} call answered by the primary. {@code database}: the database a session chose
+     * with {@code USE} (null: its URL's), which a MySQL-family primary's null catalog means ({@link MetadataCalls#inDatabase}).
+     */
+    Answer metadata(MetadataRequest request, String database) throws SQLException {
         ReplicaPool pool = primary().pool();
         JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
         try (Connection c = pool.acquireForMetadata()) {
+            if (primary().dialect().family() == Dialect.Family.MYSQL) {
+                request = MetadataCalls.inDatabase(request, database != null ? database : c.getCatalog());
+            }
             try (ResultSet rs = MetadataCalls.invoke(c.getMetaData(), request)) {
                 List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
                 int[] tableColumns = ReservedTables.tableColumns(cols);

@@ -287,7 +287,8 @@ final class CbsSession implements Session {
     public Answer metadata(MetadataRequest request) throws SQLException {
         checkOpen();
         if (AdminQueries.reserved(request)) return AdminQueries.answer(coordinator, request);
-        return coordinator.metadata(request);
+        return coordinator.metadata(request, schema == null ? null
+                : SessionSetting.storedName(schema, coordinator.clientDialect()));
     }
 
     @Override

@@ -136,6 +136,7 @@ final class PassthroughSession implements Session {
         closeCursor();
         Connection c = connection();
         try {
+            if (dialect.family() == Dialect.Family.MYSQL) request = MetadataCalls.inDatabase(request, c.getCatalog());
             ResultSet rs = MetadataCalls.invoke(c.getMetaData(), request);
             JdbcCursor rows = new JdbcCursor(null, rs, values, this::cursorClosed);
             cursor = rows;

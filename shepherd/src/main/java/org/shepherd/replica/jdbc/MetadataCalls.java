@@ -29,6 +29,27 @@ public final class MetadataCalls {
     private MetadataCalls() {
     }
 
+    /** Methods without a catalog argument first (the others take it first; getCrossReference fourth too). */
+    private static final Set<String> WITHOUT_CATALOG = Set.of("getCatalogs", "getClientInfoProperties", "getTableTypes",
+            "getTypeInfo");
+
+    /**
+     * {@code request} with a null catalog argument replaced by {@code database}: on a MySQL-family replica, whose
+     * databases are JDBC catalogs, a null catalog would list every database's tables (the server's own {@code mysql},
+     * {@code sys}, {@code performance_schema} ... among them); a shepherd session works in one database, its URL's
+     * or the one it chose with {@code USE}, as {@code SHOW TABLES} does.
+     */
+    public static MetadataRequest inDatabase(MetadataRequest request, String database) {
+        List<Object> args = request.arguments();
+        if (database == null || WITHOUT_CATALOG.contains(request.method()) || args.isEmpty()) return request;
+        List<Object> narrowed = new java.util.ArrayList<>(args);
+        if (narrowed.get(0) == null) narrowed.set(0, database);
+        if (request.method().equals("getCrossReference") && narrowed.size() > 3 && narrowed.get(3) == null) {
+            narrowed.set(3, database);
+        }
+        return new MetadataRequest(request.method(), narrowed);
+    }
+
     public static ResultSet invoke(DatabaseMetaData md, MetadataRequest request) throws SQLException {
         String name = request.method();
         if (!ALLOWED.contains(name)) {
