@@ -57,7 +57,8 @@ class CbsSimulationTest {
 
     /**
      * Seeds 0 to {@code count - 1}; {@code -Dsim.seed=N} only N (a replay); {@code -Dsim.seeds=FROM:COUNT} COUNT seeds
-     * from FROM instead, to explore beyond the ones CI runs (e.g. {@code -Dsim.seeds=1000:20000}).
+     * from FROM instead for the many-seed tests, to explore beyond the ones CI runs (e.g. {@code -Dsim.seeds=1000:20000}
+     * with {@code -Dtest='CbsSimulationTest#manySeeds*'}).
      */
     private static List<Long> seeds(int count) {
         String one = System.getProperty("sim.seed");
@@ -65,7 +66,7 @@ class CbsSimulationTest {
         List<Long> out = new ArrayList<>();
         if (one != null && !one.isBlank()) {
             out.add(Long.parseLong(one.trim()));
-        } else if (range != null && !range.isBlank()) {
+        } else if (range != null && !range.isBlank() && count >= 1000) { // the many-seed tests only
             String[] parts = range.trim().split(":", 2);
             long from = Long.parseLong(parts[0].trim());
             long n = parts.length > 1 ? Long.parseLong(parts[1].trim()) : count;

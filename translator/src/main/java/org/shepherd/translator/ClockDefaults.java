@@ -126,10 +126,22 @@ final class ClockDefaults {
         return -1;
     }
 
-    /** How a statement names a column the database stores as {@code stored}: unquoted when that folds back to it. */
-    static String sqlName(String stored) {
-        boolean oneCase = stored.equals(stored.toUpperCase(Locale.ROOT)) || stored.equals(stored.toLowerCase(Locale.ROOT));
-        return PLAIN_NAME.matcher(stored).matches() && oneCase ? stored : '"' + stored.replace("\"", "\"\"") + '"';
+    /**
+     * How a statement names a column the database stores as {@code stored}: unquoted when an unquoted name folds back to
+     * it (the database folds unquoted names to upper case, to lower case, or keeps them: {@code folds} 'U', 'L' or 'M').
+     */
+    static String sqlName(String stored, char folds) {
+        boolean same = switch (folds) {
+            case 'U' -> stored.equals(stored.toUpperCase(Locale.ROOT));
+            case 'L' -> stored.equals(stored.toLowerCase(Locale.ROOT));
+            default -> true;
+        };
+        return PLAIN_NAME.matcher(stored).matches() && same ? stored : '"' + stored.replace("\"", "\"\"") + '"';
+    }
+
+    /** How the database of {@code md} folds unquoted names, for {@link #sqlName}. */
+    static char folds(java.sql.DatabaseMetaData md) throws java.sql.SQLException {
+        return md.storesUpperCaseIdentifiers() ? 'U' : md.storesLowerCaseIdentifiers() ? 'L' : 'M';
     }
 
     /**

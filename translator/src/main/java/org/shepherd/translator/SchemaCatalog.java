@@ -23,6 +23,7 @@ import net.sf.jsqlparser.statement.alter.AlterExpression;
 import net.sf.jsqlparser.statement.alter.AlterOperation;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.Index;
 import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
 
@@ -40,17 +41,30 @@ public final class SchemaCatalog {
 
     /**
      * A column's canonical type: length for CHAR/VARCHAR, precision for DECIMAL and TIMESTAMP; scale for DECIMAL; and,
-     * when its DEFAULT reads the clock ({@code DEFAULT CURRENT_TIMESTAMP}), that default ({@link ClockDefault}), else null.
+     * when its DEFAULT reads the clock ({@code DEFAULT CURRENT_TIMESTAMP}), that default ({@link ClockDefault}), else null;
+     * {@code keySeq}: its position in the table's primary key (1-based), 0 when it is not in it; {@code sqlName}: the
+     * column's name as a statement writes it (as the DDL wrote it, or as the database stores it, quoted when that is not
+     * how an unquoted name folds), null when not known.
      */
-    public record ColumnType(TypeKind kind, int length, int scale, ClockDefault clockDefault) {
+    public record ColumnType(TypeKind kind, int length, int scale, ClockDefault clockDefault, int keySeq, String sqlName) {
 
         public ColumnType(TypeKind kind, int length, int scale) {
-            this(kind, length, scale, null);
+            this(kind, length, scale, null, 0, null);
         }
 
         /** This type with the clock default {@code d}. */
         ColumnType withClockDefault(ClockDefault d) {
-            return new ColumnType(kind, length, scale, d);
+            return new ColumnType(kind, length, scale, d, keySeq, sqlName);
+        }
+
+        /** This type as column {@code seq} (1-based) of the primary key. */
+        ColumnType withKeySeq(int seq) {
+            return new ColumnType(kind, length, scale, clockDefault, seq, sqlName);
+        }
+
+        /** This type of the column a statement names {@code name}. */
+        ColumnType withSqlName(String name) {
+            return new ColumnType(kind, length, scale, clockDefault, keySeq, name);
         }
 
         public boolean isInteger() {
@@ -163,6 +177,12 @@ public final class SchemaCatalog {
                 Map<String, ColumnType> columns = new LinkedHashMap<>();
                 for (ColumnDefinition cd : ct.getColumnDefinitions()) {
                     columns.put(key(cd.getColumnName()), declared(cd, client));
+                    if (primaryKeySpec(cd.getColumnSpecs())) markKey(columns, List.of(cd.getColumnName()));
+                }
+                if (ct.getIndexes() != null) {
+                    for (Index index : ct.getIndexes()) {
+                        if ("PRIMARY KEY".equalsIgnoreCase(index.getType())) markKey(columns, index.getColumnsNames());
+                    }
                 }
                 tables.put(key, Collections.unmodifiableMap(columns));
             }
@@ -202,9 +222,37 @@ public final class SchemaCatalog {
                 }
             } else if (change.getOperation() == AlterOperation.DROP && change.getColumnName() != null) {
                 columns.remove(key(change.getColumnName()));
+            } else if (change.getOperation() == AlterOperation.ADD && change.getPkColumns() != null) {
+                markKey(columns, change.getPkColumns());
+            } else if (change.getOperation() == AlterOperation.ADD && change.getIndex() != null
+                    && "PRIMARY KEY".equalsIgnoreCase(change.getIndex().getType())) {
+                markKey(columns, change.getIndex().getColumnsNames());
+            } else if (change.getOperation() == AlterOperation.DROP) {
+                // a constraint (the primary key, perhaps): the metadata says what is left, next time
+                tables.remove(key);
+                return;
             }
         }
         tables.put(key, Collections.unmodifiableMap(columns));
+    }
+
+    /** Whether a column definition's tokens declare it the primary key ({@code PRIMARY KEY}). */
+    private static boolean primaryKeySpec(List<String> specs) {
+        if (specs == null) return false;
+        for (int i = 0; i + 1 < specs.size(); i++) {
+            if (specs.get(i).equalsIgnoreCase("PRIMARY") && specs.get(i + 1).equalsIgnoreCase("KEY")) return true;
+        }
+        return false;
+    }
+
+    /** Makes {@code keyColumns} (in key order) the primary key of {@code columns}. */
+    private static void markKey(Map<String, ColumnType> columns, List<String> keyColumns) {
+        columns.replaceAll((name, type) -> type.keySeq() > 0 ? type.withKeySeq(0) : type);
+        for (int i = 0; i < keyColumns.size(); i++) {
+            String k = key(keyColumns.get(i));
+            ColumnType type = columns.get(k);
+            if (type != null) columns.put(k, type.withKeySeq(i + 1));
+        }
     }
 
     /** Whether an added column is placed (MySQL's {@code FIRST} or {@code AFTER c}) rather than added last. */
@@ -218,7 +266,7 @@ public final class SchemaCatalog {
         SqlTypes.Spec spec = SqlTypes.parse(cd.getColDataType().toString(), client);
         TypeKind clock = ClockDefaults.ofSpecs(cd.getColumnSpecs(), client);
         return new ColumnType(spec.columnKind(), spec.length(), spec.scale(),
-                clock == null ? null : new ClockDefault(clock, cd.getColumnName()));
+                clock == null ? null : new ClockDefault(clock, cd.getColumnName()), 0, cd.getColumnName());
     }
 
     /**
@@ -230,15 +278,27 @@ public final class SchemaCatalog {
             try (Connection c = source.open()) {
                 try {
                     Map<String, ColumnType> columns = new LinkedHashMap<>();
+                    char folds = ClockDefaults.folds(c.getMetaData());
+                    String[] place = new String[3];
                     boolean found = eachColumn(c, table, rs -> {
+                        place[0] = rs.getString("TABLE_CAT");
+                        place[1] = rs.getString("TABLE_SCHEM");
+                        place[2] = rs.getString("TABLE_NAME");
                         ColumnType type = fromJdbc(rs.getInt("DATA_TYPE"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"));
                         if (type == null) return;
                         String name = rs.getString("COLUMN_NAME");
                         TypeKind clock = ClockDefaults.ofExpression(rs.getString("COLUMN_DEF"), null);
-                        if (clock != null) type = type.withClockDefault(new ClockDefault(clock, ClockDefaults.sqlName(name)));
-                        columns.put(name, type);
+                        if (clock != null) type = type.withClockDefault(new ClockDefault(clock, ClockDefaults.sqlName(name, folds)));
+                        columns.put(name, type.withSqlName(ClockDefaults.sqlName(name, folds)));
                     });
-                    return found ? columns : null;
+                    if (!found) return null;
+                    try (ResultSet keys = c.getMetaData().getPrimaryKeys(place[0], place[1], place[2])) {
+                        while (keys.next()) {
+                            ColumnType type = columns.get(keys.getString("COLUMN_NAME"));
+                            if (type != null) columns.put(keys.getString("COLUMN_NAME"), type.withKeySeq(keys.getShort("KEY_SEQ")));
+                        }
+                    }
+                    return columns;
                 } finally {
                     if (!c.getAutoCommit()) {
                         c.rollback();

@@ -262,6 +262,7 @@ public final class Translator {
         if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);
         b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(clientSql);
         if (b.readsCatalog) HiddenCatalogRows.leaveOut(st, hiddenTables);
+        if (b.kind == StatementKind.READ && !b.readsCatalog) OrderTieBreaker.complete(st, catalog);
         check(st);
         if (st instanceof Select) {
             b.orderKeyColumns = orderKeyColumns((Select) st);

@@ -141,9 +141,11 @@ class ClockDefaultsTest {
         assertThat(ClockDefaults.ofExpression("'2020-01-01'", null)).isNull();
         assertThat(ClockDefaults.ofExpression("now", null)).isNull();
         assertThat(ClockDefaults.ofExpression(null, null)).isNull();
-        assertThat(ClockDefaults.sqlName("CREATED")).isEqualTo("CREATED");
-        assertThat(ClockDefaults.sqlName("created")).isEqualTo("created");
-        assertThat(ClockDefaults.sqlName("CreatedAt")).isEqualTo("\"CreatedAt\"");
+        assertThat(ClockDefaults.sqlName("CREATED", 'U')).isEqualTo("CREATED");
+        assertThat(ClockDefaults.sqlName("created", 'U')).isEqualTo("\"created\"");
+        assertThat(ClockDefaults.sqlName("created", 'L')).isEqualTo("created");
+        assertThat(ClockDefaults.sqlName("CreatedAt", 'L')).isEqualTo("\"CreatedAt\"");
+        assertThat(ClockDefaults.sqlName("CreatedAt", 'M')).isEqualTo("CreatedAt");
     }
 
     /** After a restart the catalog learns the defaults from the primary's metadata (here an embedded Derby). */

@@ -66,8 +66,8 @@ class SchemaCatalogTest {
         translator.translate("ALTER TABLE t DROP COLUMN id");
         assertThat(translator.catalog().columns("T")).containsOnlyKeys("C", "D");
         // CHAR(n) is declared VARCHAR(n) on every engine, so it compares like one
-        assertThat(translator.catalog().column("t", "c")).isEqualTo(new ColumnType(TypeKind.VARCHAR, 3, 0));
-        assertThat(translator.catalog().column("\"T\"", "\"D\"")).isEqualTo(new ColumnType(TypeKind.DECIMAL, 7, 2));
+        assertThat(translator.catalog().column("t", "c")).isEqualTo(new ColumnType(TypeKind.VARCHAR, 3, 0).withSqlName("c"));
+        assertThat(translator.catalog().column("\"T\"", "\"D\"")).isEqualTo(new ColumnType(TypeKind.DECIMAL, 7, 2).withSqlName("d"));
         assertThat(translator.catalog().column("t", "nope")).isNull();
     }
 
@@ -93,19 +93,20 @@ class SchemaCatalogTest {
             return c;
         }));
         Map<String, ColumnType> columns = catalog.columns("old_t");
-        assertThat(columns).containsEntry("N", new ColumnType(TypeKind.BIGINT, 0, 0))
-                .containsEntry("D", new ColumnType(TypeKind.DECIMAL, 9, 3))
-                .containsEntry("C", new ColumnType(TypeKind.CHAR, 4, 0))
-                .containsEntry("V", new ColumnType(TypeKind.VARCHAR, 20, 0))
-                .containsEntry("F", new ColumnType(TypeKind.DOUBLE, 0, 0))
-                .containsEntry("TS", new ColumnType(TypeKind.TIMESTAMP, 9, 0));
+        // Derby stores the names upper-case: a statement may write them unquoted
+        assertThat(columns).containsEntry("N", new ColumnType(TypeKind.BIGINT, 0, 0).withSqlName("N"))
+                .containsEntry("D", new ColumnType(TypeKind.DECIMAL, 9, 3).withSqlName("D"))
+                .containsEntry("C", new ColumnType(TypeKind.CHAR, 4, 0).withSqlName("C"))
+                .containsEntry("V", new ColumnType(TypeKind.VARCHAR, 20, 0).withSqlName("V"))
+                .containsEntry("F", new ColumnType(TypeKind.DOUBLE, 0, 0).withSqlName("F"))
+                .containsEntry("TS", new ColumnType(TypeKind.TIMESTAMP, 9, 0).withSqlName("TS"));
         assertThat(catalog.columns("missing")).isNull();
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("CREATE SCHEMA sales");
             s.execute("CREATE TABLE sales.old_t (id INTEGER, amount DECIMAL(7, 2))");
         }
         assertThat(catalog.columns("sales.old_t")).as("another schema, as written: Derby stores SALES")
-                .containsOnlyKeys("ID", "AMOUNT").containsEntry("AMOUNT", new ColumnType(TypeKind.DECIMAL, 7, 2));
+                .containsOnlyKeys("ID", "AMOUNT").containsEntry("AMOUNT", new ColumnType(TypeKind.DECIMAL, 7, 2).withSqlName("AMOUNT"));
         assertThat(catalog.columns("nowhere.old_t")).as("not the default schema's namesake").isNull();
         lookups.addAndGet(-2);
         catalog.columns("old_t");
