@@ -81,7 +81,8 @@ final class OrderTieBreaker {
 
     private static boolean plain(PlainSelect ps) {
         if (ps.getDistinct() != null || ps.getGroupBy() != null || ps.getHaving() != null || ps.getForMode() != null
-                || ps.getWindowDefinitions() != null || ps.getTop() != null) {
+                || ps.getWindowDefinitions() != null || ps.getTop() != null
+                || ps.getWithItemsList() != null && !ps.getWithItemsList().isEmpty()) { // a FROM name may be a WITH query
             return false;
         }
         boolean[] aggregated = {false};

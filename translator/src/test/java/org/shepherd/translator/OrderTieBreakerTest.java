@@ -56,6 +56,8 @@ class OrderTieBreakerTest {
         assertThat(t.translate("SELECT DISTINCT name FROM ev ORDER BY name LIMIT 3").sqlFor(Dialect.MARIADB)).doesNotContain("ev.id");
         assertThat(t.translate("SELECT e.name FROM ev e LEFT JOIN line l ON l.ev_id = e.id ORDER BY e.name LIMIT 3")
                 .sqlFor(Dialect.MARIADB)).endsWith("ORDER BY e.name LIMIT 3");
+        assertThatThrownBy(() -> t.translate("WITH ev AS (SELECT a AS id FROM heap) SELECT id FROM ev LIMIT 3"))
+                .as("a WITH query named like a table is not that table").hasMessageContaining("ORDER BY");
         assertThatThrownBy(() -> t.translate("SELECT * FROM heap LIMIT 3")).as("no primary key: still refused")
                 .hasMessageContaining("ORDER BY");
     }
