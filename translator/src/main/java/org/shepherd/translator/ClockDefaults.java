@@ -43,8 +43,8 @@ import org.shepherd.translator.dialect.Dialect.TypeKind;
  * learns them again from the primary's metadata after a restart.
  *
  * <p>What cannot be rewritten is refused (0A000): ALTER TABLE ... ADD COLUMN with such a default (each replica would
- * fill the existing rows with its own time), an INSERT ... SELECT whose select is not a plain one, REPLACE, and a MERGE
- * whose INSERT leaves the column out.
+ * fill the existing rows with its own time), an INSERT ... SELECT whose select is not a plain one, and a MERGE whose
+ * INSERT has no column list. MySQL's REPLACE gets the same treatment as INSERT.
  */
 final class ClockDefaults {
 
@@ -174,13 +174,11 @@ final class ClockDefaults {
                     if (clock != null && isDefault(set.getValues().get(i))) setValue(set, i, expression(clock));
                 }
             }
-        } else if (st instanceof Upsert upsert) {
+        } else if (st instanceof Upsert upsert) { // MySQL's REPLACE: a new row, whose clock default is filled like an INSERT's
             Map<String, ClockDefault> clocks = clocks(catalog, upsert.getTable().getFullyQualifiedName());
-            if (!clocks.isEmpty()) {
-                throw TranslationException.unsupported("REPLACE into " + upsert.getTable().getName() + ", whose column "
-                        + clocks.values().iterator().next().column() + " defaults to the clock, would let each replica"
-                        + " fill it with its own time; use INSERT (Shepherd gives such a column one time on every replica)");
-            }
+            if (clocks.isEmpty()) return;
+            fillIn(upsert.getColumns(), upsert.getSelect(), clocks, columnOrder(catalog, upsert.getTable().getFullyQualifiedName()),
+                    upsert.getTable().getName());
         } else if (st instanceof Merge merge) {
             fillInMerge(merge, catalog);
         }

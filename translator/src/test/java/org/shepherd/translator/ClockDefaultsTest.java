@@ -98,6 +98,14 @@ class ClockDefaultsTest {
     }
 
     @Test
+    void mysqlsReplaceNamesTheColumnsToo() throws SQLException {
+        Translator translator = new Translator(Dialect.MARIADB, List.of(Dialect.MARIADB), 16);
+        translator.translate("CREATE TABLE ev (id INT PRIMARY KEY, name VARCHAR(5), created TIMESTAMP DEFAULT CURRENT_TIMESTAMP)");
+        assertThat(translator.translate("REPLACE INTO ev (id, name) VALUES (1, 'a')").sqlFor(Dialect.MARIADB))
+                .isEqualTo("REPLACE INTO ev(id, name, created) VALUES (1, 'a', CAST(? AS DATETIME(6)))");
+    }
+
+    @Test
     void whatCannotBeNamedIsRefused() throws SQLException {
         Translator translator = translator();
         assertThatThrownBy(() -> translator.translate("ALTER TABLE ev ADD COLUMN seen TIMESTAMP DEFAULT CURRENT_TIMESTAMP"))
