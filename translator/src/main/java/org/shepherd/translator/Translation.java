@@ -302,6 +302,26 @@ public final class Translation {
         return (SqlText.Rendered) r;
     }
 
+    /**
+     * For {@code INSERT INTO t (columns) SELECT ...} (not VALUES): the SELECT as SQL of the client's dialect, with the
+     * session's schema and the clock defaults already in it; else null.
+     */
+    public synchronized String insertSelectSql() {
+        if (!(ast instanceof Insert insert) || insert.getColumns() == null || insert.getSelect() == null
+                || insert.getSelect() instanceof Values || upsert) {
+            return null;
+        }
+        return insert.getSelect().toString();
+    }
+
+    /** The column list of an INSERT as written (with the clock-default columns the translator added), else empty. */
+    public synchronized List<String> insertColumns() {
+        if (!(ast instanceof Insert insert) || insert.getColumns() == null) return List.of();
+        List<String> names = new ArrayList<>();
+        for (Column c : insert.getColumns()) names.add(c.getColumnName());
+        return names;
+    }
+
     /** The number of VALUES rows of an {@code INSERT INTO t (columns) VALUES ...}, else 0. */
     public synchronized int insertValuesRows() {
         if (!(ast instanceof Insert insert) || insert.getColumns() == null || !(insert.getSelect() instanceof Values)) return 0;

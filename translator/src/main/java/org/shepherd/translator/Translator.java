@@ -252,6 +252,34 @@ public final class Translator {
             }
             throw e;
         }
+        return analyzeParsed(b, st, schema);
+    }
+
+    /**
+     * The SELECT of a translated {@code INSERT INTO t (columns) SELECT ...} as a query of its own, with the same client
+     * parameter markers (they are all in the SELECT): for a coordinator that runs the SELECT, voted, and then inserts its
+     * rows itself ({@link Translation#insertSelectSql()}). Not cached.
+     */
+    public Translation insertSelect(Translation insert, String schema) throws SQLException {
+        String select = insert.insertSelectSql();
+        if (select == null) throw new SQLException("not an INSERT ... SELECT: " + insert.clientSql(), "0A000");
+        Translation.Builder b = new Translation.Builder();
+        b.clientSql = select;
+        b.client = client;
+        b.catalog = catalog;
+        b.mixedPadding = mixedPadding;
+        b.identityOptions = List.of();
+        try {
+            Translation t = analyzeParsed(b, parse(select, parseTimeoutMs), schema);
+            for (Dialect d : eagerTargets) t.sqlFor(d);
+            return t;
+        } catch (TranslationException e) {
+            throw e.toSqlException();
+        }
+    }
+
+    /** Classifies and checks a parsed statement (of {@code b.clientSql}) and fills the rest of {@code b}. */
+    private Translation analyzeParsed(Translation.Builder b, Statement st, String schema) {
         b.ast = st;
         b.kind = classify(st);
         if (b.kind == StatementKind.TRANSACTION) {
@@ -260,7 +288,7 @@ public final class Translator {
         }
         if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
         if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);
-        b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(clientSql);
+        b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(b.clientSql);
         if (b.readsCatalog) HiddenCatalogRows.leaveOut(st, hiddenTables);
         if (b.kind == StatementKind.READ && !b.readsCatalog) OrderTieBreaker.complete(st, catalog);
         check(st);

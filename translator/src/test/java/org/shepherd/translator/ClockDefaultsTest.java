@@ -98,6 +98,21 @@ class ClockDefaultsTest {
     }
 
     @Test
+    void theSelectOfAnInsertSelectIsAQueryOfItsOwnWithTheSameMarkersAndClocks() throws SQLException {
+        Translator translator = translator();
+        Translation insert = translator.translate("INSERT INTO ev (id, name) SELECT id + ?, name FROM ev WHERE name = ?");
+        assertThat(insert.insertColumns()).containsExactly("id", "name", "created", "day", "at");
+        Translation select = translator.insertSelect(insert, null);
+        assertThat(select.kind()).isEqualTo(StatementKind.READ);
+        // as a query: its expressions are labelled, and its comparison evens out the engines' padding
+        assertThat(select.sqlFor(Dialect.DERBY)).startsWith("SELECT CAST(id AS BIGINT) + ? AS \"EXPR1\", name, " + TS)
+                .contains(DAY, TIME, "FROM ev WHERE (name = ?");
+        assertThat(select.nondeterministic()).hasSize(3);
+        assertThat(select.bind(List.of(5, "a"), new FixedClock()).parameters(Dialect.DERBY)).startsWith(5).contains("a");
+        assertThat(translator.translate("INSERT INTO ev (id, name) VALUES (1, 'a')").insertSelectSql()).isNull();
+    }
+
+    @Test
     void mysqlsReplaceNamesTheColumnsToo() throws SQLException {
         Translator translator = new Translator(Dialect.MARIADB, List.of(Dialect.MARIADB), 16);
         translator.translate("CREATE TABLE ev (id INT PRIMARY KEY, name VARCHAR(5), created TIMESTAMP DEFAULT CURRENT_TIMESTAMP)");
@@ -154,6 +169,24 @@ class ClockDefaultsTest {
         assertThat(ClockDefaults.sqlName("created", 'L')).isEqualTo("created");
         assertThat(ClockDefaults.sqlName("CreatedAt", 'L')).isEqualTo("\"CreatedAt\"");
         assertThat(ClockDefaults.sqlName("CreatedAt", 'M')).isEqualTo("CreatedAt");
+    }
+
+    /** A clock and random source fixed for tests. */
+    private static final class FixedClock implements DeterminismSource {
+        @Override
+        public java.time.Instant now() {
+            return java.time.Instant.parse("2026-01-02T03:04:05Z");
+        }
+
+        @Override
+        public double random() {
+            return 0.5;
+        }
+
+        @Override
+        public java.util.UUID uuid() {
+            return new java.util.UUID(1, 2);
+        }
     }
 
     /** After a restart the catalog learns the defaults from the primary's metadata (here an embedded Derby). */

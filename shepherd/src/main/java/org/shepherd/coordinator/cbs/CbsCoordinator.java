@@ -451,6 +451,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     /** The dialect the translator reads client SQL in (the first primary's). */
+    /** The SELECT of a translated INSERT ... SELECT as a query of its own ({@link Translator#insertSelect}). */
+    Translation insertSelect(Translation insert, String schema) throws SQLException {
+        return translator.insertSelect(insert, schema);
+    }
+
     Dialect clientDialect() {
         return translator.clientDialect();
     }

@@ -13,6 +13,7 @@ import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.SessionSettings;
+import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
@@ -106,6 +107,8 @@ final class CbsSession implements Session {
     }
 
     private Answer runStatement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
+        String keyColumn = insertSelectKeyColumn(tr);
+        if (keyColumn != null) return insertSelectWithPinnedKeys(tr, params, options);
         JdbcStatement stmt = statement(tr, sql, params, options, !autoCommit);
         if (!autoCommit) {
             if (tr != null && tr.kind() == StatementKind.DDL) schemaChangedInTransaction = true;
@@ -128,6 +131,87 @@ final class CbsSession implements Session {
             throw e;
         }
         return answer;
+    }
+
+    /**
+     * Rows an INSERT ... SELECT into an identity table may insert: one INSERT ... VALUES carries them (one statement, so
+     * that it is all or nothing), and engines bound a statement's rows and markers (PostgreSQL 32,767 markers).
+     */
+    static final int INSERT_SELECT_ROWS_MAX = 1_000;
+    static final int INSERT_SELECT_MARKERS_MAX = 32_767;
+
+    /**
+     * The identity column of the table an {@code INSERT INTO t (columns) SELECT ...} fills when the column list leaves it
+     * out (its keys are generated, and must be pinned), else null.
+     */
+    private String insertSelectKeyColumn(Translation tr) throws SQLException {
+        if (tr == null || tr.kind() != StatementKind.WRITE || tr.insertTable() == null || tr.insertSelectSql() == null) {
+            return null;
+        }
+        String keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
+        if (keyColumn == null) return null;
+        for (String c : tr.insertColumns()) {
+            if (unquoted(c).equalsIgnoreCase(unquoted(keyColumn))) return null; // the SELECT gives the keys: refused as before
+        }
+        return keyColumn;
+    }
+
+    /**
+     * {@code INSERT INTO t (columns) SELECT ...} into a table whose keys are generated: which key each row gets depends on
+     * the order each engine produces the rows in, so the statement cannot run as it is on every replica. The session runs
+     * the SELECT as a statement of the transaction (voted like any read), then inserts its rows with
+     * {@code INSERT INTO t (columns) VALUES ...} in slices, whose keys the primary generates and the secondaries are given.
+     * The answer is the INSERT's: the rows inserted (and their keys when asked).
+     */
+    private Answer insertSelectWithPinnedKeys(Translation tr, List<Param> params, ExecOptions options) throws SQLException {
+        Translation select = coordinator.insertSelect(tr, schema);
+        Txn<JdbcStatement> t = autoCommit ? begin() : transaction();
+        try {
+            ExecOptions read = new ExecOptions(0, options.fetchSize(), options.queryTimeoutSeconds(), false);
+            List<ColumnInfo> columns;
+            List<Object[]> rows = new ArrayList<>();
+            try (ResultCursor cursor = ((Answer.Rows) run(t, statement(select, select.clientSql(), params, read, false))).cursor()) {
+                columns = cursor.columns();
+                int max = Math.min(INSERT_SELECT_ROWS_MAX, INSERT_SELECT_MARKERS_MAX / Math.max(1, columns.size()));
+                while (!cursor.exhausted()) {
+                    rows.addAll(cursor.fetch(max + 1));
+                    if (rows.size() > max) {
+                        throw new SQLException("INSERT ... SELECT into " + tr.insertTable() + ", whose keys are generated, of more"
+                                + " than " + max + " rows: Shepherd inserts the SELECT's rows with one INSERT ... VALUES to give"
+                                + " each its key on every replica; insert in slices (a WHERE on a key range)", "54000");
+                    }
+                }
+            }
+            Answer answer = new Answer.Update(0, List.of(), List.of(), List.of());
+            if (!rows.isEmpty()) {
+                String sql = insertValuesSql(tr, columns.size(), rows.size());
+                List<Param> values = new ArrayList<>();
+                for (Object[] row : rows) {
+                    for (int i = 0; i < row.length; i++) values.add(new Param(columns.get(i).jdbcType(), row[i]));
+                }
+                answer = run(t, statement(coordinator.translate(sql, schema), sql, values, options, false));
+            }
+            if (autoCommit) commitOnCore(t);
+            return answer;
+        } catch (SQLException | RuntimeException e) {
+            if (autoCommit) rollbackOnCore(t);
+            throw e;
+        }
+    }
+
+    private static String unquoted(String name) {
+        return name.replace("\"", "").replace("`", "");
+    }
+
+    /** {@code INSERT INTO t (columns) VALUES (?, ...), ...} of {@code rows} rows, in the client's dialect. */
+    private static String insertValuesSql(Translation tr, int width, int rows) throws SQLException {
+        if (width != tr.insertColumns().size()) {
+            throw new SQLException("INSERT ... SELECT: the SELECT gives " + width + " columns for " + tr.insertColumns().size()
+                    + " named", "21S01");
+        }
+        String row = "(" + String.join(", ", java.util.Collections.nCopies(width, "?")) + ")";
+        return "INSERT INTO " + tr.insertTable() + " (" + String.join(", ", tr.insertColumns()) + ") VALUES "
+                + String.join(", ", java.util.Collections.nCopies(rows, row));
     }
 
     private static void closeQuietly(ResultCursor cursor) {

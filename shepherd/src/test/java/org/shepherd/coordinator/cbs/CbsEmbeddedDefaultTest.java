@@ -280,6 +280,37 @@ class CbsEmbeddedDefaultTest {
                 c.commit();
             }
             c.setAutoCommit(true);
+            // INSERT ... SELECT: the SELECT runs (voted), then its rows are inserted with VALUES and pinned keys
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE names (n VARCHAR(10) PRIMARY KEY)");
+                s.executeUpdate("INSERT INTO names VALUES ('k'), ('l'), ('m')");
+                assertThat(s.executeUpdate("INSERT INTO pets (name) SELECT n FROM names WHERE n > 'k'",
+                        Statement.RETURN_GENERATED_KEYS)).isEqualTo(2);
+                List<Integer> keys = new ArrayList<>();
+                try (ResultSet rs = s.getGeneratedKeys()) {
+                    while (rs.next()) keys.add(rs.getInt(1));
+                }
+                assertThat(keys).hasSize(2);
+                assertThat(s.executeUpdate("INSERT INTO pets (name) SELECT n FROM names WHERE n = 'none'")).isZero();
+                c.setAutoCommit(false);
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO pets (name) SELECT n FROM names WHERE n = ?")) {
+                    ps.setString(1, "k");
+                    assertThat(ps.executeUpdate()).isEqualTo(1);
+                }
+                c.commit();
+                c.setAutoCommit(true);
+                s.executeUpdate("CREATE TABLE many (i INT PRIMARY KEY)");
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO many VALUES (?)")) {
+                    for (int i = 0; i < 1_001; i++) {
+                        ps.setInt(1, i);
+                        ps.addBatch();
+                    }
+                    ps.executeBatch();
+                }
+                assertThatThrownBy(() -> s.executeUpdate("INSERT INTO pets (name) SELECT CAST(i AS CHAR(10)) FROM many"))
+                        .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "54000")
+                        .hasMessageContaining("slices");
+            }
             assertThat(coordinator.awaitIdle(10_000)).isTrue();
             List<List<String>> tables = new ArrayList<>();
             for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
@@ -292,7 +323,8 @@ class CbsEmbeddedDefaultTest {
                 tables.add(rows);
             }
             assertThat(tables.get(0)).contains("1=a", "2=b", "3=c", "4=d").doesNotContain("e", "f")
-                    .noneMatch(row -> row.endsWith("=e") || row.endsWith("=f")).hasSize(6);
+                    .noneMatch(row -> row.endsWith("=e") || row.endsWith("=f")).hasSize(9)
+                    .anyMatch(row -> row.endsWith("=l")).anyMatch(row -> row.endsWith("=m")).anyMatch(row -> row.endsWith("=k"));
             assertThat(tables).as("every replica holds the primary's keys").containsOnly(tables.get(0));
             assertThat(coordinator.divergences().snapshot()).isEmpty();
         }
