@@ -150,6 +150,10 @@ public final class RestartPlan {
             lastBarriers[i] = replicas.get(i).lastBarrier();
         }
         long floor = floorToRead(log, lastBarriers);
+        // Barriers up to the released floor are settled, used or not (a transaction decided there and then lost with the
+        // crash left none in the log): a new barrier at or below it would be taken for one every replica already holds,
+        // and a replica that replays from the floor would skip it.
+        lastBarrier = Math.max(lastBarrier, floor);
         List<ReplicaStart> starts = starts(log, floor, replicas);
         int primary = choosePrimary(replicas, starts, configuredPrimary, viewChange);
         String note = primary == configuredPrimary ? ""

@@ -68,6 +68,19 @@ class RestartPlanTest {
         }
 
         @Test
+        @DisplayName("the floor is above every barrier left (the one decided there was lost with the crash): new barriers come"
+                + " after the floor, so that a replica replaying from the floor gets them (simulation seed 20665)")
+        void newBarriersComeAfterTheFloor() throws Exception {
+            // barriers 0..4 settled everywhere; the replicas' logs end at 3 (barrier 4's transaction was not durable)
+            Plan p = RestartPlan.plan(log(FLOOR, 40), List.of(
+                    new ReplicaLog("r1", true, 40, 3, 4, new long[0]), new ReplicaLog("r2", true, 40, 3, 4, new long[0]),
+                    ReplicaLog.unreachable("r3", true, "r3 crashed")), 0, true);
+            assertThat(p.nextBarrier()).isEqualTo(FLOOR + 1);
+            assertThat(p.replicas().get(2).start()).isEqualTo(Start.UNREACHABLE);
+            assertThat(p.replicas().get(2).replayCursor()).isLessThan(p.nextBarrier());
+        }
+
+        @Test
         @DisplayName("a replica lacking logged transactions above the floor replays them from the floor; the reason names them")
         void replicaLackingLoggedTransactionsReplays() throws Exception {
             Plan p = RestartPlan.plan(log(FLOOR, 40, 5, 7, 9), List.of(replica("r1", 41, 5, 5, 7, 9), replica("r2", 41, 5, 5, 7, 9),
