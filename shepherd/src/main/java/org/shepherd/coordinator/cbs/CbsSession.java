@@ -107,8 +107,7 @@ final class CbsSession implements Session {
     }
 
     private Answer runStatement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
-        String keyColumn = insertSelectKeyColumn(tr);
-        if (keyColumn != null) return insertSelectWithPinnedKeys(tr, params, options);
+        if (insertSelectKeyColumn(tr) != null) return insertSelectWithPinnedKeys(tr, params, options);
         JdbcStatement stmt = statement(tr, sql, params, options, !autoCommit);
         if (!autoCommit) {
             if (tr != null && tr.kind() == StatementKind.DDL) schemaChangedInTransaction = true;
@@ -159,9 +158,10 @@ final class CbsSession implements Session {
     /**
      * {@code INSERT INTO t (columns) SELECT ...} into a table whose keys are generated: which key each row gets depends on
      * the order each engine produces the rows in, so the statement cannot run as it is on every replica. The session runs
-     * the SELECT as a statement of the transaction (voted like any read), then inserts its rows with
-     * {@code INSERT INTO t (columns) VALUES ...} in slices, whose keys the primary generates and the secondaries are given.
-     * The answer is the INSERT's: the rows inserted (and their keys when asked).
+     * the SELECT as a statement of the transaction (voted like any read), then inserts its rows with one
+     * {@code INSERT INTO t (columns) VALUES ...}, whose keys the primary generates and the secondaries are given (at most
+     * {@link #INSERT_SELECT_ROWS_MAX} rows: 54000 beyond). The answer is the INSERT's: the rows inserted (and their keys
+     * when asked).
      */
     private Answer insertSelectWithPinnedKeys(Translation tr, List<Param> params, ExecOptions options) throws SQLException {
         Translation select = coordinator.insertSelect(tr, schema);
