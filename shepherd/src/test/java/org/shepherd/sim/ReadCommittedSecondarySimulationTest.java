@@ -14,7 +14,7 @@ import org.shepherd.sim.Simulation.Scenario;
 /**
  * A secondary whose reads take no locks (READ COMMITTED, like PostgreSQL) is correct under CBS only with the commit
  * gate: a statement is sent to it after every transaction ordered before it has committed there. r1 is the primary,
- * r2 the read-committed secondary. {@code -Dsim.seed=N} replays one seed.
+ * r2 the read-committed secondary. {@code -Dsim.seed=N} replays one seed; {@code -Dsim.seeds=FROM:COUNT} runs others.
  */
 class ReadCommittedSecondarySimulationTest {
 
@@ -22,11 +22,20 @@ class ReadCommittedSecondarySimulationTest {
     private static final int SEEDS = 300;
     private static final Scenario GATED = Scenario.random(List.of(OK, OK.readCommittedNoReadLocks(), OK));
 
+    /** Seeds 0 to 299; {@code -Dsim.seed=N} only N; {@code -Dsim.seeds=FROM:COUNT} COUNT seeds from FROM (exploration). */
     private static long[] seeds() {
         String one = System.getProperty("sim.seed");
         if (one != null && !one.isBlank()) return new long[] {Long.parseLong(one.trim())};
-        long[] out = new long[SEEDS];
-        for (int s = 0; s < SEEDS; s++) out[s] = s;
+        String range = System.getProperty("sim.seeds");
+        long from = 0;
+        int count = SEEDS;
+        if (range != null && !range.isBlank()) {
+            String[] parts = range.trim().split(":", 2);
+            from = Long.parseLong(parts[0].trim());
+            if (parts.length > 1) count = Integer.parseInt(parts[1].trim());
+        }
+        long[] out = new long[count];
+        for (int s = 0; s < count; s++) out[s] = from + s;
         return out;
     }
 
