@@ -29,7 +29,6 @@ import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.update.UpdateSet;
 import net.sf.jsqlparser.statement.upsert.Upsert;
 
-import org.shepherd.translator.SchemaCatalog.ClockDefault;
 import org.shepherd.translator.SchemaCatalog.ColumnType;
 import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.translator.dialect.Dialect.TypeKind;
@@ -50,9 +49,6 @@ final class ClockDefaults {
 
     /** A clock expression: a name, optionally with an empty or numeric argument list ({@code CURRENT_TIMESTAMP(6)}). */
     private static final Pattern CALL_ARGUMENTS = Pattern.compile("\\(\\s*\\d*\\s*\\)$");
-
-    /** A name that every engine folds the same way unquoted: letters, digits and underscores, of one case. */
-    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private ClockDefaults() {
     }
@@ -124,24 +120,6 @@ final class ClockDefaults {
             if (specs.get(i).equalsIgnoreCase("DEFAULT")) return i;
         }
         return -1;
-    }
-
-    /**
-     * How a statement names a column the database stores as {@code stored}: unquoted when an unquoted name folds back to
-     * it (the database folds unquoted names to upper case, to lower case, or keeps them: {@code folds} 'U', 'L' or 'M').
-     */
-    static String sqlName(String stored, char folds) {
-        boolean same = switch (folds) {
-            case 'U' -> stored.equals(stored.toUpperCase(Locale.ROOT));
-            case 'L' -> stored.equals(stored.toLowerCase(Locale.ROOT));
-            default -> true;
-        };
-        return PLAIN_NAME.matcher(stored).matches() && same ? stored : '"' + stored.replace("\"", "\"\"") + '"';
-    }
-
-    /** How the database of {@code md} folds unquoted names, for {@link #sqlName}. */
-    static char folds(java.sql.DatabaseMetaData md) throws java.sql.SQLException {
-        return md.storesUpperCaseIdentifiers() ? 'U' : md.storesLowerCaseIdentifiers() ? 'L' : 'M';
     }
 
     /**
@@ -293,12 +271,18 @@ final class ClockDefaults {
         return rows;
     }
 
+    /** A column whose DEFAULT reads the clock of type {@code kind}, named {@code column} as a statement writes it. */
+    private record ClockDefault(TypeKind kind, String column) {
+    }
+
     private static Map<String, ClockDefault> clocks(SchemaCatalog catalog, String table) {
         Map<String, ColumnType> columns = catalog.columns(table);
         Map<String, ClockDefault> clocks = new LinkedHashMap<>();
         if (columns == null) return clocks;
         columns.forEach((name, type) -> {
-            if (type.clockDefault() != null) clocks.put(name, type.clockDefault());
+            if (type.clockDefault() != null) {
+                clocks.put(name, new ClockDefault(type.clockDefault(), type.sqlName() != null ? type.sqlName() : name));
+            }
         });
         return clocks;
     }

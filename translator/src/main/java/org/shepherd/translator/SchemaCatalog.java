@@ -41,19 +41,20 @@ public final class SchemaCatalog {
 
     /**
      * A column's canonical type: length for CHAR/VARCHAR, precision for DECIMAL and TIMESTAMP; scale for DECIMAL; and,
-     * when its DEFAULT reads the clock ({@code DEFAULT CURRENT_TIMESTAMP}), that default ({@link ClockDefault}), else null;
+     * when its DEFAULT reads the clock ({@code DEFAULT CURRENT_TIMESTAMP}), the clock's type (TIMESTAMP, DATE or TIME; see
+     * {@link ClockDefaults}), else null;
      * {@code keySeq}: its position in the table's primary key (1-based), 0 when it is not in it; {@code sqlName}: the
      * column's name as a statement writes it (as the DDL wrote it, or as the database stores it, quoted when that is not
      * how an unquoted name folds), null when not known.
      */
-    public record ColumnType(TypeKind kind, int length, int scale, ClockDefault clockDefault, int keySeq, String sqlName) {
+    public record ColumnType(TypeKind kind, int length, int scale, TypeKind clockDefault, int keySeq, String sqlName) {
 
         public ColumnType(TypeKind kind, int length, int scale) {
             this(kind, length, scale, null, 0, null);
         }
 
         /** This type with the clock default {@code d}. */
-        ColumnType withClockDefault(ClockDefault d) {
+        ColumnType withClockDefault(TypeKind d) {
             return new ColumnType(kind, length, scale, d, keySeq, sqlName);
         }
 
@@ -80,14 +81,6 @@ public final class SchemaCatalog {
         public boolean isVarchar() {
             return kind == TypeKind.VARCHAR;
         }
-    }
-
-    /**
-     * A DEFAULT that reads the clock: {@code kind} is the clock's type (TIMESTAMP for CURRENT_TIMESTAMP and its spellings,
-     * DATE, TIME) and {@code column} the column's name as a statement names it (as the DDL wrote it, or as the database
-     * stores it, quoted when that is not how an unquoted name folds). See {@link ClockDefaults}.
-     */
-    public record ClockDefault(TypeKind kind, String column) {
     }
 
     /** Reads one table's columns from outside (the primary's metadata); null when there is no such table. */
@@ -266,7 +259,7 @@ public final class SchemaCatalog {
         SqlTypes.Spec spec = SqlTypes.parse(cd.getColDataType().toString(), client);
         TypeKind clock = ClockDefaults.ofSpecs(cd.getColumnSpecs(), client);
         return new ColumnType(spec.columnKind(), spec.length(), spec.scale(),
-                clock == null ? null : new ClockDefault(clock, cd.getColumnName()), 0, cd.getColumnName());
+                clock, 0, cd.getColumnName());
     }
 
     /**
@@ -278,7 +271,7 @@ public final class SchemaCatalog {
             try (Connection c = source.open()) {
                 try {
                     Map<String, ColumnType> columns = new LinkedHashMap<>();
-                    char folds = ClockDefaults.folds(c.getMetaData());
+                    char folds = folds(c.getMetaData());
                     String[] place = new String[3];
                     boolean found = eachColumn(c, table, rs -> {
                         place[0] = rs.getString("TABLE_CAT");
@@ -288,8 +281,8 @@ public final class SchemaCatalog {
                         if (type == null) return;
                         String name = rs.getString("COLUMN_NAME");
                         TypeKind clock = ClockDefaults.ofExpression(rs.getString("COLUMN_DEF"), null);
-                        if (clock != null) type = type.withClockDefault(new ClockDefault(clock, ClockDefaults.sqlName(name, folds)));
-                        columns.put(name, type.withSqlName(ClockDefaults.sqlName(name, folds)));
+                        if (clock != null) type = type.withClockDefault(clock);
+                        columns.put(name, type.withSqlName(sqlName(name, folds)));
                     });
                     if (!found) return null;
                     try (ResultSet keys = c.getMetaData().getPrimaryKeys(place[0], place[1], place[2])) {
@@ -352,6 +345,27 @@ public final class SchemaCatalog {
             }
         }
         return false;
+    }
+
+    /** A name an unquoted identifier may be: letters, digits and underscores. */
+    private static final java.util.regex.Pattern PLAIN_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    /**
+     * How a statement names a column the database stores as {@code stored}: unquoted when an unquoted name folds back to
+     * it (the database folds unquoted names to upper case, to lower case, or keeps them: {@code folds} 'U', 'L' or 'M').
+     */
+    static String sqlName(String stored, char folds) {
+        boolean same = switch (folds) {
+            case 'U' -> stored.equals(stored.toUpperCase(Locale.ROOT));
+            case 'L' -> stored.equals(stored.toLowerCase(Locale.ROOT));
+            default -> true;
+        };
+        return PLAIN_NAME.matcher(stored).matches() && same ? stored : '"' + stored.replace("\"", "\"\"") + '"';
+    }
+
+    /** How the database of {@code md} folds unquoted names, for {@link #sqlName}. */
+    static char folds(java.sql.DatabaseMetaData md) throws java.sql.SQLException {
+        return md.storesUpperCaseIdentifiers() ? 'U' : md.storesLowerCaseIdentifiers() ? 'L' : 'M';
     }
 
     /** A name as written, upper- and lower-case (without repeats). */

@@ -62,6 +62,8 @@ public final class Translation {
     private final Existence existence;
     private final List<String> identityColumns;
     private final String insertTable;
+    private final String insertSelectSql;
+    private volatile Translation insertSelectQuery;
     private final boolean upsert;
     private final boolean upsertKeysPinnable;
     private final boolean readsCatalog;
@@ -82,6 +84,7 @@ public final class Translation {
         this.existence = b.existence;
         this.identityColumns = List.copyOf(b.identityColumns);
         this.insertTable = b.insertTable;
+        this.insertSelectSql = insertSelectSql(b.ast, b.upsert);
         this.upsert = b.upsert;
         this.upsertKeysPinnable = b.upsert && b.ast instanceof Insert insert && insert.getValues() != null
                 && insert.getColumns() != null && rows(insert).size() == 1;
@@ -304,14 +307,27 @@ public final class Translation {
 
     /**
      * For {@code INSERT INTO t (columns) SELECT ...} (not VALUES): the SELECT as SQL of the client's dialect, with the
-     * session's schema and the clock defaults already in it; else null.
+     * session's schema and the clock defaults already in it; else null. Read from the tree once, when it was built.
      */
-    public synchronized String insertSelectSql() {
+    public String insertSelectSql() {
+        return insertSelectSql;
+    }
+
+    private static String insertSelectSql(Statement ast, boolean upsert) {
         if (!(ast instanceof Insert insert) || insert.getColumns() == null || insert.getSelect() == null
                 || insert.getSelect() instanceof Values || upsert) {
             return null;
         }
         return insert.getSelect().toString();
+    }
+
+    /** {@link Translator#insertSelect}'s query for this INSERT, once made (null before). */
+    Translation insertSelectQuery() {
+        return insertSelectQuery;
+    }
+
+    void insertSelectQuery(Translation query) {
+        insertSelectQuery = query;
     }
 
     /** The column list of an INSERT as written (with the clock-default columns the translator added), else empty. */
@@ -320,6 +336,15 @@ public final class Translation {
         List<String> names = new ArrayList<>();
         for (Column c : insert.getColumns()) names.add(c.getColumnName());
         return names;
+    }
+
+    /** Where an INSERT's column list names {@code column} (quotes and case aside), -1 when it does not. */
+    public synchronized int insertColumnIndex(String column) {
+        if (!(ast instanceof Insert insert) || insert.getColumns() == null) return -1;
+        for (int i = 0; i < insert.getColumns().size(); i++) {
+            if (unquote(insert.getColumns().get(i).getColumnName()).equalsIgnoreCase(unquote(column))) return i;
+        }
+        return -1;
     }
 
     /** The number of VALUES rows of an {@code INSERT INTO t (columns) VALUES ...}, else 0. */
@@ -360,19 +385,15 @@ public final class Translation {
         }
         Insert insert = (Insert) ast;
         if (insert.getColumns() == null || insert.getValues() == null) {
-            throw new SQLException("Shepherd pins generated keys only for INSERT INTO t (columns) VALUES (...); name the columns "
-                    + "and use VALUES (INSERT ... SELECT into a table with an identity column cannot be replayed identically)", "0A000");
+            throw new SQLException("Shepherd pins generated keys only for INSERT INTO t (columns) VALUES (...) and, leaving the"
+                    + " identity column out, INSERT INTO t (columns) SELECT ...; name the columns (an INSERT ... SELECT that"
+                    + " names the identity column may still have keys generated for its NULLs or zeros)", "0A000");
         }
         List<ExpressionList<Expression>> rows = rows(insert);
         if (rows.size() != keyValuesPerRow.size()) {
             throw new SQLException("INSERT has " + rows.size() + " rows but " + keyValuesPerRow.size() + " keys were given", "0A000");
         }
-        int present = -1;
-        for (int i = 0; i < insert.getColumns().size(); i++) {
-            if (unquote(insert.getColumns().get(i).getColumnName()).equalsIgnoreCase(unquote(keyColumn))) {
-                present = i;
-            }
-        }
+        int present = insertColumnIndex(keyColumn);
         if (present >= 0) {
             return withKeysInPlace(d, plain, rows, present, keyValuesPerRow);
         }

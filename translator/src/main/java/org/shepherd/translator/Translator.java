@@ -258,9 +258,11 @@ public final class Translator {
     /**
      * The SELECT of a translated {@code INSERT INTO t (columns) SELECT ...} as a query of its own, with the same client
      * parameter markers (they are all in the SELECT): for a coordinator that runs the SELECT, voted, and then inserts its
-     * rows itself ({@link Translation#insertSelectSql()}). Not cached.
+     * rows itself ({@link Translation#insertSelectSql()}). Made once per translation of the INSERT.
      */
     public Translation insertSelect(Translation insert, String schema) throws SQLException {
+        Translation made = insert.insertSelectQuery();
+        if (made != null) return made;
         String select = insert.insertSelectSql();
         if (select == null) throw new SQLException("not an INSERT ... SELECT: " + insert.clientSql(), "0A000");
         Translation.Builder b = new Translation.Builder();
@@ -272,6 +274,7 @@ public final class Translator {
         try {
             Translation t = analyzeParsed(b, parse(select, parseTimeoutMs), schema);
             for (Dialect d : eagerTargets) t.sqlFor(d);
+            insert.insertSelectQuery(t); // the INSERT's translation is cached per schema and catalog version: so is this
             return t;
         } catch (TranslationException e) {
             throw e.toSqlException();

@@ -10,7 +10,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.shepherd.translator.SchemaCatalog.ClockDefault;
 import org.shepherd.translator.SchemaCatalog.ColumnType;
 import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.translator.dialect.Dialect.TypeKind;
@@ -46,9 +45,10 @@ class ClockDefaultsTest {
     @Test
     void theCatalogLearnsTheDefaultsFromTheDdl() throws SQLException {
         Map<String, ColumnType> columns = translator().catalog().columns("EV");
-        assertThat(columns.get("CREATED").clockDefault()).isEqualTo(new ClockDefault(TypeKind.TIMESTAMP, "created"));
-        assertThat(columns.get("DAY").clockDefault()).isEqualTo(new ClockDefault(TypeKind.DATE, "day"));
-        assertThat(columns.get("AT").clockDefault()).isEqualTo(new ClockDefault(TypeKind.TIME, "at"));
+        assertThat(columns.get("CREATED").clockDefault()).isEqualTo(TypeKind.TIMESTAMP);
+        assertThat(columns.get("CREATED").sqlName()).isEqualTo("created");
+        assertThat(columns.get("DAY").clockDefault()).isEqualTo(TypeKind.DATE);
+        assertThat(columns.get("AT").clockDefault()).isEqualTo(TypeKind.TIME);
         assertThat(columns.get("NAME").clockDefault()).isNull();
     }
 
@@ -164,11 +164,11 @@ class ClockDefaultsTest {
         assertThat(ClockDefaults.ofExpression("'2020-01-01'", null)).isNull();
         assertThat(ClockDefaults.ofExpression("now", null)).isNull();
         assertThat(ClockDefaults.ofExpression(null, null)).isNull();
-        assertThat(ClockDefaults.sqlName("CREATED", 'U')).isEqualTo("CREATED");
-        assertThat(ClockDefaults.sqlName("created", 'U')).isEqualTo("\"created\"");
-        assertThat(ClockDefaults.sqlName("created", 'L')).isEqualTo("created");
-        assertThat(ClockDefaults.sqlName("CreatedAt", 'L')).isEqualTo("\"CreatedAt\"");
-        assertThat(ClockDefaults.sqlName("CreatedAt", 'M')).isEqualTo("CreatedAt");
+        assertThat(SchemaCatalog.sqlName("CREATED", 'U')).isEqualTo("CREATED");
+        assertThat(SchemaCatalog.sqlName("created", 'U')).isEqualTo("\"created\"");
+        assertThat(SchemaCatalog.sqlName("created", 'L')).isEqualTo("created");
+        assertThat(SchemaCatalog.sqlName("CreatedAt", 'L')).isEqualTo("\"CreatedAt\"");
+        assertThat(SchemaCatalog.sqlName("CreatedAt", 'M')).isEqualTo("CreatedAt");
     }
 
     /** A clock and random source fixed for tests. */

@@ -149,10 +149,8 @@ final class CbsSession implements Session {
         }
         String keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
         if (keyColumn == null) return null;
-        for (String c : tr.insertColumns()) {
-            if (unquoted(c).equalsIgnoreCase(unquoted(keyColumn))) return null; // the SELECT gives the keys: refused as before
-        }
-        return keyColumn;
+        // the SELECT gives the keys: refused as before (checkKeysCanBePinned)
+        return tr.insertColumnIndex(keyColumn) >= 0 ? null : keyColumn;
     }
 
     /**
@@ -197,10 +195,6 @@ final class CbsSession implements Session {
             if (autoCommit) rollbackOnCore(t);
             throw e;
         }
-    }
-
-    private static String unquoted(String name) {
-        return name.replace("\"", "").replace("`", "");
     }
 
     /** {@code INSERT INTO t (columns) VALUES (?, ...), ...} of {@code rows} rows, in the client's dialect. */
