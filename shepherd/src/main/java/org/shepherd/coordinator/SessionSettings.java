@@ -41,6 +41,10 @@ public final class SessionSettings {
                 return new Answer.Update(0, List.of(), List.of(), warnings);
             case CHARACTER_SET:
                 return new Answer.Update(0, List.of(), List.of(), List.of());
+            case NO_EFFECT:
+                return new Answer.Update(0, List.of(), List.of(), List.of(new SQLWarning("'" + sql.strip() + "' has no effect"
+                        + " through Shepherd: no replica's notices reach its clients, and a replica connection serves many"
+                        + " clients", "01000")));
             case TEMPORARY_OBJECT:
                 throw new SQLFeatureNotSupportedException("Shepherd does not support temporary tables: '" + sql.strip()
                         + "' would create one on a single replica connection, and replica connections are taken per"

@@ -41,6 +41,10 @@ public final class SessionSettingsContract {
                 assertThat(sa.executeUpdate(sql)).as(sql).isZero();
                 assertThat((Object) sa.getWarnings()).as(sql).isNull();
             }
+            assertThat(sa.executeUpdate("set client_min_messages = WARNING")).isZero();
+            assertThat(sa.getWarnings().getMessage()).as("PostgreSQL's notice level: no notices reach the client")
+                    .contains("has no effect through Shepherd");
+            sa.clearWarnings();
             try (PreparedStatement ps = a.prepareStatement("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")) {
                 assertThat(ps.executeUpdate()).isZero();
                 assertThat(ps.getWarnings().getSQLState()).isEqualTo("01000");

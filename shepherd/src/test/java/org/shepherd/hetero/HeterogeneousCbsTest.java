@@ -370,6 +370,59 @@ class HeterogeneousCbsTest {
         assertThat(c.divergences().snapshot()).isEmpty();
     }
 
+    /**
+     * The statements Hibernate's MySQL and MariaDB dialects write (schema generation, an HQL bulk update, a LIKE), with a
+     * MariaDB primary and Derby and HSQLDB secondaries: MySQL's BIT and DECIMAL(38, 2) (Derby holds 31 digits),
+     * {@code DROP FOREIGN KEY}, {@code ALTER TABLE IF EXISTS ... DROP ... IF EXISTS} (MariaDB has the clauses, Derby and
+     * HSQLDB get them emulated), the {@code IN (SELECT * FROM (...) _sub_)} wrapper MySQL needs (Derby refuses
+     * {@code SELECT *} there and a name that begins with an underscore) and {@code ESCAPE ''}. Every statement runs on
+     * every engine, the vote agrees, and the tables end equal.
+     */
+    @Test
+    void statementsAsHibernateWritesThemForMySqlRunOnEveryEngine() throws Exception {
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "create table orm_owner (active bit not null, balance decimal(38,2), version integer not null,"
+                    + " created datetime(6), id bigint not null auto_increment, name varchar(80) not null, primary key (id))"
+                    + " engine=InnoDB");
+            Workloads.update(s, "create table orm_pet (id bigint not null auto_increment, owner_id bigint, name varchar(255),"
+                    + " primary key (id)) engine=InnoDB");
+            try {
+                Workloads.update(s, "alter table if exists orm_pet add constraint fk_orm_pet foreign key (owner_id)"
+                        + " references orm_owner (id)");
+                for (int i = 1; i <= 4; i++) {
+                    Workloads.update(s, "insert into orm_owner (active, balance, created, name, version) values (?, ?, ?, ?, 0)",
+                            i % 2 == 1, new java.math.BigDecimal("10.50"), java.time.LocalDateTime.parse("2026-11-26T10:00:00"),
+                            "owner" + i);
+                    Workloads.update(s, "insert into orm_pet (owner_id, name) values (?, ?), (?, ?)", i, "pet" + i + "a", i,
+                            "pet" + i + "b");
+                }
+                assertThat(Workloads.update(s, "update orm_pet p1_0 set name=upper(p1_0.name) where p1_0.owner_id in"
+                        + " (select * from (select o2_0.id from orm_owner o2_0 where o2_0.active=true) _sub_)")).isEqualTo(4);
+                assertThat(firstColumn(s, "select count(p1_0.id) from orm_pet p1_0 where p1_0.name like 'PET%' escape ''"))
+                        .containsExactly("4");
+                assertThat(firstColumn(s, "select _o.name from orm_owner _o where _o.balance > 10 and _o.active order by"
+                        + " _o.name")).containsExactly("owner1", "owner3");
+                Workloads.update(s, "alter table orm_pet drop foreign key fk_orm_pet");
+                Workloads.update(s, "alter table if exists orm_pet add constraint fk_orm_pet foreign key (owner_id)"
+                        + " references orm_owner (id)");
+                Workloads.update(s, "alter table if exists orm_pet drop foreign key if exists fk_orm_pet");
+                Workloads.update(s, "alter table if exists orm_pet drop foreign key if exists fk_orm_pet"); // gone: nothing
+                Workloads.update(s, "alter table if exists orm_nothing drop constraint if exists fk_orm_nothing");
+                assertThatThrownBy(() -> Workloads.update(s, "alter table orm_pet drop constraint fk_orm_pet"))
+                        .as("without IF EXISTS a missing constraint is an error").isInstanceOf(SQLException.class);
+                Workloads.update(s, "insert into orm_pet (owner_id, name) values (99, 'stray')"); // no foreign key now
+                assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+                ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "orm_owner", "id");
+                ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "orm_pet", "id");
+                assertThat(ReplicaTables.canonical(ReplicaTables.pools(c).get(1), "orm_pet", "id")).hasSize(9);
+                assertThat(c.divergences().snapshot()).isEmpty();
+            } finally {
+                Workloads.update(s, "drop table if exists orm_pet");
+                Workloads.update(s, "drop table if exists orm_owner");
+            }
+        }
+    }
+
     /** Runs {@code sql[i]} on {@code pools[i]} directly (and commits), ignoring what fails: set-up and clean-up. */
     private static void behindTheShepherdsBack(List<ReplicaPool> pools, String... sql) {
         for (int i = 0; i < pools.size() && i < sql.length; i++) {

@@ -301,14 +301,21 @@ final class DdlRenderer {
         return out.append(" AS ").append(renderedSelect).toString();
     }
 
-    /** ALTER TABLE with one change: ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP CONSTRAINT, ADD PRIMARY KEY. */
+    /**
+     * ALTER TABLE with one change: ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP CONSTRAINT, ADD PRIMARY KEY.
+     * {@code ALTER TABLE IF EXISTS} and {@code DROP COLUMN/CONSTRAINT IF EXISTS} keep the clause where the target has it
+     * and are emulated elsewhere ({@link Translation#existenceCheckEmulated}).
+     */
     static String alter(Alter alter, Dialect client, Dialect target) {
         List<AlterExpression> changes = alter.getAlterExpressions();
-        if (changes == null || changes.size() != 1 || alter.isUseTableIfExists()) {
+        if (changes == null || changes.size() != 1) {
             throw TranslationException.unsupported("Derby and Db2 take one change per ALTER TABLE; split the statement");
         }
         AlterExpression change = changes.get(0);
-        String prefix = "ALTER TABLE " + alter.getTable().getFullyQualifiedName() + " ";
+        String ifExists = target.supportsAlterIfExists() ? "IF EXISTS " : "";
+        String prefix = "ALTER TABLE " + (alter.isUseTableIfExists() ? ifExists : "") + alter.getTable().getFullyQualifiedName()
+                + " ";
+        String dropIfExists = change.isUsingIfExists() ? ifExists : "";
         AlterOperation op = change.getOperation();
         if (op == AlterOperation.ADD && change.getColDataTypeList() != null) {
             if (change.getColDataTypeList().size() != 1) {
@@ -323,10 +330,10 @@ final class DdlRenderer {
         }
         if (op == AlterOperation.DROP && change.getColumnName() != null && change.getConstraintName() == null
                 && change.getIndex() == null) {
-            return prefix + "DROP COLUMN " + change.getColumnName();
+            return prefix + "DROP COLUMN " + dropIfExists + change.getColumnName();
         }
         if (op == AlterOperation.DROP && change.getConstraintName() != null && change.getColumnName() == null) {
-            return prefix + "DROP CONSTRAINT " + change.getConstraintName();
+            return prefix + "DROP CONSTRAINT " + dropIfExists + change.getConstraintName();
         }
         if (op == AlterOperation.ADD && change.getColumnName() == null
                 && (change.getIndex() != null || change.getPkColumns() != null)) {
@@ -338,6 +345,17 @@ final class DdlRenderer {
         }
         throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; supported: "
                 + "ADD [COLUMN], DROP [COLUMN], ADD CONSTRAINT, ADD PRIMARY KEY, DROP CONSTRAINT");
+    }
+
+    private static final Pattern ALTER_TABLE = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\b.*");
+    private static final Pattern DROP_FOREIGN_KEY = Pattern.compile("(?i)\\bDROP\\s+FOREIGN\\s+KEY\\s+(?=IF\\s+EXISTS\\s|[\\p{L}_`\"])");
+
+    /**
+     * MySQL's {@code ALTER TABLE t DROP FOREIGN KEY name}, which the parser does not read, as the standard
+     * {@code DROP CONSTRAINT name} (MySQL 8.0.19+ and MariaDB take it for a foreign key too).
+     */
+    static String dropForeignKeyAsConstraint(String sql) {
+        return ALTER_TABLE.matcher(sql).matches() ? DROP_FOREIGN_KEY.matcher(sql).replaceAll("DROP CONSTRAINT ") : sql;
     }
 
     private static List<String> upper(List<String> tokens) {

@@ -54,6 +54,7 @@ import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
@@ -1080,6 +1081,13 @@ final class Renderer {
                 emit(reassociated);
                 return out();
             }
+            ParenthesedSelect unwrapped = target.family() == Dialect.Family.MYSQL ? null : selectAllOfDerived(in.getRightExpression());
+            if (unwrapped != null) {
+                InExpression direct = new InExpression(in.getLeftExpression(), unwrapped);
+                direct.setNot(in.isNot());
+                emit(direct);
+                return out();
+            }
             if (!target.comparesStringsPadSpace() || in.getOldOracleJoinSyntax() != 0 || in.getOraclePriorPosition() != 0) {
                 return super.visit(in, context);
             }
@@ -1110,6 +1118,49 @@ final class Renderer {
                 noPad(left, (Expression) item, " AND ", " = ");
             }
             return out().append(')');
+        }
+
+        /**
+         * {@code LIKE p ESCAPE ''} (no escape character; Hibernate writes it on PostgreSQL and H2) without the clause where
+         * the engine refuses an empty escape and has no escape character by default (Derby, HSQLDB, Db2).
+         */
+        @Override
+        public <S> StringBuilder visit(LikeExpression like, S context) {
+            Expression escape = like.getEscape();
+            if (!(escape instanceof StringValue) || !((StringValue) escape).getValue().isEmpty() || target.takesEmptyLikeEscape()) {
+                return super.visit(like, context);
+            }
+            like.setEscape(null);
+            try {
+                return super.visit(like, context);
+            } finally {
+                like.setEscape(escape);
+            }
+        }
+
+        /**
+         * The derived table of {@code (SELECT * FROM (SELECT ...) alias)} with nothing else around it, else null. MySQL
+         * refuses a subquery that reads the table an UPDATE or DELETE changes unless it is wrapped so (error 1093), and
+         * its ORMs write the wrapper (Hibernate: {@code IN (SELECT * FROM (...) _sub_)}); Derby refuses {@code SELECT *}
+         * in an IN subquery, and the wrapper means the same as the derived table alone.
+         */
+        private static ParenthesedSelect selectAllOfDerived(Expression right) {
+            if (!(right instanceof ParenthesedSelect) || !(((ParenthesedSelect) right).getSelect() instanceof PlainSelect)) {
+                return null;
+            }
+            PlainSelect wrapper = (PlainSelect) ((ParenthesedSelect) right).getSelect();
+            boolean selectsAll = wrapper.getSelectItems().size() == 1
+                    && wrapper.getSelectItems().get(0).getExpression() instanceof AllColumns
+                    && !(wrapper.getSelectItems().get(0).getExpression() instanceof AllTableColumns);
+            boolean bare = wrapper.getJoins() == null && wrapper.getWhere() == null && wrapper.getGroupBy() == null
+                    && wrapper.getHaving() == null && wrapper.getOrderByElements() == null && wrapper.getLimit() == null
+                    && wrapper.getOffset() == null && wrapper.getFetch() == null && wrapper.getDistinct() == null
+                    && wrapper.getWithItemsList() == null && wrapper.getForMode() == null;
+            if (!selectsAll || !bare || !(wrapper.getFromItem() instanceof ParenthesedSelect)) {
+                return null;
+            }
+            ParenthesedSelect derived = (ParenthesedSelect) wrapper.getFromItem();
+            return new ParenthesedSelect().withSelect(derived.getSelect());
         }
 
         /**

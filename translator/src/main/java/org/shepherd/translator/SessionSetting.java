@@ -28,6 +28,8 @@ import org.shepherd.translator.dialect.Dialect;
  *   database session: refused with SQLState 0A000, like a setting.</li>
  *   <li>{@link Kind#CONNECTION_LOCK}: MySQL's {@code LOCK TABLES}, whose locks belong to the connection, not to the
  *   transaction: refused with SQLState 0A000.</li>
+ *   <li>{@link Kind#NO_EFFECT}: PostgreSQL's {@code client_min_messages} and {@code application_name} (Hibernate sets
+ *   the first before its DDL): answered with warning 01000 that they have no effect through Shepherd.</li>
  * </ul>
  *
  * @param kind which of the kinds above
@@ -50,7 +52,13 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
         /** A temporary table (or view, sequence): it would live on one pooled replica connection. Refused. */
         TEMPORARY_OBJECT,
         /** MySQL's LOCK TABLES / UNLOCK TABLES: locks held by the connection, past the transaction. Refused. */
-        CONNECTION_LOCK
+        CONNECTION_LOCK,
+        /**
+         * PostgreSQL's {@code client_min_messages} and {@code application_name}: what the database sends a client beside
+         * its answers, and the name it shows for the connection. No replica's notices reach a Shepherd client, and a
+         * replica connection serves many clients: answered with a warning that the setting has no effect.
+         */
+        NO_EFFECT
     }
 
     private static final String LEVEL = "(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)";
@@ -90,6 +98,8 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
     private static final Pattern USE = Pattern.compile("(?is)USE\\s+" + NAME);
     private static final Pattern SET_SEARCH_PATH = Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?search_path\\s*(?:=|TO)\\s*"
             + NAME);
+    private static final Pattern SET_NO_EFFECT = Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?"
+            + "(?:client_min_messages|application_name)\\s*(?:=|TO)\\s*(?:[A-Za-z0-9_]+|'(?:[^']|'')*')");
     private static final Pattern SET_CLIENT_ENCODING =
             Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?client_encoding\\s*(?:=|TO)\\s*" + UTF8);
 
@@ -117,6 +127,9 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
         }
         if (SET_NAMES.matcher(s).matches() || SET_CLIENT_ENCODING.matcher(s).matches()) {
             return new SessionSetting(Kind.CHARACTER_SET, -1);
+        }
+        if (SET_NO_EFFECT.matcher(s).matches()) {
+            return new SessionSetting(Kind.NO_EFFECT, -1);
         }
         if ((m = SET_SCHEMA.matcher(s)).matches() || (m = USE.matcher(s)).matches() || (m = SET_SEARCH_PATH.matcher(s)).matches()) {
             String name = m.group(1);

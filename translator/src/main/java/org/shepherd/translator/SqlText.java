@@ -250,7 +250,11 @@ final class SqlText {
                 if (checkForbidden) {
                     checkWord(text, i, j);
                 }
-                out.append(text, i, j);
+                if (c == '_' && !target.identifiersMayStartWithUnderscore()) {
+                    out.append(quote).append(target.foldUnquotedIdentifier(text.substring(i, j))).append(quote);
+                } else {
+                    out.append(text, i, j);
+                }
                 i = j;
             } else if (Character.isDigit(c)) {
                 int j = i + 1;

@@ -17,6 +17,10 @@ final class SqlTypes {
          * carries its blank padding into LENGTH, {@code ||} and comparisons, while VARCHAR keeps what was written everywhere.
          */
         String column(Dialect d) {
+            if (kind == TypeKind.DECIMAL && length > d.maxDecimalPrecision() && scale >= d.maxDecimalPrecision()) {
+                throw TranslationException.unsupported("DECIMAL(" + length + ", " + scale + ") keeps more fraction digits"
+                        + " than a DECIMAL of " + d.name() + " holds (" + d.maxDecimalPrecision() + " digits in all)");
+            }
             return d.columnType(columnKind(), length, scale);
         }
 
@@ -121,6 +125,12 @@ final class SqlTypes {
                 return new Spec(TypeKind.DOUBLE, 0, 0, false);
             case "BOOLEAN":
             case "BOOL":
+                return new Spec(TypeKind.BOOLEAN, 0, 0, false);
+            case "BIT":
+                if (a0 > 1) {
+                    throw TranslationException.unsupported("BIT(" + a0 + "): a bit string has no portable equivalent; only BIT"
+                            + " and BIT(1), which MySQL and its ORMs use for booleans, are taken (as BOOLEAN)");
+                }
                 return new Spec(TypeKind.BOOLEAN, 0, 0, false);
             case "CHAR":
             case "CHARACTER":

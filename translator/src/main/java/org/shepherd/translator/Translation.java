@@ -226,6 +226,9 @@ public final class Translation {
             case IF_NOT_EXISTS:
                 return ast instanceof CreateIndex ? !d.supportsCreateIndexIfNotExists() : !d.supportsCreateTableIfNotExists();
             case IF_EXISTS:
+                if (ast instanceof Alter) {
+                    return !d.supportsAlterIfExists();
+                }
                 boolean index = ast instanceof Drop && "INDEX".equalsIgnoreCase(((Drop) ast).getType());
                 return index ? !d.supportsDropIndexIfExists() : !d.supportsDropTableIfExists();
             default:

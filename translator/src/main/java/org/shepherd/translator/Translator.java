@@ -236,6 +236,7 @@ public final class Translator {
         }
         String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
         if (schema != null) text = SchemaQualifier.currentSchemaAsLiteral(text, schema, client);
+        text = DdlRenderer.dropForeignKeyAsConstraint(text);
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
         if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
             text = DdlRenderer.extractIdentityOptions(text, identityOptions);
@@ -311,6 +312,11 @@ public final class Translator {
             b.existence = ((CreateIndex) st).isUsingIfNotExists() ? Translation.Existence.IF_NOT_EXISTS : Translation.Existence.NONE;
         } else if (st instanceof Drop) {
             b.existence = ((Drop) st).isIfExists() ? Translation.Existence.IF_EXISTS : Translation.Existence.NONE;
+        } else if (st instanceof Alter) {
+            Alter alter = (Alter) st;
+            boolean ifExists = alter.isUseTableIfExists()
+                    || alter.getAlterExpressions() != null && alter.getAlterExpressions().stream().anyMatch(a -> a.isUsingIfExists());
+            b.existence = ifExists ? Translation.Existence.IF_EXISTS : Translation.Existence.NONE;
         }
         return new Translation(b);
     }

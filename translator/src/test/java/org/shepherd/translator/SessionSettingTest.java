@@ -48,7 +48,15 @@ class SessionSettingTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"SET NAMES utf8mb4 COLLATE utf8mb4_general_ci", "SET NAMES latin1", "SET client_encoding TO 'LATIN1'",
+    @ValueSource(strings = {"set client_min_messages = WARNING", "SET SESSION client_min_messages TO 'notice'",
+        "SET application_name = 'billing'", "set application_name to billing"})
+    void whatOnlyTheDatabaseSessionWouldSeeHasNoEffect(String sql) {
+        assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.NO_EFFECT, -1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SET application_name = 'a', 'b'",
+        "SET NAMES utf8mb4 COLLATE utf8mb4_general_ci", "SET NAMES latin1", "SET client_encoding TO 'LATIN1'",
         "SET search_path TO app, public", "SET TIME ZONE 'Europe/Paris'", "SET time_zone = '+02:00'",
         "SET GLOBAL TRANSACTION ISOLATION LEVEL READ COMMITTED", "SET GLOBAL tx_isolation = 'READ-COMMITTED'",
         "SET TRANSACTION READ ONLY", "SET autocommit = 0", "SET sql_mode = ''", "RESET ALL",

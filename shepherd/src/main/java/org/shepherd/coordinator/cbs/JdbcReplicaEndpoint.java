@@ -628,6 +628,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (!hasRows) {
                     Answer.Update u = JdbcExecution.update(st, options, values);
                     JdbcExecution.throwIfWarningIsAnError(st);
+                    if (stmt.isDdl() && u.count() != 0) u = new Answer.Update(0, u.keyColumns(), u.generatedKeys(), u.warnings());
                     if (pinKeys) {
                         pinKeys(stmt, u);
                         if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());

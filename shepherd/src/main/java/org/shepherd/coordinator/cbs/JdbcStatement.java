@@ -143,6 +143,15 @@ public final class JdbcStatement {
         return t != null && t.kind() == StatementKind.READ;
     }
 
+    /**
+     * Whether it is DDL, whose update count means nothing and differs by engine (MariaDB counts the rows an ALTER TABLE
+     * copied, the others answer 0): such a statement's count is 0 on every replica.
+     */
+    public boolean isDdl() {
+        Translation t = translation();
+        return t != null && t.kind() == StatementKind.DDL;
+    }
+
     /** Whether {@code e}, raised by a replica of dialect {@code d} for this statement, means "already done". */
     public boolean isIgnorableError(Dialect d, SQLException e) {
         if (logged != null) {

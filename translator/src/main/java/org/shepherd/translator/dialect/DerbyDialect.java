@@ -6,7 +6,7 @@ import java.util.Set;
 public class DerbyDialect extends NoIfExistsDialect {
 
     public DerbyDialect() {
-        super(Set.of("X0Y32"), Set.of("42Y55", "42X65"));
+        super(Set.of("X0Y32"), Set.of("42Y55", "42X65", "42X86", "42X14"));
     }
 
 

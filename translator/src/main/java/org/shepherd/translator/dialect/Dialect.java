@@ -95,6 +95,14 @@ public abstract class Dialect {
         return name.toUpperCase(Locale.ROOT);
     }
 
+    /**
+     * An unquoted identifier may begin with an underscore ({@code _sub_}, as MySQL's Hibernate dialect writes a derived
+     * table's alias). Where it may not (Derby, HSQLDB, Db2), such a word is quoted in the name the engine would store.
+     */
+    public boolean identifiersMayStartWithUnderscore() {
+        return false;
+    }
+
     /** {@code LIMIT n OFFSET m}; otherwise {@code OFFSET m ROWS FETCH FIRST n ROWS ONLY}. */
     public boolean supportsLimitOffset() {
         return false;
@@ -118,6 +126,19 @@ public abstract class Dialect {
     /** {@code DROP TABLE IF EXISTS}. */
     public boolean supportsDropTableIfExists() {
         return true;
+    }
+
+    /**
+     * {@code LIKE p ESCAPE ''} means "no escape character" (MySQL and PostgreSQL, whose default escape is the backslash);
+     * the other engines refuse an empty escape and escape nothing by default.
+     */
+    public boolean takesEmptyLikeEscape() {
+        return false;
+    }
+
+    /** {@code ALTER TABLE IF EXISTS t} and {@code DROP COLUMN/CONSTRAINT IF EXISTS x} (PostgreSQL, MariaDB). */
+    public boolean supportsAlterIfExists() {
+        return false;
     }
 
     /** {@code CREATE INDEX IF NOT EXISTS}. */
@@ -388,7 +409,10 @@ public abstract class Dialect {
             case SMALLINT: return "SMALLINT";
             case INTEGER: return "INTEGER";
             case BIGINT: return "BIGINT";
-            case DECIMAL: return "DECIMAL(" + length + ", " + scale + ")";
+            case DECIMAL: {
+                int precision = Math.min(length, maxDecimalPrecision());
+                return "DECIMAL(" + precision + ", " + scale + ")";
+            }
             case REAL: return "REAL";
             case DOUBLE: return "DOUBLE PRECISION";
             case BOOLEAN: return "BOOLEAN";
@@ -401,6 +425,15 @@ public abstract class Dialect {
             case TIMESTAMP: return "TIMESTAMP(" + length + ")";
             default: throw new IllegalArgumentException(kind.name());
         }
+    }
+
+    /**
+     * The most digits a DECIMAL of this engine holds. A DECIMAL declared with more (Hibernate's default for a
+     * {@code BigDecimal} is DECIMAL(38, 2)) is declared with this many here: a value that needs more digits fails on
+     * this engine alone, and the vote reports it.
+     */
+    public int maxDecimalPrecision() {
+        return 1000;
     }
 
     /** The type as written as the target of CAST(x AS type); differs from DDL in MySQL. */

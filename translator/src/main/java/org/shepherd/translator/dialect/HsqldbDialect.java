@@ -1,5 +1,7 @@
 package org.shepherd.translator.dialect;
 
+import java.sql.SQLException;
+
 /** HyperSQL 2.7: standard quoting and types, LIMIT and FETCH, NULLs sort low by default. */
 public class HsqldbDialect extends Dialect {
 
@@ -43,5 +45,14 @@ public class HsqldbDialect extends Dialect {
     @Override
     public boolean stringLiteralFirstInNotEqualsIgnoresNoPad() {
         return true;
+    }
+
+    /**
+     * ALTER TABLE ... IF EXISTS is emulated on HSQLDB (it has no such clause): it names a missing table, column or
+     * constraint "user lacks privilege or object not found" (42501).
+     */
+    @Override
+    public boolean isDoesNotExistError(SQLException e) {
+        return "42501".equals(e.getSQLState());
     }
 }

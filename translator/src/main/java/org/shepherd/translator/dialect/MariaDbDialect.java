@@ -29,4 +29,9 @@ public class MariaDbDialect extends MySqlDialect {
     public boolean supportsValuesStatement() {
         return true;
     }
+
+    @Override
+    public boolean supportsAlterIfExists() {
+        return true;
+    }
 }

@@ -7,6 +7,8 @@ public class MySqlDialect extends Dialect {
 
     private static final int ER_DUP_KEYNAME = 1061;
     private static final int ER_CANT_DROP_FIELD_OR_KEY = 1091;
+    private static final int ER_NO_SUCH_TABLE = 1146;
+    private static final int ER_CONSTRAINT_NOT_FOUND = 3940;
 
 
     @Override
@@ -71,10 +73,11 @@ public class MySqlDialect extends Dialect {
         return e.getErrorCode() == ER_DUP_KEYNAME;
     }
 
-    /** Only DROP INDEX IF EXISTS is emulated on MySQL (tables have the clause). */
+    /** DROP INDEX IF EXISTS and MySQL's ALTER TABLE [IF EXISTS] ... DROP ... IF EXISTS are emulated (DROP TABLE has the clause). */
     @Override
     public boolean isDoesNotExistError(SQLException e) {
-        return e.getErrorCode() == ER_CANT_DROP_FIELD_OR_KEY;
+        int code = e.getErrorCode();
+        return code == ER_CANT_DROP_FIELD_OR_KEY || code == ER_NO_SUCH_TABLE || code == ER_CONSTRAINT_NOT_FOUND;
     }
 
     @Override
@@ -213,5 +216,21 @@ public class MySqlDialect extends Dialect {
     @Override
     public int defaultDecimalPrecision() {
         return 10;
+    }
+
+    /** MySQL and MariaDB: DECIMAL(65, s) at most. */
+    @Override
+    public int maxDecimalPrecision() {
+        return 65;
+    }
+
+    @Override
+    public boolean identifiersMayStartWithUnderscore() {
+        return true;
+    }
+
+    @Override
+    public boolean takesEmptyLikeEscape() {
+        return true;
     }
 }

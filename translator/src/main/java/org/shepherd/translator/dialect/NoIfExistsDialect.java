@@ -61,4 +61,10 @@ abstract class NoIfExistsDialect extends Dialect {
     public String savepointClause() {
         return " ON ROLLBACK RETAIN CURSORS";
     }
+
+    /** Derby and Db2: DECIMAL(31, s) at most. */
+    @Override
+    public int maxDecimalPrecision() {
+        return 31;
+    }
 }

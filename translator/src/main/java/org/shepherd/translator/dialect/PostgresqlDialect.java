@@ -63,4 +63,19 @@ public class PostgresqlDialect extends Dialect {
     public boolean sumOfBigintIsNumeric() {
         return true;
     }
+
+    @Override
+    public boolean identifiersMayStartWithUnderscore() {
+        return true;
+    }
+
+    @Override
+    public boolean supportsAlterIfExists() {
+        return true;
+    }
+
+    @Override
+    public boolean takesEmptyLikeEscape() {
+        return true;
+    }
 }
