@@ -52,27 +52,27 @@ public class ShepherdResultSet extends AbstractUnsupportedResultSet {
     /** In {@link #rows}: 0 before the first row, 1..n on a row, n + 1 after the last. */
     private int position;
 
+    /** A forward-only result. */
     ShepherdResultSet(ShepherdStatement statement, Cursor cursor) {
+        this(statement, cursor, (List<Object[]>) null);
+    }
+
+    /** {@code rows}: every row, read already (scroll-insensitive), or null (forward-only, read as it goes). */
+    private ShepherdResultSet(ShepherdStatement statement, Cursor cursor, List<Object[]> rows) {
         this.statement = statement;
         this.cursor = cursor;
         this.columns = cursor.columns();
+        this.rows = rows;
         this.warnings = Warnings.append(null, cursor.warnings());
-        this.rows = null;
     }
 
     /** A result of {@code type}: TYPE_FORWARD_ONLY, or TYPE_SCROLL_INSENSITIVE (read whole now). */
-    ShepherdResultSet(ShepherdStatement statement, Cursor cursor, int type) throws SQLException {
-        this.statement = statement;
-        this.cursor = cursor;
-        this.columns = cursor.columns();
-        if (type == TYPE_FORWARD_ONLY) {
-            this.rows = null;
-        } else {
-            this.rows = new ArrayList<>();
-            for (Object[] r = cursor.next(); r != null; r = cursor.next()) rows.add(r);
-            cursor.close();
-        }
-        this.warnings = Warnings.append(null, cursor.warnings());
+    static ShepherdResultSet of(ShepherdStatement statement, Cursor cursor, int type) throws SQLException {
+        if (type == TYPE_FORWARD_ONLY) return new ShepherdResultSet(statement, cursor);
+        List<Object[]> rows = new ArrayList<>();
+        for (Object[] r = cursor.next(); r != null; r = cursor.next()) rows.add(r);
+        cursor.close();
+        return new ShepherdResultSet(statement, cursor, rows);
     }
 
     private void checkOpen() throws SQLException {

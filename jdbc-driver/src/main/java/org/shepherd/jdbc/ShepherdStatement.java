@@ -137,7 +137,7 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
     protected boolean accept(Result r, boolean returnKeys) throws SQLException {
         addWarnings(r.warnings());
         if (r instanceof Result.Rows rows) {
-            resultSet = new ShepherdResultSet(this, rows.cursor(), resultSetType);
+            resultSet = ShepherdResultSet.of(this, rows.cursor(), resultSetType);
             return true;
         }
         Result.Update u = (Result.Update) r;

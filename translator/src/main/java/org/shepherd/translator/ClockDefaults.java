@@ -49,6 +49,8 @@ final class ClockDefaults {
 
     /** A clock expression: a name, optionally with an empty or numeric argument list ({@code CURRENT_TIMESTAMP(6)}). */
     private static final Pattern CALL_ARGUMENTS = Pattern.compile("\\(\\s*\\d*\\s*\\)$");
+    /** The argument list of a clock call as a token of its own ({@code DEFAULT CURRENT_TIMESTAMP (6)}). */
+    private static final Pattern ARGUMENTS = Pattern.compile("\\(\\s*\\d*\\s*\\)");
 
     private ClockDefaults() {
     }
@@ -96,7 +98,7 @@ final class ClockDefaults {
         int at = defaultIndex(specs);
         if (at < 0 || at + 1 >= specs.size()) return null;
         String expression = specs.get(at + 1);
-        if (at + 2 < specs.size() && specs.get(at + 2).matches("\\(\\s*\\d*\\s*\\)")) expression += specs.get(at + 2);
+        if (at + 2 < specs.size() && ARGUMENTS.matcher(specs.get(at + 2)).matches()) expression += specs.get(at + 2);
         return ofExpression(expression, client);
     }
 
@@ -109,7 +111,7 @@ final class ClockDefaults {
         int at = defaultIndex(specs);
         List<String> out = new ArrayList<>(specs.subList(0, at));
         int next = at + 2;
-        if (next < specs.size() && specs.get(next).matches("\\(\\s*\\d*\\s*\\)")) next++;
+        if (next < specs.size() && ARGUMENTS.matcher(specs.get(next)).matches()) next++;
         out.addAll(specs.subList(next, specs.size()));
         return out;
     }

@@ -17,11 +17,16 @@ final class SqlTypes {
          * carries its blank padding into LENGTH, {@code ||} and comparisons, while VARCHAR keeps what was written everywhere.
          */
         String column(Dialect d) {
+            checkFits(d);
+            return d.columnType(columnKind(), length, scale);
+        }
+
+        /** A DECIMAL with more digits than {@code d} holds is declared with fewer there, unless its scale does not fit. */
+        private void checkFits(Dialect d) {
             if (kind == TypeKind.DECIMAL && length > d.maxDecimalPrecision() && scale >= d.maxDecimalPrecision()) {
                 throw TranslationException.unsupported("DECIMAL(" + length + ", " + scale + ") keeps more fraction digits"
                         + " than a DECIMAL of " + d.name() + " holds (" + d.maxDecimalPrecision() + " digits in all)");
             }
-            return d.columnType(columnKind(), length, scale);
         }
 
         /** The kind a column of this type is declared with on every engine (see {@link #column}). */
@@ -30,6 +35,7 @@ final class SqlTypes {
         }
 
         String cast(Dialect d) {
+            checkFits(d);
             return d.castType(kind, length, scale);
         }
 

@@ -63,6 +63,10 @@ public final class Translation {
     private final List<String> identityColumns;
     private final String insertTable;
     private final String insertSelectSql;
+    /** An INSERT's column list as written (with the clock-default columns added), else empty. */
+    private final List<String> insertColumns;
+    /** The VALUES rows of an {@code INSERT INTO t (columns) VALUES ...}, else 0. */
+    private final int insertValuesRows;
     private volatile Translation insertSelectQuery;
     private final boolean upsert;
     private final boolean upsertKeysPinnable;
@@ -85,9 +89,12 @@ public final class Translation {
         this.identityColumns = List.copyOf(b.identityColumns);
         this.insertTable = b.insertTable;
         this.insertSelectSql = insertSelectSql(b.ast, b.upsert);
+        this.insertColumns = b.ast instanceof Insert insert && insert.getColumns() != null
+                ? insert.getColumns().stream().map(Column::getColumnName).toList() : List.of();
+        this.insertValuesRows = b.ast instanceof Insert insert && insert.getColumns() != null
+                && insert.getSelect() instanceof Values ? rows(insert).size() : 0;
         this.upsert = b.upsert;
-        this.upsertKeysPinnable = b.upsert && b.ast instanceof Insert insert && insert.getValues() != null
-                && insert.getColumns() != null && rows(insert).size() == 1;
+        this.upsertKeysPinnable = b.upsert && insertValuesRows == 1;
         this.readsCatalog = b.readsCatalog;
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
@@ -334,26 +341,22 @@ public final class Translation {
     }
 
     /** The column list of an INSERT as written (with the clock-default columns the translator added), else empty. */
-    public synchronized List<String> insertColumns() {
-        if (!(ast instanceof Insert insert) || insert.getColumns() == null) return List.of();
-        List<String> names = new ArrayList<>();
-        for (Column c : insert.getColumns()) names.add(c.getColumnName());
-        return names;
+    public List<String> insertColumns() {
+        return insertColumns;
     }
 
     /** Where an INSERT's column list names {@code column} (quotes and case aside), -1 when it does not. */
-    public synchronized int insertColumnIndex(String column) {
-        if (!(ast instanceof Insert insert) || insert.getColumns() == null) return -1;
-        for (int i = 0; i < insert.getColumns().size(); i++) {
-            if (unquote(insert.getColumns().get(i).getColumnName()).equalsIgnoreCase(unquote(column))) return i;
+    public int insertColumnIndex(String column) {
+        String key = SchemaCatalog.key(column);
+        for (int i = 0; i < insertColumns.size(); i++) {
+            if (SchemaCatalog.key(insertColumns.get(i)).equals(key)) return i;
         }
         return -1;
     }
 
     /** The number of VALUES rows of an {@code INSERT INTO t (columns) VALUES ...}, else 0. */
-    public synchronized int insertValuesRows() {
-        if (!(ast instanceof Insert insert) || insert.getColumns() == null || !(insert.getSelect() instanceof Values)) return 0;
-        return rows(insert).size();
+    public int insertValuesRows() {
+        return insertValuesRows;
     }
 
     /**
@@ -469,13 +472,6 @@ public final class Translation {
                 "0A000");
     }
 
-    private static String unquote(String name) {
-        String n = name.trim();
-        if (n.length() >= 2 && (n.charAt(0) == '"' || n.charAt(0) == '`')) {
-            return n.substring(1, n.length() - 1);
-        }
-        return n;
-    }
 
     private SqlText.Rendered renderNow(Dialect d) {
         switch (kind) {

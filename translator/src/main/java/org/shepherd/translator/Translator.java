@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
 
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
@@ -45,6 +47,7 @@ import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.upsert.Upsert;
@@ -282,6 +285,22 @@ public final class Translator {
         }
     }
 
+    /**
+     * Derby's and Db2's {@code INSERT ... VALUES 1, 2} (rows of one column without parentheses) as {@code VALUES (1), (2)},
+     * which every engine reads, so that every rewrite of an INSERT's rows sees one list per row.
+     */
+    @SuppressWarnings("unchecked")
+    private static void parenthesizeRows(Values values) {
+        ExpressionList<?> expressions = values.getExpressions();
+        if (expressions instanceof ParenthesedExpressionList) return; // one row
+        ExpressionList<Expression> rows = new ExpressionList<>();
+        for (Object row : expressions) {
+            rows.add(row instanceof ExpressionList ? (ExpressionList<Expression>) row
+                    : new ParenthesedExpressionList<>((Expression) row));
+        }
+        values.setExpressions(rows);
+    }
+
     /** Classifies and checks a parsed statement (of {@code b.clientSql}) and fills the rest of {@code b}. */
     private Translation analyzeParsed(Translation.Builder b, Statement st, String schema) {
         b.ast = st;
@@ -291,6 +310,7 @@ public final class Translator {
             return new Translation(b);
         }
         if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
+        if (st instanceof Insert insert && insert.getSelect() instanceof Values values) parenthesizeRows(values);
         if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);
         b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(b.clientSql);
         if (b.readsCatalog) HiddenCatalogRows.leaveOut(st, hiddenTables);

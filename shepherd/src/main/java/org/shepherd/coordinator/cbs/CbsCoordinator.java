@@ -450,12 +450,12 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         identityColumns.clear();
     }
 
-    /** The dialect the translator reads client SQL in (the first primary's). */
     /** The SELECT of a translated INSERT ... SELECT as a query of its own ({@link Translator#insertSelect}). */
     Translation insertSelect(Translation insert, String schema) throws SQLException {
         return translator.insertSelect(insert, schema);
     }
 
+    /** The dialect the translator reads client SQL in (the first primary's). */
     Dialect clientDialect() {
         return translator.clientDialect();
     }
@@ -717,10 +717,10 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         }
     }
 
-    /** A metadata call answered by the primary (not voted), outside any transaction, without the shepherd's own tables. */
     /**
-     * A {@link java.sql.DatabaseMetaData} call answered by the primary. {@code database}: the database a session chose
-     * with {@code USE} (null: its URL's), which a MySQL-family primary's null catalog means ({@link MetadataCalls#inDatabase}).
+     * A {@link java.sql.DatabaseMetaData} call answered by the primary (not voted), outside any transaction, without the
+     * shepherd's own tables. {@code database}: the database a session chose with {@code USE} (null: its URL's), which a
+     * MySQL-family primary's null catalog means ({@link MetadataCalls#inDatabase}).
      */
     Answer metadata(MetadataRequest request, String database) throws SQLException {
         ReplicaPool pool = primary().pool();
