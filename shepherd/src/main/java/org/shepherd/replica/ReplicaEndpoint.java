@@ -24,6 +24,15 @@ public interface ReplicaEndpoint<S> {
         return false;
     }
 
+    /**
+     * The database engine (family of SQL dialect) of this replica: replicas of one engine refuse the same statements
+     * alike, so f+1 of another engine refusing what the primary ran is a statement the translator did not make portable,
+     * not evidence against the primary. Empty: unknown (every replica counts as one engine).
+     */
+    default String engine() {
+        return "";
+    }
+
     /** Whether this replica may be made primary by a view change (some engines may only be secondaries). */
     default boolean canBePrimary() {
         return true;

@@ -85,6 +85,11 @@ public final class ReplicaManager<S> {
         return endpoint.connectionsMax();
     }
 
+    /** {@link ReplicaEndpoint#engine}. */
+    public String engine() {
+        return endpoint.engine();
+    }
+
     public Pool<S> pool() {
         return pool;
     }

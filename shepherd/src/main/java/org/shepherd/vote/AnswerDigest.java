@@ -21,6 +21,9 @@ import org.shepherd.protocol.ColumnInfo;
  */
 public final class AnswerDigest {
 
+    /** The digest of every error of SQLState class 42 ({@link #error}). */
+    private static final String REFUSAL_DIGEST = errorDigest("42");
+
     private final List<ColumnInfo> columns;
     private final int[] orderKeyIndexes;
     private final MessageDigest rowHash = sha256();
@@ -112,10 +115,20 @@ public final class AnswerDigest {
     /** The ballot of an error: its {@link ErrorOutcome}. */
     public static Ballot error(SQLException e) {
         String outcome = ErrorOutcome.of(e);
-        MessageDigest d = sha256();
-        d.update(("error;" + outcome).getBytes(StandardCharsets.UTF_8));
         String summary = (ErrorOutcome.RETRY.equals(outcome) ? "retryable error" : "error") + " (SQLState " + e.getSQLState() + ")";
-        return new Ballot(HexFormat.of().formatHex(d.digest()), summary);
+        return new Ballot(errorDigest(outcome), summary);
+    }
+
+    private static String errorDigest(String outcome) {
+        return HexFormat.of().formatHex(sha256().digest(("error;" + outcome).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /**
+     * Whether {@code b} is the ballot of an error of SQLState class 42 (syntax error or access rule violation: the engine
+     * does not take the statement, e.g. a function it lacks).
+     */
+    public static boolean isRefusal(Ballot b) {
+        return b != null && REFUSAL_DIGEST.equals(b.digest());
     }
 
     /** A ballot for a plain value answer (used by simulated replicas and tests). */

@@ -41,6 +41,8 @@ final class WalFormat {
     private static final byte[] SEGMENT_HEADER = {'S', 'H', 'W', 'A', 'L', 0, 0, VERSION};
     private static final int MAGIC_BYTES = 6;
     private static final int DIALECT_BYTES_MAX = 0xffff;
+    /** Set in a rendering's ignorable-error byte: drop the foreign keys referencing the dropped table first. */
+    private static final int DROPS_REFERENCING_KEYS = 0x80;
     private static final int RENDERINGS_MAX = 0xffff;
     private static final Pattern SEGMENT_NAME = Pattern.compile("[0-9]{20}\\.wal");
 
@@ -139,7 +141,7 @@ final class WalFormat {
         byte[] sql = r.sql().getBytes(StandardCharsets.UTF_8);
         out.writeInt(sql.length);
         out.write(sql);
-        out.writeByte(r.ignorable().code());
+        out.writeByte(r.ignorable().code() | (r.dropsReferencingKeys() ? DROPS_REFERENCING_KEYS : 0));
         out.writeInt(r.params().size());
         for (Param p : r.params()) {
             out.writeInt(p.jdbcType());
@@ -178,14 +180,15 @@ final class WalFormat {
     private static Rendering readRendering(DataInputStream in, int payloadBytes) throws IOException {
         String dialect = new String(readFully(in, in.readUnsignedShort()), StandardCharsets.UTF_8);
         String sql = new String(readFully(in, count(in.readInt(), payloadBytes)), StandardCharsets.UTF_8);
-        IgnorableError ignorable = IgnorableError.ofCode(in.readUnsignedByte());
+        int flags = in.readUnsignedByte();
+        IgnorableError ignorable = IgnorableError.ofCode(flags & ~DROPS_REFERENCING_KEYS);
         int paramCount = count(in.readInt(), payloadBytes);
         List<Param> params = new ArrayList<>(paramCount);
         for (int i = 0; i < paramCount; i++) {
             int jdbcType = in.readInt();
             params.add(new Param(jdbcType, ValueCodec.readValue(in)));
         }
-        return new Rendering(dialect, sql, params, ignorable);
+        return new Rendering(dialect, sql, params, ignorable, (flags & DROPS_REFERENCING_KEYS) != 0);
     }
 
     private static byte[] readFully(DataInputStream in, int length) throws IOException {

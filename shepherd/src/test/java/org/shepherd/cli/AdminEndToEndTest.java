@@ -61,6 +61,8 @@ class AdminEndToEndTest {
             CliRun setUp = CliRun.of("sql", "--data-dir", dataDir.toString(),
                     "-e", "create table acct(id int primary key, bal int)", "-e", "insert into acct values (1, 100)");
             assertThat(setUp.exitCode()).as(setUp.err()).isZero();
+            assertThat(((CbsCoordinator) server.coordinator()).awaitIdle(IDLE_BOUND_MS))
+                    .as("r3 has the row (a secondary may commit it after the client was answered)").isTrue();
             try (Connection r3 = DriverManager.getConnection("jdbc:derby:" + dataDir.toAbsolutePath().normalize().resolve("r3"));
                     Statement st = r3.createStatement()) {
                 assertThat(st.executeUpdate("update acct set bal = 666 where id = 1")).isEqualTo(1);

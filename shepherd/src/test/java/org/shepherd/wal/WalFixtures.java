@@ -75,7 +75,8 @@ final class WalFixtures {
         for (LoggedStatement s : r.statements()) {
             b.append("\n  statement");
             for (Rendering x : s.renderings()) {
-                b.append("\n    ").append(x.dialect()).append(' ').append(x.ignorable()).append(" [").append(x.sql()).append(']');
+                b.append("\n    ").append(x.dialect()).append(' ').append(x.ignorable())
+                        .append(x.dropsReferencingKeys() ? " dropsReferencingKeys" : "").append(" [").append(x.sql()).append(']');
                 for (Param p : x.params()) b.append("\n      ").append(p.jdbcType()).append(' ').append(describeValue(p.value()));
             }
         }

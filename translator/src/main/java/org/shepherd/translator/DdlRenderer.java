@@ -250,7 +250,9 @@ final class DdlRenderer {
         switch (type) {
             case "TABLE":
             case "VIEW":
-                if (!params.isEmpty()) {
+                // RESTRICT is every engine's default; a table's CASCADE is emulated (Translation.dropsCascade)
+                String option = params.size() == 1 ? params.get(0).toUpperCase(Locale.ROOT) : null;
+                if (!params.isEmpty() && !"RESTRICT".equals(option) && !("CASCADE".equals(option) && type.equals("TABLE"))) {
                     throw TranslationException.unsupported("DROP " + type + " ... " + String.join(" ", params)
                             + " is not portable; drop dependent objects first");
                 }
@@ -280,6 +282,12 @@ final class DdlRenderer {
             default:
                 throw TranslationException.unsupported("DROP " + type + " is not supported across engines");
         }
+    }
+
+    /** Whether {@code drop} is {@code DROP TABLE ... CASCADE}. */
+    static boolean dropsCascade(Drop drop) {
+        return "TABLE".equalsIgnoreCase(drop.getType()) && drop.getParameters() != null && drop.getParameters().size() == 1
+                && drop.getParameters().get(0).equalsIgnoreCase("CASCADE");
     }
 
     static String truncate(Truncate truncate, Dialect target) {

@@ -565,6 +565,11 @@ final class Renderer {
                     }
                     return super.visit(f, context);
                 default:
+                    if (target.lacksFunction(name)) {
+                        throw TranslationException.unsupported(name + " is not a function of " + target.name()
+                                + ", one of the replicas' engines; compute the value in the application or with functions"
+                                + " every replica has");
+                    }
                     return super.visit(f, context);
             }
         }
@@ -1121,21 +1126,73 @@ final class Renderer {
         }
 
         /**
-         * {@code LIKE p ESCAPE ''} (no escape character; Hibernate writes it on PostgreSQL and H2) without the clause where
-         * the engine refuses an empty escape and has no escape character by default (Derby, HSQLDB, Db2).
+         * LIKE's escape character as the client's engine reads the pattern, made explicit where the target's differs.
+         * Without an ESCAPE clause MySQL, MariaDB and PostgreSQL escape with the backslash and Derby, HSQLDB and Db2
+         * escape nothing; {@code ESCAPE ''} means no escape character on PostgreSQL but the backslash on MariaDB, and is
+         * refused by Derby, HSQLDB and Db2. A pattern that escapes with the backslash gets {@code ESCAPE '\'} where
+         * nothing escapes by default, except {@code REPLACE(p, '\', '\\')} (every backslash doubled, so that none
+         * escapes: Hibernate's MySQL dialect), which is {@code p} there (and spares Derby the REPLACE it lacks). A pattern
+         * that escapes nothing gets {@code ESCAPE ''} on PostgreSQL, and its backslashes doubled on MySQL and MariaDB.
+         * An explicit escape character is kept.
          */
         @Override
         public <S> StringBuilder visit(LikeExpression like, S context) {
             Expression escape = like.getEscape();
-            if (!(escape instanceof StringValue) || !((StringValue) escape).getValue().isEmpty() || target.takesEmptyLikeEscape()) {
+            boolean emptyEscape = escape instanceof StringValue && ((StringValue) escape).getValue().isEmpty();
+            if (like.getLikeKeyWord() != LikeExpression.KeyWord.LIKE && like.getLikeKeyWord() != LikeExpression.KeyWord.ILIKE
+                    || escape != null && !emptyEscape) {
                 return super.visit(like, context);
             }
-            like.setEscape(null);
+            boolean clientEscapes = client.likeEscapesWithBackslash() && !(emptyEscape && client.takesEmptyLikeEscape());
+            Expression pattern = like.getRightExpression();
+            Expression newEscape = null;
+            Expression newPattern = pattern;
+            if (clientEscapes && !target.likeEscapesWithBackslash()) {
+                Expression undoubled = backslashesDoubled(pattern);
+                if (undoubled != null) {
+                    newPattern = undoubled;
+                } else {
+                    newEscape = new StringValue("\\");
+                }
+            } else if (!clientEscapes && target.likeEscapesWithBackslash()) {
+                if (target.takesEmptyLikeEscape()) {
+                    newEscape = new StringValue("");
+                } else {
+                    newPattern = doubleBackslashes(pattern);
+                }
+            }
+            if (newEscape == escape && newPattern == pattern) {
+                return super.visit(like, context);
+            }
+            like.setEscape(newEscape);
+            like.setRightExpression(newPattern);
             try {
                 return super.visit(like, context);
             } finally {
                 like.setEscape(escape);
+                like.setRightExpression(pattern);
             }
+        }
+
+        /** {@code pattern} with every backslash doubled: a literal's value, else {@code REPLACE(pattern, '\', '\\')}. */
+        private static Expression doubleBackslashes(Expression pattern) {
+            if (pattern instanceof StringValue literal && literal.getPrefix() == null) {
+                return new StringValue(literal.getValue().replace("\\", "\\\\"));
+            }
+            Function replace = new Function();
+            replace.setName("REPLACE");
+            replace.setParameters(new ExpressionList<>(pattern, new StringValue("\\"), new StringValue("\\\\")));
+            return replace;
+        }
+
+        /** {@code p} of {@code REPLACE(p, '\', '\\')}, else null. */
+        private static Expression backslashesDoubled(Expression pattern) {
+            if (!(pattern instanceof Function f) || !"REPLACE".equalsIgnoreCase(f.getName())) {
+                return null;
+            }
+            List<Expression> args = arguments(f);
+            return args.size() == 3 && args.get(1) instanceof StringValue from && "\\".equals(from.getValue())
+                    && args.get(2) instanceof StringValue to && "\\\\".equals(to.getValue()) ? args.get(0) : null;
         }
 
         /**

@@ -60,6 +60,7 @@ public final class Translation {
     private final List<PinnedSlot> pinned;
     private final int[] orderKeyColumns;
     private final Existence existence;
+    private final boolean dropsCascade;
     private final List<String> identityColumns;
     private final String insertTable;
     private final String insertSelectSql;
@@ -86,6 +87,7 @@ public final class Translation {
         this.savepointName = b.savepointName;
         this.orderKeyColumns = b.orderKeyColumns;
         this.existence = b.existence;
+        this.dropsCascade = b.ast instanceof Drop drop && DdlRenderer.dropsCascade(drop);
         this.identityColumns = List.copyOf(b.identityColumns);
         this.insertTable = b.insertTable;
         this.insertSelectSql = insertSelectSql(b.ast, b.upsert);
@@ -241,6 +243,16 @@ public final class Translation {
             default:
                 return false;
         }
+    }
+
+    /**
+     * Whether it is {@code DROP TABLE t CASCADE}. Every engine then runs a plain DROP TABLE, after the foreign keys of
+     * other tables that reference t were dropped there (each replica reads them from its own catalog), so that every
+     * engine does the same: PostgreSQL's and HSQLDB's own CASCADE would drop the views that read t too, which Derby's
+     * and MySQL's DROP TABLE refuse.
+     */
+    public boolean dropsCascade() {
+        return dropsCascade;
     }
 
     /** The existence clause of a DDL statement ({@code IF NOT EXISTS}, {@code IF EXISTS}), or NONE. */

@@ -24,6 +24,7 @@ import org.shepherd.schedule.Stmt;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.time.Scheduler;
+import org.shepherd.vote.AnswerDigest;
 import org.shepherd.vote.Ballot;
 import org.shepherd.wal.CommitLog;
 
@@ -939,19 +940,45 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             }
         }
         if (accepted == null) disagreeing.add(0, replicas.get(t.primary()).name());
-        String msg = "Shepherd aborted the transaction: replicas " + String.join(", ", disagreeing)
-                + " disagreed on statement " + (q.index() + 1) + " (" + shorten(q.text()) + "): " + answers
-                + ". Retry the transaction.";
+        boolean notPortable = refusedByOtherEngines(t, q, ready, accepted, primaryBallot);
+        String msg = notPortable
+                ? "Shepherd aborted the transaction: statement " + (q.index() + 1) + " (" + shorten(q.text()) + ") ran on the"
+                        + " primary " + replicas.get(t.primary()).name() + " but replicas of other engines refused it (SQLState"
+                        + " class 42: their engine does not take it, and Shepherd does not translate it for them): " + answers
+                        + ". It cannot run on every replica; retrying will not help."
+                : "Shepherd aborted the transaction: replicas " + String.join(", ", disagreeing)
+                        + " disagreed on statement " + (q.index() + 1) + " (" + shorten(q.text()) + "): " + answers
+                        + ". Retry the transaction.";
         Ctx c = ctx.get(t.id());
         CommitCallback cb = c.commitCallback;
         c.commitCallback = null;
         abort(t, msg);
-        cb.failed(new SQLException(msg, "40001"));
-        if (accepted != null && !accepted.agreesWith(primaryBallot) && t.primary() == primary) {
+        cb.failed(new SQLException(msg, notPortable ? "0A000" : "40001"));
+        if (notPortable) {
+            LOG.warn("not held against the primary {}: {}", replicas.get(t.primary()).name(), msg);
+        } else if (accepted != null && !accepted.agreesWith(primaryBallot) && t.primary() == primary) {
             primaryOutvoted(replicas.get(primary).name() + " answered " + primaryBallot.summary() + " to statement "
                     + (q.index() + 1) + " of T" + t.id() + " (" + shorten(q.text()) + ") where f+1 = " + (settings.f() + 1)
                     + " replicas answered " + accepted.summary());
         }
+    }
+
+    /**
+     * Whether the answer f+1 replicas agreed on is a refusal (an error of SQLState class 42) of a statement the primary
+     * ran, and no replica of the primary's engine is among them: then the statement is one the translator did not make
+     * portable to their engine (replicas of one engine refuse alike), not evidence against the primary, and the
+     * transaction is aborted without a view change. A replica of the primary's own engine that refuses it does count.
+     */
+    private boolean refusedByOtherEngines(Txn<S> t, Stmt<S> q, boolean[] ready, Ballot accepted, Ballot primaryBallot) {
+        if (!AnswerDigest.isRefusal(accepted) || AnswerDigest.isRefusal(primaryBallot)) return false;
+        String engine = replicas.get(t.primary()).engine();
+        if (engine.isEmpty()) return false;
+        for (ReplicaManager<S> r : replicas) {
+            if (r.index() != t.primary() && ready[r.index()] && accepted.agreesWith(q.vote(r.index())) && engine.equals(r.engine())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -146,6 +146,11 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         return pool.sizeMax();
     }
 
+    @Override
+    public String engine() {
+        return dialect.family().name();
+    }
+
     public Dialect dialect() {
         return dialect;
     }
@@ -607,6 +612,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
                 return Outcome.answer(AnswerDigest.updateCount(u.count(), List.of(), List.of()), u);
             }
+            if (stmt.dropsReferencingKeys(dialect)) ReferencingKeys.dropFor(c, dialect, sql);
             statements.invalidateAfter(sql);
             boolean cached = !params.isEmpty();
             Statement st = cached

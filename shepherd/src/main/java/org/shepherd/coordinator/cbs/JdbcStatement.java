@@ -125,7 +125,7 @@ public final class JdbcStatement {
                     ignorable = t.existence() == Translation.Existence.IF_NOT_EXISTS ? IgnorableError.ALREADY_EXISTS
                             : IgnorableError.DOES_NOT_EXIST;
                 }
-                out.add(new Rendering(d.name(), secondarySqlFor(d), paramsFor(d), ignorable));
+                out.add(new Rendering(d.name(), secondarySqlFor(d), paramsFor(d), ignorable, t != null && t.dropsCascade()));
             } catch (SQLException cannotExpress) {
                 // replicas of this dialect failed it too: replaying it there fails the same way (no rendering)
             }
@@ -150,6 +150,19 @@ public final class JdbcStatement {
     public boolean isDdl() {
         Translation t = translation();
         return t != null && t.kind() == StatementKind.DDL;
+    }
+
+    /**
+     * Whether a replica of dialect {@code d} drops the foreign keys that reference the table this statement drops before
+     * it runs it ({@code DROP TABLE ... CASCADE}, {@link Translation#dropsCascade}).
+     */
+    public boolean dropsReferencingKeys(Dialect d) {
+        if (logged != null) {
+            Rendering r = logged.rendering(d.name());
+            return r != null && r.dropsReferencingKeys();
+        }
+        Translation t = translation();
+        return t != null && t.dropsCascade();
     }
 
     /** Whether {@code e}, raised by a replica of dialect {@code d} for this statement, means "already done". */

@@ -94,11 +94,6 @@ class CbsEmbeddedDefaultTest {
     }
 
     /**
-     * Large objects through the driver's Blob and Clob (created, filled, bound, read back) reach every replica; a NULL
-     * bound through a large-object or stream setter fits a BLOB or CLOB column (Derby refuses a NULL whose type is not
-     * the parameter's).
-     */
-    /**
      * A session's schema (Connection.setSchema, SET SCHEMA): unqualified tables of its statements, DDL included, go to
      * that schema on every replica, whichever pooled connection runs them; identity keys are pinned there too; other
      * sessions keep the default; an unknown schema is refused.
@@ -182,6 +177,11 @@ class CbsEmbeddedDefaultTest {
         }
     }
 
+    /**
+     * Large objects through the driver's Blob and Clob (created, filled, bound, read back) reach every replica; a NULL
+     * bound through a large-object or stream setter fits a BLOB or CLOB column (Derby refuses a NULL whose type is not
+     * the parameter's).
+     */
     @Test
     void blobsAndClobsReachEveryReplica(@TempDir Path dir) throws Exception {
         byte[] image = new byte[200_000];
@@ -242,6 +242,45 @@ class CbsEmbeddedDefaultTest {
      * row on the Derby primary and every row's key is pinned on the secondaries. The third replica's identity generator
      * is moved on behind the shepherd's back: had it generated its own keys, its rows would be 100, 101, ...
      */
+    /**
+     * {@code DROP TABLE t CASCADE} (Hibernate's PostgreSQL, HSQLDB and H2 dialects drop a schema so): the foreign keys of
+     * other tables that reference t are dropped first on every replica, then t; the referencing tables and their rows
+     * stay. A view that reads t still makes the DROP fail, on every replica alike.
+     */
+    @Test
+    void dropTableCascadeDropsTheForeignKeysThatReferenceIt(@TempDir Path dir) throws Exception {
+        try (Embedded server = Embedded.start(dir); Connection c = server.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE parent (id INT PRIMARY KEY)");
+            s.executeUpdate("CREATE TABLE child (id INT PRIMARY KEY, pid INT CONSTRAINT child_parent REFERENCES parent (id))");
+            s.executeUpdate("CREATE TABLE \"Other\" (id INT PRIMARY KEY, pid INT, FOREIGN KEY (pid) REFERENCES parent (id))");
+            s.executeUpdate("INSERT INTO parent VALUES (1)");
+            s.executeUpdate("INSERT INTO child VALUES (10, 1)");
+            s.executeUpdate("CREATE VIEW parent_ids AS SELECT id FROM parent");
+            assertThatThrownBy(() -> s.executeUpdate("DROP TABLE parent CASCADE")).as("a view reads it")
+                    .isInstanceOf(SQLException.class);
+            s.executeUpdate("DROP VIEW parent_ids");
+            assertThatThrownBy(() -> s.executeUpdate("DROP TABLE parent")).as("without CASCADE, child references it")
+                    .isInstanceOf(SQLException.class);
+            assertThat(s.executeUpdate("DROP TABLE parent CASCADE")).isZero();
+            s.executeUpdate("DROP TABLE IF EXISTS parent CASCADE"); // gone: nothing to do
+            s.executeUpdate("INSERT INTO child VALUES (11, 7)"); // no parent 7: the key went with the table
+            s.executeUpdate("INSERT INTO \"Other\" VALUES (1, 7)");
+            CbsCoordinator coordinator = server.coordinator();
+            assertThat(coordinator.awaitIdle(10_000)).isTrue();
+            for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+                try (Connection r = e.pool().acquire(); ResultSet rs = r.getMetaData().getTables(null, null, "PARENT", null)) {
+                    assertThat(rs.next()).as("parent on %s", e.name()).isFalse();
+                    try (Statement rst = r.createStatement(); ResultSet n = rst.executeQuery("SELECT COUNT(*) FROM child")) {
+                        assertThat(n.next()).isTrue();
+                        assertThat(n.getInt(1)).as("child rows on %s", e.name()).isEqualTo(2);
+                    }
+                    r.rollback();
+                }
+            }
+            assertThat(coordinator.divergences().snapshot()).isEmpty();
+        }
+    }
+
     @Test
     void theKeysOfAMultiRowInsertArePinnedOnEveryReplica(@TempDir Path dir) throws Exception {
         try (Embedded server = Embedded.start(dir); Connection c = server.connect()) {

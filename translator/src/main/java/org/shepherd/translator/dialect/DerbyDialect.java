@@ -56,6 +56,21 @@ public class DerbyDialect extends NoIfExistsDialect {
         return true;
     }
 
+    /** Functions of MySQL, PostgreSQL or HSQLDB that Derby 10.16 refuses (42Y03, or 42X80 for LEFT, RIGHT, SPACE, TRANSLATE). */
+    private static final Set<String> MISSING_FUNCTIONS = Set.of("REPLACE", "LEFT", "RIGHT", "GREATEST", "LEAST", "IF",
+            "LPAD", "RPAD", "INSTR", "REPEAT", "REVERSE", "SPACE", "TRANSLATE", "CONCAT_WS", "DATE_FORMAT", "DATEDIFF",
+            "FORMAT", "SUBSTRING_INDEX", "FIND_IN_SET", "FIELD", "ELT", "POWER", "POW", "TRUNCATE", "TRUNC", "ASCII", "CHR",
+            "TO_CHAR", "STRCMP", "LOG2", "MD5", "SHA1", "HEX", "UNHEX", "BIT_LENGTH", "OCTET_LENGTH", "INITCAP", "QUARTER",
+            "WEEK", "DAYOFWEEK", "DAYOFYEAR", "DAYNAME", "MONTHNAME", "LAST_DAY", "DATE_ADD", "DATE_SUB", "ADDDATE",
+            "SUBDATE", "CONV", "BIN", "OCT", "CBRT", "DIV", "BTRIM", "SPLIT_PART", "REGEXP_REPLACE", "JSON_EXTRACT",
+            "UTC_TIMESTAMP", "UNIX_TIMESTAMP", "FROM_UNIXTIME", "STR_TO_DATE", "MAKEDATE", "ISNULL", "NVL2", "DECODE",
+            "GROUP_CONCAT", "STRING_AGG", "LISTAGG");
+
+    @Override
+    public boolean lacksFunction(String upperCaseName) {
+        return MISSING_FUNCTIONS.contains(upperCaseName);
+    }
+
     @Override
     public boolean supportsRound() {
         return false;

@@ -129,10 +129,27 @@ public abstract class Dialect {
     }
 
     /**
-     * {@code LIKE p ESCAPE ''} means "no escape character" (MySQL and PostgreSQL, whose default escape is the backslash);
-     * the other engines refuse an empty escape and escape nothing by default.
+     * {@code LIKE p ESCAPE ''} means "no escape character" (PostgreSQL). MySQL and MariaDB take it for their default,
+     * the backslash; Derby, HSQLDB and Db2 refuse it (and escape nothing by default).
      */
     public boolean takesEmptyLikeEscape() {
+        return false;
+    }
+
+    /**
+     * Whether this engine has no built-in function {@code upperCaseName} that other engines have (and the translator does
+     * not rewrite): a call is refused before it runs anywhere, rather than failing on this engine's replicas only, where
+     * f+1 of them agreeing on the error would outvote a primary that ran it.
+     */
+    public boolean lacksFunction(String upperCaseName) {
+        return false;
+    }
+
+    /**
+     * Whether LIKE takes the backslash as its escape character when no ESCAPE clause names one (MySQL, MariaDB and
+     * PostgreSQL: {@code 'a\_b'} matches only "a_b"); Derby, HSQLDB and Db2 escape nothing then.
+     */
+    public boolean likeEscapesWithBackslash() {
         return false;
     }
 

