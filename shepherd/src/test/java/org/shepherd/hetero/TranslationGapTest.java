@@ -7,9 +7,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.shepherd.coordinator.Answer;
-import org.shepherd.coordinator.ExecOptions;
-import org.shepherd.coordinator.ResultCursor;
 import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
@@ -46,21 +43,22 @@ class TranslationGapTest {
         }
         try (CbsCoordinator coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 8,
                 100, 60_000, new DivergenceLog()); Session s = coordinator.openSession("app", "db")) {
-            run(s, "CREATE TABLE person (id INT PRIMARY KEY, name VARCHAR(20))");
-            run(s, "INSERT INTO person VALUES (1, 'Robert')");
-            assertThatThrownBy(() -> readAll(s, "SELECT SOUNDEX(name) FROM person")).as("autocommit: answered after the vote")
+            Workloads.update(s, "CREATE TABLE person (id INT PRIMARY KEY, name VARCHAR(20))");
+            Workloads.update(s, "INSERT INTO person VALUES (1, 'Robert')");
+            assertThatThrownBy(() -> Workloads.query(s, "SELECT SOUNDEX(name) FROM person"))
+                    .as("autocommit: answered after the vote")
                     .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000")
                     .hasMessageContaining("replicas of other engines refused it");
             s.setAutoCommit(false);
-            run(s, "INSERT INTO person VALUES (2, 'Rupert')");
+            Workloads.update(s, "INSERT INTO person VALUES (2, 'Rupert')");
             try {
-                readAll(s, "SELECT SOUNDEX(name) FROM person"); // the primary's answer may reach the client first
+                Workloads.query(s, "SELECT SOUNDEX(name) FROM person"); // the primary's answer may reach the client first
             } catch (SQLException e) {
                 assertThat(e.getSQLState()).isEqualTo("0A000");
             }
             assertThatThrownBy(s::commit).isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000");
             s.setAutoCommit(true);
-            run(s, "INSERT INTO person VALUES (3, 'Ruth')");
+            Workloads.update(s, "INSERT INTO person VALUES (3, 'Ruth')");
             assertThat(coordinator.awaitIdle(30_000)).isTrue();
             assertThat(coordinator.primary().name()).as("no view change").isEqualTo("gap-h");
             for (ReplicaPool p : pools) {
@@ -72,16 +70,5 @@ class TranslationGapTest {
                 }
             }
         }
-    }
-
-    private static void readAll(Session s, String sql) throws SQLException {
-        Answer.Rows rows = (Answer.Rows) s.execute(sql, List.of(), ExecOptions.DEFAULT);
-        try (ResultCursor c = rows.cursor()) {
-            while (!c.exhausted()) c.fetch(100);
-        }
-    }
-
-    private static void run(Session s, String sql) throws SQLException {
-        s.execute(sql, List.of(), ExecOptions.DEFAULT);
     }
 }
