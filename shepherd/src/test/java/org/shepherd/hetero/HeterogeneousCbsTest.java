@@ -355,6 +355,43 @@ class HeterogeneousCbsTest {
         }
     }
 
+    /**
+     * MySQL's {@code ON UPDATE CURRENT_TIMESTAMP} with a MariaDB primary and Derby and HSQLDB secondaries: an UPDATE that
+     * leaves the column out sets it to one time on every engine (Derby and HSQLDB have no such clause; MariaDB would take
+     * its own time); created through the shepherd, and behind its back before it served (the shepherd then reads the
+     * clause from MariaDB's information_schema).
+     */
+    @Test
+    void onUpdateCurrentTimestampGetsOneTimeOnEveryEngine() throws Exception {
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE doc (id INT PRIMARY KEY, body VARCHAR(10), changed TIMESTAMP(6) NOT NULL"
+                    + " DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))");
+            onUpdateRows(c, s);
+        }
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0)) {
+            behindTheShepherdsBack(ReplicaTables.pools(c),
+                    "CREATE TABLE doc (id INT PRIMARY KEY, body VARCHAR(10), changed DATETIME(6) NOT NULL DEFAULT"
+                            + " CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))",
+                    "CREATE TABLE doc (id INT PRIMARY KEY, body VARCHAR(10), changed TIMESTAMP NOT NULL DEFAULT"
+                            + " CURRENT_TIMESTAMP)",
+                    "CREATE TABLE doc (id INT PRIMARY KEY, body VARCHAR(10), changed TIMESTAMP(6) DEFAULT LOCALTIMESTAMP"
+                            + " NOT NULL)");
+            try (Session s = c.openSession("app", "db")) {
+                onUpdateRows(c, s);
+            }
+        }
+    }
+
+    private static void onUpdateRows(CbsCoordinator c, Session s) throws Exception {
+        Workloads.update(s, "INSERT INTO doc (id, body) VALUES (1, 'a'), (2, 'b')");
+        Thread.sleep(5); // a later time for the UPDATE, so that its own time shows
+        assertThat(Workloads.update(s, "UPDATE doc SET body = 'A' WHERE id = 1")).isEqualTo(1);
+        assertThat(firstColumn(s, "SELECT COUNT(DISTINCT changed) FROM doc")).as("the UPDATE set its own time").containsExactly("2");
+        assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+        ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "doc", "id");
+        assertThat(c.divergences().snapshot()).isEmpty();
+    }
+
     private static void clockDefaultRows(CbsCoordinator c, Session s) throws Exception {
         Workloads.update(s, "INSERT INTO ev (id, name) VALUES (1, 'a'), (2, 'b')");
         Thread.sleep(5); // a later time for the next statements, so that each statement's own time shows

@@ -34,7 +34,7 @@ final class ReplicaServers implements AutoCloseable {
     private static final long CONNECT_TIMEOUT_MS = 10_000;
     /** HSQLDB serves one database: a new replica set drops what the previous one left there. */
     private static final List<String> HSQLDB_TABLES = List.of("shepherd_txlog", "shepherd_txlog_base",
-            "acct", "order_line", "orders", "stock", "customer", "district", "hot", "ev");
+            "acct", "order_line", "orders", "stock", "customer", "district", "hot", "ev", "doc");
 
     private final ReplicaSet servers;
     private final Map<String, DatabaseServer> byName = new TreeMap<>();

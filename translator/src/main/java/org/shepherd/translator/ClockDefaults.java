@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 import net.sf.jsqlparser.expression.Expression;
@@ -44,6 +45,11 @@ import org.shepherd.translator.dialect.Dialect.TypeKind;
  * <p>What cannot be rewritten is refused (0A000): ALTER TABLE ... ADD COLUMN with such a default (each replica would
  * fill the existing rows with its own time), an INSERT ... SELECT whose select is not a plain one, and a MERGE whose
  * INSERT has no column list. MySQL's REPLACE gets the same treatment as INSERT.
+ *
+ * <p>MySQL's {@code ON UPDATE CURRENT_TIMESTAMP} likewise: every UPDATE (and ON DUPLICATE KEY UPDATE) that does not set
+ * such a column gets {@code column = CURRENT_TIMESTAMP}, pinned. MySQL sets it only when the row's values change; here
+ * every matched row gets it. The clause stays in MySQL replicas' DDL (the catalog reads it back from
+ * information_schema) and is left out elsewhere. An UPDATE that joins tables must set the column itself.
  */
 final class ClockDefaults {
 
@@ -102,6 +108,32 @@ final class ClockDefaults {
         return ofExpression(expression, client);
     }
 
+    /** The clock of a column definition's MySQL {@code ON UPDATE} clause ({@code specs} as JSqlParser splits them), or null. */
+    static TypeKind onUpdateOfSpecs(List<String> specs, Dialect client) {
+        int at = onUpdateIndex(specs);
+        if (at < 0 || at + 2 >= specs.size()) return null;
+        String expression = specs.get(at + 2);
+        if (at + 3 < specs.size() && ARGUMENTS.matcher(specs.get(at + 3)).matches()) expression += specs.get(at + 3);
+        return ofExpression(expression, client);
+    }
+
+    /** The tokens of {@code specs}'s ON UPDATE clause: its start and its end (exclusive), or null when it has none. */
+    static int[] onUpdateClause(List<String> specs) {
+        int at = onUpdateIndex(specs);
+        if (at < 0 || at + 2 >= specs.size()) return null;
+        int end = at + 3;
+        if (end < specs.size() && ARGUMENTS.matcher(specs.get(end)).matches()) end++;
+        return new int[] {at, end};
+    }
+
+    private static int onUpdateIndex(List<String> specs) {
+        if (specs == null) return -1;
+        for (int i = 0; i + 1 < specs.size(); i++) {
+            if (specs.get(i).equalsIgnoreCase("ON") && specs.get(i + 1).equalsIgnoreCase("UPDATE")) return i;
+        }
+        return -1;
+    }
+
     /**
      * The column definition tokens without a clock DEFAULT (the DEFAULT keyword and its expression), or {@code specs}
      * itself when its default is not the clock.
@@ -133,6 +165,10 @@ final class ClockDefaults {
         if (st instanceof Alter alter) {
             refuseAddedClockColumn(alter, client);
         } else if (st instanceof Insert insert) {
+            if (insert.getDuplicateUpdateSets() != null && !insert.getDuplicateUpdateSets().isEmpty()) {
+                // MySQL's ON DUPLICATE KEY UPDATE updates the row that was there: its ON UPDATE columns as an UPDATE's
+                setOnUpdate(insert.getDuplicateUpdateSets(), onUpdateClocks(catalog, insert.getTable().getFullyQualifiedName()));
+            }
             Map<String, ClockDefault> clocks = clocks(catalog, insert.getTable().getFullyQualifiedName());
             if (clocks.isEmpty()) return;
             if (insert.isOnlyDefaultValues()) {
@@ -147,13 +183,21 @@ final class ClockDefaults {
                     insert.getTable().getName());
         } else if (st instanceof Update update) {
             Map<String, ClockDefault> clocks = clocks(catalog, update.getTable().getFullyQualifiedName());
-            if (clocks.isEmpty() || update.getUpdateSets() == null) return;
+            if (update.getUpdateSets() == null) return;
             for (UpdateSet set : update.getUpdateSets()) {
                 for (int i = 0; i < set.getColumns().size() && i < set.getValues().size(); i++) {
                     ClockDefault clock = clocks.get(SchemaCatalog.key(set.getColumns().get(i).getColumnName()));
                     if (clock != null && isDefault(set.getValues().get(i))) setValue(set, i, expression(clock));
                 }
             }
+            Map<String, ClockDefault> onUpdate = onUpdateClocks(catalog, update.getTable().getFullyQualifiedName());
+            if (onUpdate.isEmpty()) return;
+            if (update.getJoins() != null && !update.getJoins().isEmpty() || update.getStartJoins() != null
+                    && !update.getStartJoins().isEmpty() || update.getFromItem() != null) {
+                refuseJoinedOnUpdate(update, onUpdate);
+                return;
+            }
+            setOnUpdate(update.getUpdateSets(), onUpdate);
         } else if (st instanceof Upsert upsert) { // MySQL's REPLACE: a new row, whose clock default is filled like an INSERT's
             Map<String, ClockDefault> clocks = clocks(catalog, upsert.getTable().getFullyQualifiedName());
             if (clocks.isEmpty()) return;
@@ -164,11 +208,43 @@ final class ClockDefaults {
         }
     }
 
+    /**
+     * Sets every column of {@code onUpdate} that {@code sets} does not to its clock, as MySQL's {@code ON UPDATE
+     * CURRENT_TIMESTAMP} would have on each replica at its own time (MySQL does so only when the row's values change;
+     * here the column is set by every UPDATE that matches the row).
+     */
+    private static void setOnUpdate(List<UpdateSet> sets, Map<String, ClockDefault> onUpdate) {
+        for (ClockDefault clock : onUpdate.values()) {
+            String key = SchemaCatalog.key(clock.column());
+            boolean set = sets.stream().flatMap(s -> s.getColumns().stream())
+                    .anyMatch(c -> SchemaCatalog.key(c.getColumnName()).equals(key));
+            if (!set) sets.add(new UpdateSet(new Column(clock.column()), expression(clock)));
+        }
+    }
+
+    /** An UPDATE of several tables (MySQL's joins) leaves an ON UPDATE column to the replicas unless it sets it. */
+    private static void refuseJoinedOnUpdate(Update update, Map<String, ClockDefault> onUpdate) {
+        for (ClockDefault clock : onUpdate.values()) {
+            String key = SchemaCatalog.key(clock.column());
+            boolean set = update.getUpdateSets().stream().flatMap(s -> s.getColumns().stream())
+                    .anyMatch(c -> SchemaCatalog.key(c.getColumnName()).equals(key));
+            if (!set) {
+                throw TranslationException.unsupported("An UPDATE that joins tables leaves column " + clock.column() + " of "
+                        + update.getTable().getName() + " (ON UPDATE CURRENT_TIMESTAMP) to each replica's clock; set it in the"
+                        + " statement (SET " + clock.column() + " = CURRENT_TIMESTAMP, which Shepherd pins)");
+            }
+        }
+    }
+
     private static void refuseAddedClockColumn(Alter alter, Dialect client) {
         if (alter.getAlterExpressions() == null) return;
         for (AlterExpression change : alter.getAlterExpressions()) {
             if (change.getOperation() != AlterOperation.ADD || change.getColDataTypeList() == null) continue;
             for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
+                if (onUpdateClause(cd.getColumnSpecs()) != null) {
+                    throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " ... ON UPDATE:"
+                            + " declare ON UPDATE CURRENT_TIMESTAMP in CREATE TABLE, or set the column in each UPDATE");
+                }
                 if (ofSpecs(cd.getColumnSpecs(), client) != null) {
                     throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " with a DEFAULT"
                             + " that reads the clock would fill the existing rows with each replica's own time; add the column"
@@ -278,13 +354,21 @@ final class ClockDefaults {
     }
 
     private static Map<String, ClockDefault> clocks(SchemaCatalog catalog, String table) {
+        return clocks(catalog, table, ColumnType::clockDefault);
+    }
+
+    private static Map<String, ClockDefault> onUpdateClocks(SchemaCatalog catalog, String table) {
+        return clocks(catalog, table, ColumnType::clockOnUpdate);
+    }
+
+    /** The columns of {@code table} with a clock {@code which} says (null: none), by key. */
+    private static Map<String, ClockDefault> clocks(SchemaCatalog catalog, String table, Function<ColumnType, TypeKind> which) {
         Map<String, ColumnType> columns = catalog.columns(table);
         Map<String, ClockDefault> clocks = new LinkedHashMap<>();
         if (columns == null) return clocks;
         columns.forEach((name, type) -> {
-            if (type.clockDefault() != null) {
-                clocks.put(name, new ClockDefault(type.clockDefault(), type.sqlName() != null ? type.sqlName() : name));
-            }
+            TypeKind clock = which.apply(type);
+            if (clock != null) clocks.put(name, new ClockDefault(clock, type.sqlName() != null ? type.sqlName() : name));
         });
         return clocks;
     }

@@ -153,6 +153,19 @@ final class DdlRenderer {
             }
             specs = ClockDefaults.withoutClockDefault(specs, client);
         }
+        TypeKind onUpdate = null;
+        int[] onUpdateClause = ClockDefaults.onUpdateClause(specs);
+        if (onUpdateClause != null) {
+            onUpdate = ClockDefaults.onUpdateOfSpecs(specs, client);
+            if (client.family() != Dialect.Family.MYSQL || onUpdate != TypeKind.TIMESTAMP || type.columnKind() != TypeKind.TIMESTAMP) {
+                throw TranslationException.unsupported("ON UPDATE in a column definition is MySQL's, and Shepherd takes it only"
+                        + " as ON UPDATE CURRENT_TIMESTAMP of a TIMESTAMP or DATETIME column; set column " + cd.getColumnName()
+                        + " explicitly in each UPDATE");
+            }
+            List<String> rest = new ArrayList<>(specs.subList(0, onUpdateClause[0]));
+            rest.addAll(specs.subList(onUpdateClause[1], specs.size()));
+            specs = rest;
+        }
         List<String> kept = new ArrayList<>();
         boolean identity = type.identity();
         boolean consumed = false;
@@ -173,9 +186,6 @@ final class DdlRenderer {
                 identity = true;
                 consumed = true;
                 i = j + 1;
-            } else if (u.equals("ON") && i + 1 < specs.size() && specs.get(i + 1).equalsIgnoreCase("UPDATE")) {
-                throw TranslationException.unsupported("ON UPDATE in a column definition is MySQL-only and evaluated per replica; "
-                        + "set the column explicitly in each UPDATE");
             } else if (u.equals("NULL") && (i == 0 || !specs.get(i - 1).equalsIgnoreCase("NOT"))
                     && (i == 0 || !specs.get(i - 1).equalsIgnoreCase("DEFAULT"))) {
                 if (target.supportsNullColumnConstraint()) {
@@ -210,6 +220,11 @@ final class DdlRenderer {
         }
         if (clock != null && clockDefaults) {
             out.append(" DEFAULT ").append(target.clockDefault(clock, type.length()));
+        }
+        if (onUpdate != null && clockDefaults && target.family() == Dialect.Family.MYSQL) {
+            // kept where the engine has it, so that the catalog learns it again from a MySQL primary's metadata; every
+            // UPDATE sets the column itself (ClockDefaults), with one time for every replica
+            out.append(" ON UPDATE ").append(target.clockDefault(onUpdate, type.length()));
         }
         for (String token : kept) {
             out.append(' ').append(token);

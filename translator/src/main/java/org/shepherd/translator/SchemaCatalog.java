@@ -2,6 +2,7 @@ package org.shepherd.translator;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -42,30 +43,36 @@ public final class SchemaCatalog {
     /**
      * A column's canonical type: length for CHAR/VARCHAR, precision for DECIMAL and TIMESTAMP; scale for DECIMAL; and,
      * when its DEFAULT reads the clock ({@code DEFAULT CURRENT_TIMESTAMP}), the clock's type (TIMESTAMP, DATE or TIME; see
-     * {@link ClockDefaults}), else null;
+     * {@link ClockDefaults}), else null; likewise {@code clockOnUpdate} for MySQL's {@code ON UPDATE CURRENT_TIMESTAMP};
      * {@code keySeq}: its position in the table's primary key (1-based), 0 when it is not in it; {@code sqlName}: the
      * column's name as a statement writes it (as the DDL wrote it, or as the database stores it, quoted when that is not
      * how an unquoted name folds), null when not known.
      */
-    public record ColumnType(TypeKind kind, int length, int scale, TypeKind clockDefault, int keySeq, String sqlName) {
+    public record ColumnType(TypeKind kind, int length, int scale, TypeKind clockDefault, TypeKind clockOnUpdate, int keySeq,
+            String sqlName) {
 
         public ColumnType(TypeKind kind, int length, int scale) {
-            this(kind, length, scale, null, 0, null);
+            this(kind, length, scale, null, null, 0, null);
         }
 
         /** This type with the clock default {@code d}. */
         ColumnType withClockDefault(TypeKind d) {
-            return new ColumnType(kind, length, scale, d, keySeq, sqlName);
+            return new ColumnType(kind, length, scale, d, clockOnUpdate, keySeq, sqlName);
+        }
+
+        /** This type set to clock {@code d} by every UPDATE of its row that does not set it (MySQL's ON UPDATE). */
+        ColumnType withClockOnUpdate(TypeKind d) {
+            return new ColumnType(kind, length, scale, clockDefault, d, keySeq, sqlName);
         }
 
         /** This type as column {@code seq} (1-based) of the primary key. */
         ColumnType withKeySeq(int seq) {
-            return new ColumnType(kind, length, scale, clockDefault, seq, sqlName);
+            return new ColumnType(kind, length, scale, clockDefault, clockOnUpdate, seq, sqlName);
         }
 
         /** This type of the column a statement names {@code name}. */
         ColumnType withSqlName(String name) {
-            return new ColumnType(kind, length, scale, clockDefault, keySeq, name);
+            return new ColumnType(kind, length, scale, clockDefault, clockOnUpdate, keySeq, name);
         }
 
         public boolean isInteger() {
@@ -259,7 +266,7 @@ public final class SchemaCatalog {
         SqlTypes.Spec spec = SqlTypes.parse(cd.getColDataType().toString(), client);
         TypeKind clock = ClockDefaults.ofSpecs(cd.getColumnSpecs(), client);
         return new ColumnType(spec.columnKind(), spec.length(), spec.scale(),
-                clock, 0, cd.getColumnName());
+                clock, ClockDefaults.onUpdateOfSpecs(cd.getColumnSpecs(), client), 0, cd.getColumnName());
     }
 
     /**
@@ -285,6 +292,7 @@ public final class SchemaCatalog {
                         columns.put(name, type.withSqlName(sqlName(name, folds)));
                     });
                     if (!found) return null;
+                    onUpdateClocks(c, place, columns);
                     try (ResultSet keys = c.getMetaData().getPrimaryKeys(place[0], place[1], place[2])) {
                         while (keys.next()) {
                             ColumnType type = columns.get(keys.getString("COLUMN_NAME"));
@@ -299,6 +307,31 @@ public final class SchemaCatalog {
                 }
             }
         };
+    }
+
+    /**
+     * On MySQL and MariaDB, the columns of {@code columns} (of the table at {@code place}: catalog, schema, name) that an
+     * UPDATE sets to the clock ({@code ON UPDATE CURRENT_TIMESTAMP}), which JDBC's metadata does not tell: read from
+     * {@code information_schema.COLUMNS.EXTRA}.
+     */
+    private static void onUpdateClocks(Connection c, String[] place, Map<String, ColumnType> columns) throws SQLException {
+        String product = c.getMetaData().getDatabaseProductName();
+        if (product == null || !(product.contains("MySQL") || product.contains("MariaDB"))) return;
+        try (PreparedStatement ps = c.prepareStatement("SELECT COLUMN_NAME, EXTRA FROM information_schema.COLUMNS"
+                + " WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?")) {
+            ps.setString(1, place[0] != null ? place[0] : place[1]); // the database: JDBC's catalog, or its schema
+            ps.setString(2, place[2]);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String extra = rs.getString(2) == null ? "" : rs.getString(2).toLowerCase(Locale.ROOT);
+                    int at = extra.indexOf("on update ");
+                    ColumnType type = columns.get(rs.getString(1));
+                    if (at < 0 || type == null) continue;
+                    TypeKind clock = ClockDefaults.ofExpression(extra.substring(at + "on update ".length()).split(" ")[0], null);
+                    if (clock != null) columns.put(rs.getString(1), type.withClockOnUpdate(clock));
+                }
+            }
+        }
     }
 
     /** One row of {@link DatabaseMetaData#getColumns}. */

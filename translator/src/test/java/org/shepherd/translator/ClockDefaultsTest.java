@@ -42,6 +42,37 @@ class ClockDefaultsTest {
         assertThat(ddl.sqlFor(Dialect.POSTGRESQL)).contains("created TIMESTAMP(6) DEFAULT CURRENT_TIMESTAMP NOT NULL");
     }
 
+    /** MySQL's ON UPDATE CURRENT_TIMESTAMP: every UPDATE that leaves the column out sets it, with one pinned time. */
+    @Test
+    void onUpdateCurrentTimestampIsSetByEveryUpdateWithAPinnedTime() throws SQLException {
+        Translator t = new Translator(Dialect.MARIADB, List.of(Dialect.MARIADB, Dialect.DERBY, Dialect.POSTGRESQL), 64);
+        Translation ddl = t.translate("CREATE TABLE doc (id INT PRIMARY KEY, body VARCHAR(20), changed TIMESTAMP(6) NOT NULL"
+                + " DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE CURRENT_TIMESTAMP(6))");
+        assertThat(ddl.sqlFor(Dialect.MARIADB)).contains("changed DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6) ON UPDATE"
+                + " CURRENT_TIMESTAMP(6) NOT NULL");
+        assertThat(ddl.sqlFor(Dialect.DERBY)).contains("changed TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL")
+                .doesNotContain("UPDATE");
+        assertThat(t.catalog().columns("DOC").get("CHANGED").clockOnUpdate()).isEqualTo(TypeKind.TIMESTAMP);
+
+        Translation update = t.translate("UPDATE doc SET body = ? WHERE id = ?");
+        assertThat(update.sqlFor(Dialect.DERBY)).isEqualTo("UPDATE doc SET body = ?, changed = " + TS + " WHERE id = ?");
+        assertThat(update.nondeterministic()).extracting(PinnedSlot::kind).containsExactly(PinnedSlot.Kind.TIMESTAMP);
+        assertThat(t.translate("UPDATE doc SET changed = '2020-01-01 00:00:00', body = 'b'").sqlFor(Dialect.DERBY))
+                .as("a value the statement gives is kept").isEqualTo("UPDATE doc SET changed = '2020-01-01 00:00:00', body = 'b'");
+        Translator mysqlOnly = new Translator(Dialect.MARIADB, List.of(Dialect.MARIADB), 64); // ODKU needs every replica MySQL
+        mysqlOnly.translate("CREATE TABLE doc (id INT PRIMARY KEY, body VARCHAR(20), changed TIMESTAMP ON UPDATE CURRENT_TIMESTAMP)");
+        assertThat(mysqlOnly.translate("INSERT INTO doc (id, body) VALUES (1, 'a') ON DUPLICATE KEY UPDATE body = 'c'")
+                .sqlFor(Dialect.MARIADB)).endsWith("ON DUPLICATE KEY UPDATE body = 'c', changed = CAST(? AS DATETIME(6))");
+        assertThatThrownBy(() -> t.translate("UPDATE doc d JOIN doc e ON d.id = e.id SET d.body = 'x'"))
+                .hasMessageContaining("ON UPDATE CURRENT_TIMESTAMP");
+        assertThatThrownBy(() -> t.translate("ALTER TABLE doc ADD COLUMN seen TIMESTAMP ON UPDATE CURRENT_TIMESTAMP"))
+                .hasMessageContaining("declare ON UPDATE CURRENT_TIMESTAMP in CREATE TABLE");
+        assertThatThrownBy(() -> t.translate("CREATE TABLE d2 (id INT, d DATE ON UPDATE CURRENT_DATE)"))
+                .hasMessageContaining("TIMESTAMP or DATETIME");
+        assertThatThrownBy(() -> translator().translate("CREATE TABLE d3 (id INT, ts TIMESTAMP ON UPDATE CURRENT_TIMESTAMP)"))
+                .as("Derby's dialect has no ON UPDATE").hasMessageContaining("MySQL's");
+    }
+
     @Test
     void theCatalogLearnsTheDefaultsFromTheDdl() throws SQLException {
         Map<String, ColumnType> columns = translator().catalog().columns("EV");
