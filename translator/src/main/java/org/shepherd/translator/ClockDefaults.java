@@ -110,11 +110,8 @@ final class ClockDefaults {
 
     /** The clock of a column definition's MySQL {@code ON UPDATE} clause ({@code specs} as JSqlParser splits them), or null. */
     static TypeKind onUpdateOfSpecs(List<String> specs, Dialect client) {
-        int at = onUpdateIndex(specs);
-        if (at < 0 || at + 2 >= specs.size()) return null;
-        String expression = specs.get(at + 2);
-        if (at + 3 < specs.size() && ARGUMENTS.matcher(specs.get(at + 3)).matches()) expression += specs.get(at + 3);
-        return ofExpression(expression, client);
+        int[] clause = onUpdateClause(specs);
+        return clause == null ? null : ofExpression(String.join("", specs.subList(clause[0] + 2, clause[1])), client);
     }
 
     /** The tokens of {@code specs}'s ON UPDATE clause: its start and its end (exclusive), or null when it has none. */
@@ -215,20 +212,19 @@ final class ClockDefaults {
      */
     private static void setOnUpdate(List<UpdateSet> sets, Map<String, ClockDefault> onUpdate) {
         for (ClockDefault clock : onUpdate.values()) {
-            String key = SchemaCatalog.key(clock.column());
-            boolean set = sets.stream().flatMap(s -> s.getColumns().stream())
-                    .anyMatch(c -> SchemaCatalog.key(c.getColumnName()).equals(key));
-            if (!set) sets.add(new UpdateSet(new Column(clock.column()), expression(clock)));
+            if (!sets(sets, clock)) sets.add(new UpdateSet(new Column(clock.column()), expression(clock)));
         }
+    }
+
+    private static boolean sets(List<UpdateSet> sets, ClockDefault clock) {
+        String key = SchemaCatalog.key(clock.column());
+        return sets.stream().flatMap(s -> s.getColumns().stream()).anyMatch(c -> SchemaCatalog.key(c.getColumnName()).equals(key));
     }
 
     /** An UPDATE of several tables (MySQL's joins) leaves an ON UPDATE column to the replicas unless it sets it. */
     private static void refuseJoinedOnUpdate(Update update, Map<String, ClockDefault> onUpdate) {
         for (ClockDefault clock : onUpdate.values()) {
-            String key = SchemaCatalog.key(clock.column());
-            boolean set = update.getUpdateSets().stream().flatMap(s -> s.getColumns().stream())
-                    .anyMatch(c -> SchemaCatalog.key(c.getColumnName()).equals(key));
-            if (!set) {
+            if (!sets(update.getUpdateSets(), clock)) {
                 throw TranslationException.unsupported("An UPDATE that joins tables leaves column " + clock.column() + " of "
                         + update.getTable().getName() + " (ON UPDATE CURRENT_TIMESTAMP) to each replica's clock; set it in the"
                         + " statement (SET " + clock.column() + " = CURRENT_TIMESTAMP, which Shepherd pins)");
