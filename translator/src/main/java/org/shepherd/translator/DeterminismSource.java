@@ -19,6 +19,14 @@ public interface DeterminismSource {
     /** Once per UUID()/GEN_RANDOM_UUID() occurrence. */
     UUID uuid();
 
+    /**
+     * The next value of sequence {@code name} (as the client's engine stores the name), once per {@code NEXT VALUE FOR}
+     * occurrence.
+     */
+    default long nextValue(String name) throws java.sql.SQLException {
+        throw new java.sql.SQLException("NEXT VALUE FOR " + name + ": this coordinator keeps no sequences", "0A000");
+    }
+
     /** The zone in which CURRENT_TIMESTAMP, CURRENT_DATE and CURRENT_TIME are local times. */
     default ZoneId zone() {
         return ZoneId.systemDefault();

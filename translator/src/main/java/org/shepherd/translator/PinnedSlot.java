@@ -5,7 +5,8 @@ package org.shepherd.translator;
  * marker; {@link Translation#bind} fills it from a {@link DeterminismSource}.
  *
  * @param kind what value the slot receives and as which JDBC type
- * @param source the expression as the client wrote it, for messages and logs
+ * @param source the expression as the client wrote it, for messages and logs; for a SEQUENCE, the sequence's name as
+ *     the client's engine stores it
  */
 public record PinnedSlot(Kind kind, String source) {
 
@@ -22,6 +23,8 @@ public record PinnedSlot(Kind kind, String source) {
         /** A double in [0, 1). */
         RANDOM,
         /** A UUID as its 36-character text. */
-        UUID
+        UUID,
+        /** The next value of the shepherd's sequence named by the slot's source, a long. */
+        SEQUENCE
     }
 }

@@ -25,6 +25,7 @@ import net.sf.jsqlparser.expression.DoubleValue;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExtractExpression;
 import net.sf.jsqlparser.expression.Function;
+import net.sf.jsqlparser.expression.NextValExpression;
 import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.JdbcNamedParameter;
 import net.sf.jsqlparser.expression.JdbcParameter;
@@ -411,6 +412,7 @@ final class Renderer {
                 case TIME: type = target.castType(TypeKind.TIME, 0, 0); break;
                 case RANDOM: type = target.castType(TypeKind.DOUBLE, 0, 0); break;
                 case UUID: type = target.castType(TypeKind.CHAR, 36, 0); break;
+                case SEQUENCE: type = target.castType(TypeKind.BIGINT, 0, 0); break;
                 default: throw new IllegalArgumentException(kind.name());
             }
             out().append("CAST(?n").append(id).append(" AS ").append(type).append(')');
@@ -439,6 +441,26 @@ final class Renderer {
             }
             pin(key, kind, key.getStringValue());
             return out();
+        }
+
+        /**
+         * {@code NEXT VALUE FOR s}: a value of the shepherd's sequence s, drawn once and bound on every replica (see
+         * {@link SequenceStatement}). Where it would be evaluated once per row (a query that reads a table, an UPDATE),
+         * one value would be given to every row: refused.
+         */
+        @Override
+        public <S> StringBuilder visit(NextValExpression next, S context) {
+            sequenceValue(next, next.getName());
+            return out();
+        }
+
+        private void sequenceValue(Object node, String name) {
+            if (!scopes.isEmpty() && !scopes.peek().isEmpty()) {
+                throw TranslationException.unsupported("NEXT VALUE FOR " + name + " in a statement that reads or changes a"
+                        + " table would draw one value per row; Shepherd draws one per occurrence: draw the values first"
+                        + " (VALUES NEXT VALUE FOR " + name + ") and write them");
+            }
+            pin(node, PinnedSlot.Kind.SEQUENCE, SequenceStatement.stored(name, client));
         }
 
         @Override
@@ -471,6 +493,13 @@ final class Renderer {
                 case "CONCAT":
                     concat(args);
                     return out();
+                case "NEXTVAL": // MariaDB's NEXTVAL(s), PostgreSQL's nextval('s')
+                    if (args.size() == 1 && (args.get(0) instanceof Column || args.get(0) instanceof StringValue)) {
+                        sequenceValue(f, args.get(0) instanceof StringValue v ? v.getValue()
+                                : ((Column) args.get(0)).getFullyQualifiedName());
+                        return out();
+                    }
+                    return super.visit(f, context);
                 case "COUNT":
                     if (target.comparesStringsPadSpace() && f.isDistinct() && args.size() == 1 && isVarchar(args.get(0))
                             && (typeOf(args.get(0)) == null || typeOf(args.get(0)).length() < MAX_DERBY_VARCHAR_LENGTH)) {
@@ -1629,10 +1658,13 @@ final class Renderer {
             try {
                 padSpaceGrouping(select);
                 Saved saved = rewriteOrderAndLimit(select);
+                boolean noTable = select.getFromItem() == null && target.fromOfSelectWithoutTable() != null;
                 try {
                     select.setForMode(lockingClauseFor(select));
+                    if (noTable) select.setFromItem(new Table(target.fromOfSelectWithoutTable()));
                     return super.visit(select, context);
                 } finally {
+                    if (noTable) select.setFromItem(null);
                     saved.restore(select);
                 }
             } finally {

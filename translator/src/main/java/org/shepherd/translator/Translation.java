@@ -297,6 +297,7 @@ public final class Translation {
                     break;
                 case RANDOM: values[i] = source.random(); break;
                 case UUID: values[i] = source.uuid().toString(); break;
+                case SEQUENCE: values[i] = source.nextValue(pinned.get(i).source()); break;
                 default: throw new IllegalStateException(k.name());
             }
         }

@@ -240,6 +240,7 @@ public final class Translator {
         String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
         if (schema != null) text = SchemaQualifier.currentSchemaAsLiteral(text, schema, client);
         text = DdlRenderer.dropForeignKeyAsConstraint(text);
+        text = SequenceStatement.drawAsSelect(text);
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
         if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
             text = DdlRenderer.extractIdentityOptions(text, identityOptions);

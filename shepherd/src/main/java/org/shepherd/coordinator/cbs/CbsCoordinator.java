@@ -80,7 +80,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final long statementTimeoutMs;
     private final Set<CbsSession> sessions = ConcurrentHashMap.newKeySet();
     private final Translator translator;
-    private final DeterminismSource determinism;
+    private final ClockDeterminism determinism;
     private final boolean homogeneous;
     /** The replica dialect that allows one savepoint at a time (Derby), or null when every replica nests them. */
     private final Dialect oneSavepointAtATime;
@@ -325,6 +325,15 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 spill.close(); // the write-ahead log is closed below
                 throw new SQLException("cannot keep divergence reports in " + config.dataDir() + ": " + e.getMessage(), "58030", e);
             }
+            Sequences sequences;
+            java.nio.file.Path sequencesFile = config.dataDir().resolve("sequences.properties");
+            try {
+                sequences = Sequences.open(sequencesFile);
+            } catch (java.io.IOException e) {
+                spill.close(); // the write-ahead log is closed below
+                divergences.close();
+                throw new SQLException("cannot read the sequences in " + sequencesFile + ": " + e.getMessage(), "58030", e);
+            }
             CbsCoordinator coordinator = new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
@@ -333,6 +342,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                             config.walRetainBytesMax())),
                     config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, divergences, spill, wal);
+            coordinator.determinism.useSequences(sequences);
             if (config.verifyIntervalS() > 0) {
                 coordinator.verifyInBackground(TimeUnit.SECONDS.toMillis(config.verifyIntervalS()), config.verifyChunkPauseMs(),
                         config.verifyRepair(), config.verifySchemas());
@@ -458,6 +468,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /** The dialect the translator reads client SQL in (the first primary's). */
     Dialect clientDialect() {
         return translator.clientDialect();
+    }
+
+    /** Runs a CREATE or DROP SEQUENCE: the shepherd keeps the sequences ({@link Sequences}). */
+    void applySequence(org.shepherd.translator.SequenceStatement st) throws SQLException {
+        determinism.sequences().apply(st);
     }
 
     DeterminismSource determinism() {

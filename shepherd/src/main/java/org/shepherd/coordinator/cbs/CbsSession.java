@@ -18,6 +18,7 @@ import org.shepherd.protocol.Param;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.translator.Bound;
+import org.shepherd.translator.SequenceStatement;
 import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.StatementKind;
 import org.shepherd.translator.TransactionControl;
@@ -58,6 +59,11 @@ final class CbsSession implements Session {
         SessionSetting setting = SessionSetting.of(sql);
         if (setting != null && setting.kind() == SessionSetting.Kind.SCHEMA) return setSchema(setting.schema());
         if (setting != null) return SessionSettings.answer(setting, sql);
+        SequenceStatement sequence = SequenceStatement.of(sql, coordinator.clientDialect());
+        if (sequence != null) {
+            coordinator.applySequence(sequence);
+            return new Answer.Update(0, List.of(), List.of(), List.of());
+        }
         Translation tr = coordinator.translate(sql, schema);
         if (readOnly) refuseChangeWhenReadOnly(tr, sql);
         if (tr != null) {

@@ -6,11 +6,15 @@ import java.util.UUID;
 import org.shepherd.time.Clock;
 import org.shepherd.translator.DeterminismSource;
 
-/** NOW(), RAND() and UUID() evaluated once by the coordinator, from an injected clock and a seeded generator. */
+/**
+ * NOW(), RAND() and UUID() evaluated once by the coordinator, from an injected clock and a seeded generator; NEXT VALUE
+ * FOR drawn from the coordinator's {@link Sequences}.
+ */
 final class ClockDeterminism implements DeterminismSource {
 
     private final Clock clock;
     private final Random random;
+    private volatile Sequences sequences = Sequences.inMemory();
 
     ClockDeterminism(Clock clock, long seed) {
         this.clock = clock;
@@ -20,6 +24,20 @@ final class ClockDeterminism implements DeterminismSource {
     @Override
     public Instant now() {
         return Instant.ofEpochMilli(clock.nowMillis());
+    }
+
+    /** Where {@link #nextValue} draws from (in memory until set). */
+    void useSequences(Sequences s) {
+        this.sequences = s;
+    }
+
+    Sequences sequences() {
+        return sequences;
+    }
+
+    @Override
+    public long nextValue(String name) throws java.sql.SQLException {
+        return sequences.next(name);
     }
 
     @Override

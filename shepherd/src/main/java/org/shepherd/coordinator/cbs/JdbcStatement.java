@@ -256,6 +256,7 @@ public final class JdbcStatement {
         if (v instanceof java.sql.Date d) return new Param(Types.DATE, d.toLocalDate());
         if (v instanceof java.sql.Time t) return new Param(Types.TIME, t.toLocalTime());
         if (v instanceof Double d) return new Param(Types.DOUBLE, d);
+        if (v instanceof Long l) return new Param(Types.BIGINT, l);
         if (v instanceof String s) return new Param(Types.VARCHAR, s);
         throw new SQLException("cannot bind a pinned value of type " + (v == null ? "null" : v.getClass().getName()), "XX000");
     }

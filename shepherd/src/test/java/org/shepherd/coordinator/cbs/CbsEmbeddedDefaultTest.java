@@ -281,6 +281,57 @@ class CbsEmbeddedDefaultTest {
         }
     }
 
+    /**
+     * Sequences are the shepherd's: each NEXT VALUE FOR is drawn once and bound on every replica (the replicas have no
+     * sequence at all), a draw in a transaction that rolls back is not given again, and after a restart the draws go on
+     * above every value given before.
+     */
+    @Test
+    void sequencesAreDrawnOnceForEveryReplicaAndSurviveARestart(@TempDir Path dir) throws Exception {
+        List<Long> before = new ArrayList<>();
+        try (Embedded server = Embedded.start(dir); Connection c = server.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE SEQUENCE order_seq START WITH 100 INCREMENT BY 10");
+            s.executeUpdate("CREATE TABLE orders (id BIGINT PRIMARY KEY, note VARCHAR(10))");
+            s.executeUpdate("INSERT INTO orders VALUES (NEXT VALUE FOR order_seq, 'a')");
+            c.setAutoCommit(false);
+            s.executeUpdate("INSERT INTO orders VALUES (NEXT VALUE FOR order_seq, 'undone')");
+            c.rollback();
+            c.setAutoCommit(true);
+            try (ResultSet rs = s.executeQuery("VALUES NEXT VALUE FOR order_seq")) {
+                assertThat(rs.next()).isTrue();
+                before.add(rs.getLong(1));
+            }
+            s.executeUpdate("INSERT INTO orders VALUES (NEXT VALUE FOR order_seq, 'b'), (NEXT VALUE FOR order_seq, 'c')");
+            assertThatThrownBy(() -> s.executeQuery("SELECT NEXT VALUE FOR order_seq, id FROM orders"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("one value per row");
+            assertThatThrownBy(() -> s.executeQuery("VALUES NEXT VALUE FOR no_such_seq")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("does not exist");
+            try (ResultSet rs = s.executeQuery("SELECT id FROM orders ORDER BY id")) {
+                while (rs.next()) before.add(rs.getLong(1));
+            }
+            assertThat(before).containsExactly(120L, 100L, 130L, 140L); // 110 went with the rollback
+            CbsCoordinator coordinator = server.coordinator();
+            assertThat(coordinator.awaitIdle(10_000)).isTrue();
+            for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+                try (Connection r = e.pool().acquire(); Statement rs = r.createStatement();
+                        ResultSet ids = rs.executeQuery("SELECT id FROM orders ORDER BY id")) {
+                    List<Long> got = new ArrayList<>();
+                    while (ids.next()) got.add(ids.getLong(1));
+                    assertThat(got).as("keys on %s", e.name()).containsExactly(100L, 130L, 140L);
+                    r.rollback();
+                }
+            }
+        }
+        try (Embedded server = Embedded.start(dir); Connection c = server.connect(); Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("VALUES NEXT VALUE FOR order_seq")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).as("after a restart").isGreaterThan(140L);
+            }
+            s.executeUpdate("DROP SEQUENCE order_seq RESTRICT");
+            assertThatThrownBy(() -> s.executeQuery("VALUES NEXT VALUE FOR order_seq")).isInstanceOf(SQLException.class);
+        }
+    }
+
     @Test
     void theKeysOfAMultiRowInsertArePinnedOnEveryReplica(@TempDir Path dir) throws Exception {
         try (Embedded server = Embedded.start(dir); Connection c = server.connect()) {

@@ -39,4 +39,9 @@ public class Db2Dialect extends NoIfExistsDialect {
     public boolean sumKeepsIntegerType() {
         return true;
     }
+
+    @Override
+    public String fromOfSelectWithoutTable() {
+        return "SYSIBM.SYSDUMMY1";
+    }
 }

@@ -110,4 +110,9 @@ public class DerbyDialect extends NoIfExistsDialect {
     public boolean sumKeepsIntegerType() {
         return true;
     }
+
+    @Override
+    public String fromOfSelectWithoutTable() {
+        return "(VALUES (0)) AS shepherd_dual";
+    }
 }

@@ -137,6 +137,14 @@ public abstract class Dialect {
     }
 
     /**
+     * What a SELECT without a table reads on this engine, which refuses a SELECT without FROM (Derby, HSQLDB, Db2), else
+     * null.
+     */
+    public String fromOfSelectWithoutTable() {
+        return null;
+    }
+
+    /**
      * Whether this engine has no built-in function {@code upperCaseName} that other engines have (and the translator does
      * not rewrite): a call is refused before it runs anywhere, rather than failing on this engine's replicas only, where
      * f+1 of them agreeing on the error would outvote a primary that ran it.

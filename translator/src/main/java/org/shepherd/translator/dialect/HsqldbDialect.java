@@ -55,4 +55,9 @@ public class HsqldbDialect extends Dialect {
     public boolean isDoesNotExistError(SQLException e) {
         return "42501".equals(e.getSQLState());
     }
+
+    @Override
+    public String fromOfSelectWithoutTable() {
+        return "(VALUES (0)) AS shepherd_dual";
+    }
 }
