@@ -61,6 +61,10 @@ final class CbsSession implements Session {
         if (setting != null) return SessionSettings.answer(setting, sql);
         SequenceStatement sequence = SequenceStatement.of(sql, coordinator.clientDialect());
         if (sequence != null) {
+            if (readOnly) {
+                throw new SQLException("The connection is read-only (Connection.setReadOnly(true)): a statement that changes"
+                        + " the schema is refused; call setReadOnly(false) first", "25006");
+            }
             coordinator.applySequence(sequence);
             return new Answer.Update(0, List.of(), List.of(), List.of());
         }

@@ -327,6 +327,10 @@ class CbsEmbeddedDefaultTest {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getLong(1)).as("after a restart").isGreaterThan(140L);
             }
+            c.setReadOnly(true);
+            assertThatThrownBy(() -> s.executeUpdate("DROP SEQUENCE order_seq")).isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "25006");
+            c.setReadOnly(false);
             s.executeUpdate("DROP SEQUENCE order_seq RESTRICT");
             assertThatThrownBy(() -> s.executeQuery("VALUES NEXT VALUE FOR order_seq")).isInstanceOf(SQLException.class);
         }
