@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
@@ -302,8 +303,35 @@ public final class Translator {
         values.setExpressions(rows);
     }
 
+    /**
+     * A VALUES statement of one row ({@code VALUES 1}, {@code VALUES (1, 'a')}, {@code VALUES CURRENT_TIMESTAMP}) as
+     * {@code SELECT 1 AS "1", 'a' AS "2"}: engines label a VALUES statement's columns differently (Derby 1, 2, ...; HSQLDB
+     * C1, C2, ...), which the vote would take for different answers, and MySQL spells it VALUES ROW(...). The labels are
+     * Derby's. A VALUES of several rows is left as it is.
+     */
+    @SuppressWarnings("unchecked")
+    private static Statement valuesAsSelect(Values values) {
+        ExpressionList<?> expressions = values.getExpressions();
+        List<Expression> row;
+        if (expressions instanceof ParenthesedExpressionList) {
+            row = (List<Expression>) expressions;
+        } else if (expressions.size() == 1 && expressions.get(0) instanceof ParenthesedExpressionList<?> only) {
+            row = (List<Expression>) only;
+        } else if (expressions.size() == 1 && !(expressions.get(0) instanceof ExpressionList)) {
+            row = List.of((Expression) expressions.get(0));
+        } else {
+            return values;
+        }
+        PlainSelect select = new PlainSelect();
+        for (int i = 0; i < row.size(); i++) {
+            select.addSelectItems(SelectItem.from(row.get(i)).withAlias(new Alias("\"" + (i + 1) + "\"", true)));
+        }
+        return select;
+    }
+
     /** Classifies and checks a parsed statement (of {@code b.clientSql}) and fills the rest of {@code b}. */
-    private Translation analyzeParsed(Translation.Builder b, Statement st, String schema) {
+    private Translation analyzeParsed(Translation.Builder b, Statement parsed, String schema) {
+        Statement st = parsed instanceof Values values ? valuesAsSelect(values) : parsed;
         b.ast = st;
         b.kind = classify(st);
         if (b.kind == StatementKind.TRANSACTION) {
