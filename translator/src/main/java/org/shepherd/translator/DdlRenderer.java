@@ -158,9 +158,9 @@ final class DdlRenderer {
         if (onUpdateClause != null) {
             onUpdate = ClockDefaults.onUpdateOfSpecs(specs, client);
             if (client.family() != Dialect.Family.MYSQL || onUpdate != TypeKind.TIMESTAMP || type.columnKind() != TypeKind.TIMESTAMP) {
-                throw TranslationException.unsupported("ON UPDATE in a column definition is MySQL's, and Shepherd takes it only"
-                        + " as ON UPDATE CURRENT_TIMESTAMP of a TIMESTAMP or DATETIME column; set column " + cd.getColumnName()
-                        + " explicitly in each UPDATE");
+                throw TranslationException.unsupported(String.join(" ", specs.subList(onUpdateClause[0], onUpdateClause[1]))
+                        + " in the definition of column " + cd.getColumnName() + " is not supported: Shepherd takes only"
+                        + " MySQL's ON UPDATE CURRENT_TIMESTAMP, of a TIMESTAMP or DATETIME column");
             }
             List<String> rest = new ArrayList<>(specs.subList(0, onUpdateClause[0]));
             rest.addAll(specs.subList(onUpdateClause[1], specs.size()));

@@ -68,7 +68,9 @@ class ClockDefaultsTest {
         assertThatThrownBy(() -> t.translate("ALTER TABLE doc ADD COLUMN seen TIMESTAMP ON UPDATE CURRENT_TIMESTAMP"))
                 .hasMessageContaining("declare ON UPDATE CURRENT_TIMESTAMP in CREATE TABLE");
         assertThatThrownBy(() -> t.translate("CREATE TABLE d2 (id INT, d DATE ON UPDATE CURRENT_DATE)"))
-                .hasMessageContaining("TIMESTAMP or DATETIME");
+                .hasMessageContaining("ON UPDATE CURRENT_DATE in the definition of column d").hasMessageContaining("TIMESTAMP or DATETIME");
+        assertThatThrownBy(() -> t.translate("CREATE TABLE d4 (id INT, p INT REFERENCES doc (id) ON UPDATE CASCADE)"))
+                .as("a foreign key's action is not the clock").hasMessageContaining("ON UPDATE CASCADE in the definition of column p");
         assertThatThrownBy(() -> translator().translate("CREATE TABLE d3 (id INT, ts TIMESTAMP ON UPDATE CURRENT_TIMESTAMP)"))
                 .as("Derby's dialect has no ON UPDATE").hasMessageContaining("MySQL's");
     }
