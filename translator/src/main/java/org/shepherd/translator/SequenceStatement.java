@@ -25,20 +25,15 @@ public record SequenceStatement(boolean create, String name, long start, long in
     private static final Pattern SEQUENCE_DDL = Pattern.compile("^\\s*(CREATE|DROP|ALTER)\\s+SEQUENCE\\b",
             Pattern.CASE_INSENSITIVE);
 
-    /** A statement that only draws: VALUES / SELECT / CALL NEXT VALUE FOR s, SELECT NEXTVAL(s), SELECT nextval('s'). */
-    private static final Pattern DRAW = Pattern.compile("^\\s*(?:(?:VALUES|SELECT|CALL)\\s+NEXT\\s+VALUE\\s+FOR\\s+([^\\s;]+)"
-            + "|SELECT\\s+NEXTVAL\\s*\\(\\s*'?([^\\s')]+)'?\\s*\\))\\s*;?\\s*$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern CALL_NEXT_VALUE = Pattern.compile("^\\s*CALL\\s+(?=NEXT\\s+VALUE\\s+FOR\\b)",
+            Pattern.CASE_INSENSITIVE);
 
     /**
-     * A statement that only draws the next value of a sequence, as each dialect writes it (Derby's VALUES, HSQLDB's
-     * CALL, MariaDB's SELECT NEXT VALUE FOR or NEXTVAL, PostgreSQL's nextval), as {@code SELECT NEXT VALUE FOR s AS
-     * next_value}: one statement every engine runs with the same column label. Else {@code sql} itself.
+     * HSQLDB's {@code CALL NEXT VALUE FOR s} (how Hibernate draws there), which the parser reads as a procedure call, as
+     * {@code VALUES NEXT VALUE FOR s}, which the translator runs as a one-row SELECT like any VALUES statement.
      */
-    static String drawAsSelect(String sql) {
-        java.util.regex.Matcher m = DRAW.matcher(sql);
-        if (!m.matches()) return sql;
-        String name = m.group(1) != null ? m.group(1) : m.group(2);
-        return "SELECT NEXT VALUE FOR " + name + " AS next_value";
+    static String callAsValues(String sql) {
+        return CALL_NEXT_VALUE.matcher(sql).replaceFirst("VALUES ");
     }
 
     /** The sequence statement {@code sql} is, or null when it is none (cheap for other statements). */
@@ -141,30 +136,7 @@ public record SequenceStatement(boolean create, String name, long start, long in
 
     /** A sequence name as written in a statement, as the client's engine stores it (its schema part left out). */
     public static String stored(String name, Dialect client) {
-        String bare = name;
-        int dot = lastDotOutsideQuotes(name);
-        if (dot >= 0) bare = name.substring(dot + 1);
-        char q = client.identifierQuote();
-        if (bare.length() > 1 && (bare.charAt(0) == '"' || bare.charAt(0) == q) && bare.charAt(bare.length() - 1) == bare.charAt(0)) {
-            String quote = String.valueOf(bare.charAt(0));
-            return bare.substring(1, bare.length() - 1).replace(quote + quote, quote);
-        }
-        return client.foldUnquotedIdentifier(bare);
-    }
-
-    private static int lastDotOutsideQuotes(String name) {
-        char open = 0;
-        int dot = -1;
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (open != 0) {
-                if (c == open) open = 0;
-            } else if (c == '"' || c == '`') {
-                open = c;
-            } else if (c == '.') {
-                dot = i;
-            }
-        }
-        return dot;
+        List<String> parts = SessionSetting.storedParts(name.strip(), client);
+        return parts == null ? client.foldUnquotedIdentifier(name.strip()) : parts.get(parts.size() - 1);
     }
 }

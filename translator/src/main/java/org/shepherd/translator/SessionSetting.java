@@ -1,6 +1,7 @@
 package org.shepherd.translator;
 
 import java.sql.Connection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -152,14 +153,51 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
      * it: a quoted one as written, a plain one folded (upper case, lower case on PostgreSQL, as written on MySQL).
      */
     public static String storedName(String identifier, Dialect client) {
-        if (identifier.startsWith("\"")) return identifier.substring(1, identifier.length() - 1).replace("\"\"", "\"");
-        switch (client.family()) {
-            case MYSQL:
-                return identifier;
-            case POSTGRESQL:
-                return identifier.toLowerCase(Locale.ROOT);
-            default:
-                return identifier.toUpperCase(Locale.ROOT);
+        List<String> parts = storedParts(identifier, client);
+        return parts == null || parts.size() != 1 ? client.foldUnquotedIdentifier(identifier) : parts.get(0);
+    }
+
+    /**
+     * The parts of a name as a statement in dialect {@code d} writes it ({@code [schema.]name}, each part plain or quoted
+     * in double quotes or d's own quote), each as d's engine stores it: a quoted one as written, a plain one folded
+     * ({@link Dialect#foldUnquotedIdentifier}). Null when {@code name} is more than a name.
+     */
+    public static List<String> storedParts(String name, Dialect d) {
+        char q = d.identifierQuote();
+        List<String> parts = new ArrayList<>();
+        int i = 0;
+        while (true) {
+            if (i < name.length() && (name.charAt(i) == '"' || name.charAt(i) == q)) {
+                char open = name.charAt(i);
+                StringBuilder part = new StringBuilder();
+                boolean closed = false;
+                for (i++; i < name.length() && !closed; i++) {
+                    char ch = name.charAt(i);
+                    if (ch == open && i + 1 < name.length() && name.charAt(i + 1) == open) {
+                        part.append(open);
+                        i++;
+                    } else if (ch == open) {
+                        closed = true;
+                    } else {
+                        part.append(ch);
+                    }
+                }
+                if (!closed) return null;
+                parts.add(part.toString());
+            } else {
+                int start = i;
+                while (i < name.length() && (Character.isLetterOrDigit(name.charAt(i)) || name.charAt(i) == '_'
+                        || name.charAt(i) == '$')) {
+                    i++;
+                }
+                if (i == start) return null;
+                parts.add(d.foldUnquotedIdentifier(name.substring(start, i)));
+            }
+            if (i < name.length() && name.charAt(i) == '.') {
+                i++;
+            } else {
+                return i == name.length() ? parts : null;
+            }
         }
     }
 

@@ -241,7 +241,7 @@ public final class Translator {
         String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
         if (schema != null) text = SchemaQualifier.currentSchemaAsLiteral(text, schema, client);
         text = DdlRenderer.dropForeignKeyAsConstraint(text);
-        text = SequenceStatement.drawAsSelect(text);
+        text = SequenceStatement.callAsValues(text);
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
         if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
             text = DdlRenderer.extractIdentityOptions(text, identityOptions);
@@ -309,22 +309,13 @@ public final class Translator {
      * C1, C2, ...), which the vote would take for different answers, and MySQL spells it VALUES ROW(...). The labels are
      * Derby's. A VALUES of several rows is left as it is.
      */
-    @SuppressWarnings("unchecked")
     private static Statement valuesAsSelect(Values values) {
-        ExpressionList<?> expressions = values.getExpressions();
-        List<Expression> row;
-        if (expressions instanceof ParenthesedExpressionList) {
-            row = (List<Expression>) expressions;
-        } else if (expressions.size() == 1 && expressions.get(0) instanceof ParenthesedExpressionList<?> only) {
-            row = (List<Expression>) only;
-        } else if (expressions.size() == 1 && !(expressions.get(0) instanceof ExpressionList)) {
-            row = List.of((Expression) expressions.get(0));
-        } else {
-            return values;
-        }
+        parenthesizeRows(values);
+        List<ExpressionList<Expression>> rows = ClockDefaults.rows(values);
+        if (rows.size() != 1) return values;
         PlainSelect select = new PlainSelect();
-        for (int i = 0; i < row.size(); i++) {
-            select.addSelectItems(SelectItem.from(row.get(i)).withAlias(new Alias("\"" + (i + 1) + "\"", true)));
+        for (int i = 0; i < rows.get(0).size(); i++) {
+            select.addSelectItems(SelectItem.from(rows.get(0).get(i)).withAlias(new Alias("\"" + (i + 1) + "\"", true)));
         }
         return select;
     }

@@ -5,11 +5,11 @@ import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.dialect.Dialect;
 
 /**
@@ -72,40 +72,8 @@ final class ReferencingKeys {
                 throw new SQLException("not a DROP TABLE: " + dropTable, "XX000");
             }
         }
-        char q = d.identifierQuote();
-        List<String> parts = new ArrayList<>();
-        int i = 0;
-        while (true) {
-            StringBuilder part = new StringBuilder();
-            if (i < rest.length() && rest.charAt(i) == q) {
-                for (i++; i < rest.length(); i++) {
-                    char ch = rest.charAt(i);
-                    if (ch == q && i + 1 < rest.length() && rest.charAt(i + 1) == q) {
-                        part.append(q);
-                        i++;
-                    } else if (ch == q) {
-                        break;
-                    } else {
-                        part.append(ch);
-                    }
-                }
-                i++;
-                parts.add(part.toString());
-            } else {
-                while (i < rest.length() && (Character.isLetterOrDigit(rest.charAt(i)) || rest.charAt(i) == '_' || rest.charAt(i) == '$')) {
-                    part.append(rest.charAt(i++));
-                }
-                parts.add(d.foldUnquotedIdentifier(part.toString()));
-            }
-            if (i < rest.length() && rest.charAt(i) == '.') {
-                i++;
-            } else {
-                break;
-            }
-        }
-        if (!rest.substring(Math.min(i, rest.length())).isBlank() || parts.size() > 2 || parts.get(parts.size() - 1).isEmpty()) {
-            throw new SQLException("cannot read the table of " + dropTable, "XX000");
-        }
+        List<String> parts = SessionSetting.storedParts(rest.strip(), d);
+        if (parts == null || parts.size() > 2) throw new SQLException("cannot read the table of " + dropTable, "XX000");
         return parts;
     }
 

@@ -113,6 +113,6 @@ public class DerbyDialect extends NoIfExistsDialect {
 
     @Override
     public String fromOfSelectWithoutTable() {
-        return "(VALUES (0)) AS shepherd_dual";
+        return ONE_ROW;
     }
 }

@@ -136,6 +136,9 @@ public abstract class Dialect {
         return false;
     }
 
+    /** A table of one row that Derby and HSQLDB read without any table of their own: {@code SELECT 1 FROM} it. */
+    protected static final String ONE_ROW = "(VALUES (0)) AS shepherd_dual";
+
     /**
      * What a SELECT without a table reads on this engine, which refuses a SELECT without FROM (Derby, HSQLDB, Db2), else
      * null.

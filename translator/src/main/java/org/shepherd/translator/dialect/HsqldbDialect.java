@@ -58,6 +58,6 @@ public class HsqldbDialect extends Dialect {
 
     @Override
     public String fromOfSelectWithoutTable() {
-        return "(VALUES (0)) AS shepherd_dual";
+        return ONE_ROW;
     }
 }
