@@ -320,6 +320,15 @@ class CbsEmbeddedDefaultTest {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getLong(1)).as("after a restart").isGreaterThan(140L);
             }
+            s.executeUpdate("ALTER SEQUENCE order_seq RESTART WITH 200 MAXVALUE 210");
+            s.executeUpdate("INSERT INTO orders VALUES (NEXT VALUE FOR order_seq, 'd'), (NEXT VALUE FOR order_seq, 'e')");
+            assertThatThrownBy(() -> s.executeUpdate("INSERT INTO orders VALUES (NEXT VALUE FOR order_seq, 'f')"))
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "2200H");
+            assertThat(server.coordinator().awaitIdle(10_000)).isTrue();
+            for (JdbcReplicaEndpoint e : server.coordinator().endpoints()) {
+                assertThat(rows(e, "SELECT id FROM orders WHERE id >= 200 ORDER BY id")).as("keys on %s", e.name())
+                        .containsExactly("200", "210");
+            }
             c.setReadOnly(true);
             assertThatThrownBy(() -> s.executeUpdate("DROP SEQUENCE order_seq")).isInstanceOf(SQLException.class)
                     .hasFieldOrPropertyWithValue("SQLState", "25006");

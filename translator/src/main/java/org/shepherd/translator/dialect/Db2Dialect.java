@@ -44,4 +44,9 @@ public class Db2Dialect extends NoIfExistsDialect {
     public String fromOfSelectWithoutTable() {
         return "SYSIBM.SYSDUMMY1";
     }
+
+    @Override
+    public SequenceDefaults sequenceDefaults() {
+        return new SequenceDefaults("INTEGER", false, false);
+    }
 }

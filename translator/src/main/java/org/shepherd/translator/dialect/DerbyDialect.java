@@ -115,4 +115,9 @@ public class DerbyDialect extends NoIfExistsDialect {
     public String fromOfSelectWithoutTable() {
         return ONE_ROW;
     }
+
+    @Override
+    public SequenceDefaults sequenceDefaults() {
+        return new SequenceDefaults("INTEGER", true, false);
+    }
 }

@@ -164,6 +164,11 @@ public abstract class Dialect {
         return false;
     }
 
+    /** What this engine's {@code CREATE SEQUENCE} assumes for the type, bounds and first value it is not given. */
+    public SequenceDefaults sequenceDefaults() {
+        return SequenceDefaults.STANDARD;
+    }
+
     /** {@code ALTER TABLE IF EXISTS t} and {@code DROP COLUMN/CONSTRAINT IF EXISTS x} (PostgreSQL, MariaDB). */
     public boolean supportsAlterIfExists() {
         return false;

@@ -60,4 +60,9 @@ public class HsqldbDialect extends Dialect {
     public String fromOfSelectWithoutTable() {
         return ONE_ROW;
     }
+
+    @Override
+    public SequenceDefaults sequenceDefaults() {
+        return new SequenceDefaults("INTEGER", true, true);
+    }
 }
