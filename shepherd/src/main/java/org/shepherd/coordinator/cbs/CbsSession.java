@@ -143,11 +143,14 @@ final class CbsSession implements Session {
     }
 
     /**
-     * Rows an INSERT ... SELECT into an identity table may insert: one INSERT ... VALUES carries them (one statement, so
-     * that it is all or nothing), and engines bound a statement's rows and markers (PostgreSQL 32,767 markers).
+     * Rows one INSERT ... VALUES of an INSERT ... SELECT into an identity table carries: engines bound a statement's rows
+     * and markers (PostgreSQL 32,767 markers). More rows are inserted in slices of this size.
      */
     static final int INSERT_SELECT_ROWS_MAX = 1_000;
     static final int INSERT_SELECT_MARKERS_MAX = 32_767;
+
+    /** Rows an INSERT ... SELECT into an identity table may insert: the shepherd holds them in memory between the two. */
+    static final int INSERT_SELECT_ROWS_TOTAL_MAX = 100_000;
 
     /**
      * The identity column of the table an {@code INSERT INTO t (columns) SELECT ...} fills when the column list leaves it
@@ -166,10 +169,13 @@ final class CbsSession implements Session {
     /**
      * {@code INSERT INTO t (columns) SELECT ...} into a table whose keys are generated: which key each row gets depends on
      * the order each engine produces the rows in, so the statement cannot run as it is on every replica. The session runs
-     * the SELECT as a statement of the transaction (voted like any read), then inserts its rows with one
-     * {@code INSERT INTO t (columns) VALUES ...}, whose keys the primary generates and the secondaries are given (at most
-     * {@link #INSERT_SELECT_ROWS_MAX} rows: 54000 beyond). The answer is the INSERT's: the rows inserted (and their keys
-     * when asked).
+     * the SELECT as a statement of the transaction (voted like any read), then inserts its rows with
+     * {@code INSERT INTO t (columns) VALUES ...} statements of at most {@link #INSERT_SELECT_ROWS_MAX} rows each, whose
+     * keys the primary generates and the secondaries are given (at most {@link #INSERT_SELECT_ROWS_TOTAL_MAX} rows in
+     * all: 54000 beyond, before any is inserted). The answer is the INSERTs': the rows inserted (and their keys when
+     * asked). The statement stays all or nothing: in autocommit mode its slices are one transaction; in the client's
+     * transaction, a slice that fails after others ran rolls the transaction back (40000), since the slices before it
+     * cannot be undone alone.
      */
     private Answer insertSelectWithPinnedKeys(Translation tr, List<Param> params, ExecOptions options) throws SQLException {
         Translation select = coordinator.insertSelect(tr, schema);
@@ -180,31 +186,56 @@ final class CbsSession implements Session {
             List<Object[]> rows = new ArrayList<>();
             try (ResultCursor cursor = ((Answer.Rows) run(t, statement(select, select.clientSql(), params, read, false))).cursor()) {
                 columns = cursor.columns();
-                int max = Math.min(INSERT_SELECT_ROWS_MAX, INSERT_SELECT_MARKERS_MAX / Math.max(1, columns.size()));
                 while (!cursor.exhausted()) {
-                    rows.addAll(cursor.fetch(max + 1));
-                    if (rows.size() > max) {
+                    rows.addAll(cursor.fetch(INSERT_SELECT_ROWS_MAX));
+                    if (rows.size() > INSERT_SELECT_ROWS_TOTAL_MAX) {
                         throw new SQLException("INSERT ... SELECT into " + tr.insertTable() + ", whose keys are generated, of more"
-                                + " than " + max + " rows: Shepherd inserts the SELECT's rows with one INSERT ... VALUES to give"
-                                + " each its key on every replica; insert in slices (a WHERE on a key range)", "54000");
+                                + " than " + INSERT_SELECT_ROWS_TOTAL_MAX + " rows: Shepherd holds the SELECT's rows to give each"
+                                + " its key on every replica; insert in slices (a WHERE on a key range)", "54000");
                     }
                 }
             }
-            Answer answer = new Answer.Update(0, List.of(), List.of(), List.of());
-            if (!rows.isEmpty()) {
-                String sql = insertValuesSql(tr, columns.size(), rows.size());
-                List<Param> values = new ArrayList<>();
-                for (Object[] row : rows) {
-                    for (int i = 0; i < row.length; i++) values.add(new Param(columns.get(i).jdbcType(), row[i]));
-                }
-                answer = run(t, statement(coordinator.translate(sql, schema), sql, values, options, false));
-            }
+            Answer answer = insertSlices(t, tr, columns, rows, options);
             if (autoCommit) commitOnCore(t);
             return answer;
         } catch (SQLException | RuntimeException e) {
             if (autoCommit) rollbackOnCore(t);
             throw e;
         }
+    }
+
+    /** The rows of an INSERT ... SELECT, inserted by INSERT ... VALUES statements of at most a slice's rows each. */
+    private Answer insertSlices(Txn<JdbcStatement> t, Translation tr, List<ColumnInfo> columns, List<Object[]> rows,
+                                ExecOptions options) throws SQLException {
+        int slice = Math.min(INSERT_SELECT_ROWS_MAX, INSERT_SELECT_MARKERS_MAX / Math.max(1, columns.size()));
+        long count = 0;
+        List<ColumnInfo> keyColumns = List.of();
+        List<Object[]> keys = new ArrayList<>();
+        List<java.sql.SQLWarning> warnings = new ArrayList<>();
+        for (int from = 0; from < rows.size(); from += slice) {
+            List<Object[]> part = rows.subList(from, Math.min(rows.size(), from + slice));
+            String sql = insertValuesSql(tr, columns.size(), part.size());
+            List<Param> values = new ArrayList<>();
+            for (Object[] row : part) {
+                for (int i = 0; i < row.length; i++) values.add(new Param(columns.get(i).jdbcType(), row[i]));
+            }
+            Answer.Update a;
+            try {
+                a = (Answer.Update) run(t, statement(coordinator.translate(sql, schema), sql, values, options, false));
+            } catch (SQLException e) {
+                if (from == 0 || autoCommit) throw e;
+                rollbackOnCore(t);
+                throw new java.sql.SQLTransactionRollbackException("INSERT ... SELECT into " + tr.insertTable() + " failed after"
+                        + " inserting " + from + " of its " + rows.size() + " rows (Shepherd inserts them in slices of " + slice
+                        + " to give each its key on every replica); the transaction was rolled back so that the statement"
+                        + " leaves nothing: " + e.getMessage(), "40000", e);
+            }
+            count += a.count();
+            if (!a.keyColumns().isEmpty()) keyColumns = a.keyColumns();
+            keys.addAll(a.generatedKeys());
+            warnings.addAll(a.warnings());
+        }
+        return new Answer.Update(count, keyColumns, keys, warnings);
     }
 
     /** {@code INSERT INTO t (columns) VALUES (?, ...), ...} of {@code rows} rows, in the client's dialect. */

@@ -405,9 +405,22 @@ class CbsEmbeddedDefaultTest {
                     }
                     ps.executeBatch();
                 }
-                assertThatThrownBy(() -> s.executeUpdate("INSERT INTO pets (name) SELECT CAST(i AS CHAR(10)) FROM many"))
-                        .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "54000")
-                        .hasMessageContaining("slices");
+                // more rows than one INSERT ... VALUES carries: inserted in slices, as one statement
+                assertThat(s.executeUpdate("INSERT INTO pets (name) SELECT CAST(i AS CHAR(10)) FROM many")).isEqualTo(1_001);
+                s.executeUpdate("CREATE TABLE tags (id INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, n INT UNIQUE)");
+                s.executeUpdate("INSERT INTO tags (n) VALUES (2000)");
+                String clash = "INSERT INTO tags (n) SELECT i + 1000 FROM many ORDER BY i"; // its second slice holds 2000
+                assertThatThrownBy(() -> s.executeUpdate(clash)).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "23505");
+                c.setAutoCommit(false);
+                s.executeUpdate("INSERT INTO tags (n) VALUES (-1)");
+                assertThatThrownBy(() -> s.executeUpdate(clash)).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "40000").hasMessageContaining("after inserting 1000 of its 1001");
+                c.rollback();
+                c.setAutoCommit(true);
+                assertThat(coordinator.awaitIdle(10_000)).isTrue();
+                assertThat(rows(coordinator.primary(), "SELECT n FROM tags")).as("neither statement left a row")
+                        .containsExactly("2000");
             }
             assertThat(coordinator.awaitIdle(10_000)).isTrue();
             List<List<String>> tables = new ArrayList<>();
@@ -415,7 +428,7 @@ class CbsEmbeddedDefaultTest {
                 tables.add(rows(e, "SELECT id, name FROM pets ORDER BY id").stream().map(r -> r.replace('|', '=')).toList());
             }
             assertThat(tables.get(0)).contains("1=a", "2=b", "3=c", "4=d").doesNotContain("e", "f")
-                    .noneMatch(row -> row.endsWith("=e") || row.endsWith("=f")).hasSize(11).anyMatch(row -> row.endsWith("=o"))
+                    .noneMatch(row -> row.endsWith("=e") || row.endsWith("=f")).hasSize(11 + 1_001).anyMatch(row -> row.endsWith("=o"))
                     .anyMatch(row -> row.endsWith("=l")).anyMatch(row -> row.endsWith("=m")).anyMatch(row -> row.endsWith("=k"));
             assertThat(tables).as("every replica holds the primary's keys").containsOnly(tables.get(0));
             assertThat(coordinator.divergences().snapshot()).isEmpty();
