@@ -96,7 +96,7 @@ public final class Translation {
         this.insertValuesRows = b.ast instanceof Insert insert && insert.getColumns() != null
                 && insert.getSelect() instanceof Values ? rows(insert).size() : 0;
         this.upsert = b.upsert;
-        this.upsertKeysPinnable = b.upsert && insertValuesRows == 1;
+        this.upsertKeysPinnable = b.upsert && insertValuesRows >= 1;
         this.readsCatalog = b.readsCatalog;
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
@@ -211,11 +211,11 @@ public final class Translation {
     }
 
     /**
-     * Whether this upsert's generated key can be pinned on the secondaries: an INSERT ... ON DUPLICATE KEY UPDATE of
-     * one VALUES row. The primary reports the key of the row it inserted, which the secondaries insert too; when it
-     * updated a row instead, the secondaries, holding the same rows, update the same one (a reported key they are given
-     * is unused or that row's). A REPLACE deletes and inserts (two rows counted, one key reported) and several rows report
-     * one key: neither can be pinned.
+     * Whether this upsert's generated keys can be pinned on the secondaries: an INSERT INTO t (columns) VALUES ... ON
+     * DUPLICATE KEY UPDATE. The primary runs it one VALUES row at a time (when it has several), each reporting the key
+     * of the row it inserted (counted 1), which the secondaries insert too; where it updated a row instead (counted 2 or
+     * 0), the secondaries, holding the same rows, update the same one and get no key (NULL) for that row. A REPLACE
+     * deletes and inserts (two rows counted, one key reported): it cannot be pinned.
      */
     public boolean upsertKeysPinnable() {
         return upsertKeysPinnable;
@@ -472,6 +472,7 @@ public final class Translation {
     }
 
     private static Expression literal(Object key) throws SQLException {
+        if (key == null) return new NullValue(); // an upserted row the primary updated: no key was generated
         if (key instanceof Long || key instanceof Integer || key instanceof Short || key instanceof BigInteger) {
             return new LongValue(key.toString());
         }

@@ -266,10 +266,10 @@ final class CbsSession implements Session {
         if (tr.kind() == StatementKind.WRITE && tr.insertTable() != null) {
             keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
             if (keyColumn != null && tr.upsert() && !tr.upsertKeysPinnable()) {
-                throw new SQLFeatureNotSupportedException("REPLACE, or INSERT ... ON DUPLICATE KEY UPDATE of more than one"
-                        + " VALUES row, into " + tr.insertTable() + ", which has an AUTO_INCREMENT column (" + keyColumn
-                        + "), is not supported: the keys the primary generates cannot be given to the other replicas; upsert"
-                        + " one row at a time with INSERT ... ON DUPLICATE KEY UPDATE", "0A000");
+                throw new SQLFeatureNotSupportedException("REPLACE, or INSERT ... SELECT ... ON DUPLICATE KEY UPDATE, into "
+                        + tr.insertTable() + ", which has an AUTO_INCREMENT column (" + keyColumn + "), is not supported: the"
+                        + " keys the primary generates cannot be given to the other replicas; upsert with INSERT INTO t"
+                        + " (columns) VALUES ... ON DUPLICATE KEY UPDATE", "0A000");
             }
             if (keyColumn != null) checkKeysCanBePinned(bound, keyColumn);
             Dialect primary = coordinator.primary().dialect();

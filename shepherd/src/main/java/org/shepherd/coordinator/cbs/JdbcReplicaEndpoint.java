@@ -606,9 +606,9 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             ExecOptions options = pinKeys && !asked.returnGeneratedKeys()
                     ? new ExecOptions(asked.maxRows(), asked.fetchSize(), asked.queryTimeoutSeconds(), true)
                     : asked;
-            if (pinKeys && !dialect.reportsGeneratedKeysOfEveryRow() && stmt.insertValuesRows() > 1) {
+            boolean upsert = stmt.translation() != null && stmt.translation().upsert();
+            if (pinKeys && stmt.insertValuesRows() > 1 && (upsert || !dialect.reportsGeneratedKeysOfEveryRow())) {
                 Answer.Update u = insertRowByRow(txId, c, stmt, options);
-                pinKeys(stmt, u);
                 if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
                 return Outcome.answer(AnswerDigest.updateCount(u.count(), List.of(), List.of()), u);
             }
@@ -729,13 +729,15 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     /**
      * A multi-row INSERT into an identity table on a primary whose driver reports one generated key per statement
-     * (Derby): one INSERT per row, in order, inside a savepoint, so that every row's key is known and pinned on the
-     * secondaries, and a row that fails undoes the rows before it, as the whole statement would have.
+     * (Derby), or a multi-row INSERT ... ON DUPLICATE KEY UPDATE (whose rows each insert or update): one INSERT per row,
+     * in order, inside a savepoint, so that every inserted row's key is known and pinned on the secondaries (null for a
+     * row that updated), and a row that fails undoes the rows before it, as the whole statement would have.
      */
     private Answer.Update insertRowByRow(long txId, Connection c, JdbcStatement stmt, ExecOptions options) throws SQLException {
         long count = 0;
         List<ColumnInfo> keyColumns = List.of();
         List<Object[]> keys = new ArrayList<>();
+        List<Object> keyPerRow = new ArrayList<>();
         List<SQLWarning> warnings = new ArrayList<>();
         Savepoint guard = c.setSavepoint();
         try {
@@ -749,8 +751,13 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                         Answer.Update u = JdbcExecution.update(st, options, values);
                         JdbcExecution.throwIfWarningIsAnError(st);
                         count += u.count();
-                        if (!u.keyColumns().isEmpty()) keyColumns = u.keyColumns();
-                        keys.addAll(u.generatedKeys());
+                        Object key = u.count() == 1 && !u.generatedKeys().isEmpty() && u.generatedKeys().get(0).length > 0
+                                ? u.generatedKeys().get(0)[0] : null;
+                        keyPerRow.add(key);
+                        if (key != null) {
+                            keyColumns = u.keyColumns();
+                            keys.add(u.generatedKeys().get(0));
+                        }
                         warnings.addAll(u.warnings());
                     } finally {
                         running.remove(txId, st);
@@ -766,6 +773,13 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 e.addSuppressed(undo);
             }
             throw e;
+        }
+        boolean upsert = stmt.translation() != null && stmt.translation().upsertKeysPinnable();
+        if (upsert || !keyPerRow.contains(null)) {
+            stmt.primaryGenerated(keyPerRow);
+        } else {
+            LOG.warn("cannot pin generated keys of [{}]: the primary reported no key for some of its {} rows; the"
+                    + " secondaries generate their own", stmt.sql(), keyPerRow.size());
         }
         return new Answer.Update(count, keyColumns, keys, warnings);
     }

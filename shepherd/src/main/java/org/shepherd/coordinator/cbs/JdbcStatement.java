@@ -215,7 +215,7 @@ public final class JdbcStatement {
 
     /** Records the keys the primary generated, one per inserted row (before the statement reaches a secondary). */
     public void primaryGenerated(List<Object> keys) {
-        this.primaryKeys = List.copyOf(keys);
+        this.primaryKeys = java.util.Collections.unmodifiableList(new ArrayList<>(keys)); // null: an upserted row updated
     }
 
     /** The SQL the primary runs. */
