@@ -47,7 +47,9 @@ import net.sf.jsqlparser.statement.select.OrderByElement;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperation;
 import net.sf.jsqlparser.statement.select.SetOperationList;
+import net.sf.jsqlparser.statement.select.UnionOp;
 import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 import net.sf.jsqlparser.statement.update.Update;
@@ -307,17 +309,25 @@ public final class Translator {
      * A VALUES statement of one row ({@code VALUES 1}, {@code VALUES (1, 'a')}, {@code VALUES CURRENT_TIMESTAMP}) as
      * {@code SELECT 1 AS "1", 'a' AS "2"}: engines label a VALUES statement's columns differently (Derby 1, 2, ...; HSQLDB
      * C1, C2, ...), which the vote would take for different answers, and MySQL spells it VALUES ROW(...). The labels are
-     * Derby's. A VALUES of several rows is left as it is.
+     * Derby's. A VALUES of several rows is the UNION ALL of such SELECTs, the first one naming the columns.
      */
     private static Statement valuesAsSelect(Values values) {
         parenthesizeRows(values);
         List<ExpressionList<Expression>> rows = ClockDefaults.rows(values);
-        if (rows.size() != 1) return values;
-        PlainSelect select = new PlainSelect();
-        for (int i = 0; i < rows.get(0).size(); i++) {
-            select.addSelectItems(SelectItem.from(rows.get(0).get(i)).withAlias(new Alias("\"" + (i + 1) + "\"", true)));
+        List<Select> selects = new ArrayList<>();
+        for (ExpressionList<Expression> row : rows) {
+            PlainSelect select = new PlainSelect();
+            for (int i = 0; i < row.size(); i++) {
+                SelectItem<?> item = SelectItem.from(row.get(i));
+                if (selects.isEmpty()) item.withAlias(new Alias("\"" + (i + 1) + "\"", true)); // the first branch names them
+                select.addSelectItems(item);
+            }
+            selects.add(select);
         }
-        return select;
+        if (selects.size() == 1) return selects.get(0);
+        List<SetOperation> unions = new ArrayList<>();
+        for (int i = 1; i < selects.size(); i++) unions.add(new UnionOp().withAll(true));
+        return new SetOperationList().withSelects(selects).withOperations(unions);
     }
 
     /** Classifies and checks a parsed statement (of {@code b.clientSql}) and fills the rest of {@code b}. */
