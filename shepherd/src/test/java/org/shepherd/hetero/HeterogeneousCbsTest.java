@@ -212,7 +212,8 @@ class HeterogeneousCbsTest {
     /**
      * MySQL's INSERT ... ON DUPLICATE KEY UPDATE (and REPLACE) runs on a replica set of MariaDB servers: clients upserting the same
      * keys at once leave equal replicas and the count of every upsert; into a table with an AUTO_INCREMENT column the
-     * primary's keys are pinned (one row at a time); with a replica of another engine it is refused before it runs.
+     * primary's keys are pinned (it runs the rows one at a time), also for several rows and for REPLACE; with a replica
+     * of another engine it is refused before it runs.
      */
     @Test
     void upsertsRunOnMariaDbReplicasOnly() throws Exception {
@@ -259,8 +260,12 @@ class HeterogeneousCbsTest {
                 Workloads.update(s, "INSERT INTO visits (page, n) VALUES ('f', 1), ('e', 1) ON DUPLICATE KEY UPDATE n = 0");
                 s.commit();
                 s.setAutoCommit(true);
+                // REPLACE deletes the row it replaces and inserts a new one, with a new key: the primary's everywhere
+                assertThat(Workloads.update(s, "REPLACE INTO visits (page, n) VALUES ('a', 5), ('g', 1)"))
+                        .as("a replaced, g inserted").isEqualTo(2 + 1);
+                assertThat(Workloads.update(s, "REPLACE INTO visits (page, n) VALUES ('g', 2)")).isEqualTo(2);
                 for (String refused : List.of("INSERT INTO visits (page, n) SELECT page, n FROM hits ON DUPLICATE KEY UPDATE"
-                        + " n = visits.n + 1", "REPLACE INTO visits (page, n) VALUES ('a', 5)")) {
+                        + " n = visits.n + 1", "REPLACE INTO visits (page, n) SELECT page, n FROM hits")) {
                     assertThatThrownBy(() -> Workloads.update(s, refused)).as(refused).isInstanceOf(SQLException.class)
                             .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("AUTO_INCREMENT");
                 }

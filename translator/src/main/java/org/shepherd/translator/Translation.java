@@ -38,6 +38,7 @@ import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 import net.sf.jsqlparser.statement.upsert.Upsert;
+import net.sf.jsqlparser.statement.upsert.UpsertType;
 
 import org.shepherd.translator.dialect.Dialect;
 
@@ -91,10 +92,9 @@ public final class Translation {
         this.identityColumns = List.copyOf(b.identityColumns);
         this.insertTable = b.insertTable;
         this.insertSelectSql = insertSelectSql(b.ast, b.upsert);
-        this.insertColumns = b.ast instanceof Insert insert && insert.getColumns() != null
-                ? insert.getColumns().stream().map(Column::getColumnName).toList() : List.of();
-        this.insertValuesRows = b.ast instanceof Insert insert && insert.getColumns() != null
-                && insert.getSelect() instanceof Values ? rows(insert).size() : 0;
+        ExpressionList<Column> columns = insertColumnsOf(b.ast);
+        this.insertColumns = columns != null ? columns.stream().map(Column::getColumnName).toList() : List.of();
+        this.insertValuesRows = columns != null && insertValuesOf(b.ast) != null ? rows(b.ast).size() : 0;
         this.upsert = b.upsert;
         this.upsertKeysPinnable = b.upsert && insertValuesRows >= 1;
         this.readsCatalog = b.readsCatalog;
@@ -214,11 +214,21 @@ public final class Translation {
      * Whether this upsert's generated keys can be pinned on the secondaries: an INSERT INTO t (columns) VALUES ... ON
      * DUPLICATE KEY UPDATE. The primary runs it one VALUES row at a time (when it has several), each reporting the key
      * of the row it inserted (counted 1), which the secondaries insert too; where it updated a row instead (counted 2 or
-     * 0), the secondaries, holding the same rows, update the same one and get no key (NULL) for that row. A REPLACE
-     * deletes and inserts (two rows counted, one key reported): it cannot be pinned.
+     * 0), the secondaries, holding the same rows, update the same one and get no key (NULL) for that row. And a
+     * {@code REPLACE INTO t (columns) VALUES ...}, which inserts every row (after deleting those it replaces), each
+     * reporting its key. An upsert from a SELECT cannot be pinned.
      */
     public boolean upsertKeysPinnable() {
         return upsertKeysPinnable;
+    }
+
+    /**
+     * Whether a row of this statement that the primary counted {@code count} inserted a row: always for an INSERT or a
+     * REPLACE (1, or 2 and more when it replaced rows), only when counted 1 for an INSERT ... ON DUPLICATE KEY UPDATE (2:
+     * it updated a row; 0: it left one as it was).
+     */
+    public boolean rowInserted(long count) {
+        return ast instanceof Insert insert && insert.isUseDuplicate() ? count == 1 : count >= 1;
     }
 
     /** Whether this is a query of the catalog ({@link Translator#readsCatalog}), decided once per statement text. */
@@ -379,12 +389,12 @@ public final class Translation {
      */
     synchronized List<SqlText.Rendered> renderedRowByRow(Dialect d) throws SQLException {
         if (insertValuesRows() == 0) throw new SQLException("Only INSERT INTO t (columns) VALUES ... is cut into rows", "0A000");
-        Values values = (Values) ((Insert) ast).getSelect();
+        Values values = insertValuesOf(ast);
         @SuppressWarnings("unchecked")
         ExpressionList<Expression> all = (ExpressionList<Expression>) values.getExpressions();
         List<SqlText.Rendered> out = new ArrayList<>();
         try {
-            for (ExpressionList<Expression> row : rows((Insert) ast)) {
+            for (ExpressionList<Expression> row : rows(ast)) {
                 values.setExpressions(new ParenthesedExpressionList<>(row));
                 out.add(render(d, false));
             }
@@ -399,16 +409,16 @@ public final class Translation {
     /** The INSERT for {@code d} with the identity column receiving explicit values, one per VALUES row. */
     synchronized String sqlWithExplicitKeys(Dialect d, String keyColumn, List<?> keyValuesPerRow) throws SQLException {
         SqlText.Rendered plain = rendered(d);
-        if (!(ast instanceof Insert)) {
-            throw new SQLException("Only INSERT statements take explicit keys", "0A000");
+        if (!(ast instanceof Insert) && !(ast instanceof Upsert)) {
+            throw new SQLException("Only INSERT and REPLACE statements take explicit keys", "0A000");
         }
-        Insert insert = (Insert) ast;
-        if (insert.getColumns() == null || insert.getValues() == null) {
+        ExpressionList<Column> columns = insertColumnsOf(ast);
+        if (columns == null || insertValuesOf(ast) == null) {
             throw new SQLException("Shepherd pins generated keys only for INSERT INTO t (columns) VALUES (...) and, leaving the"
                     + " identity column out, INSERT INTO t (columns) SELECT ...; name the columns (an INSERT ... SELECT that"
                     + " names the identity column may still have keys generated for its NULLs or zeros)", "0A000");
         }
-        List<ExpressionList<Expression>> rows = rows(insert);
+        List<ExpressionList<Expression>> rows = rows(ast);
         if (rows.size() != keyValuesPerRow.size()) {
             throw new SQLException("INSERT has " + rows.size() + " rows but " + keyValuesPerRow.size() + " keys were given", "0A000");
         }
@@ -416,8 +426,6 @@ public final class Translation {
         if (present >= 0) {
             return withKeysInPlace(d, plain, rows, present, keyValuesPerRow);
         }
-        @SuppressWarnings("unchecked")
-        ExpressionList<Column> columns = insert.getColumns();
         columns.add(0, new Column(keyColumn));
         for (int i = 0; i < rows.size(); i++) {
             rows.get(i).add(0, literal(keyValuesPerRow.get(i)));
@@ -467,8 +475,25 @@ public final class Translation {
         }
     }
 
-    private static List<ExpressionList<Expression>> rows(Insert insert) {
-        return ClockDefaults.rows(insert.getValues());
+    private static List<ExpressionList<Expression>> rows(Statement ast) {
+        return ClockDefaults.rows(insertValuesOf(ast));
+    }
+
+    /** The column list of an INSERT or a REPLACE ({@code INSERT INTO t (columns) ...}), else null. */
+    @SuppressWarnings("unchecked")
+    private static ExpressionList<Column> insertColumnsOf(Statement ast) {
+        if (ast instanceof Insert insert) return insert.getColumns();
+        if (ast instanceof Upsert replace && replace.getUpsertType() == UpsertType.REPLACE) return replace.getColumns();
+        return null;
+    }
+
+    /** The VALUES rows of an INSERT or a REPLACE ({@code ... VALUES (...), ...}), else null. */
+    private static Values insertValuesOf(Statement ast) {
+        if (ast instanceof Insert insert) return insert.getSelect() instanceof Values values ? values : null;
+        if (ast instanceof Upsert replace && replace.getUpsertType() == UpsertType.REPLACE) {
+            return replace.getSelect() instanceof Values values ? values : null;
+        }
+        return null;
     }
 
     private static Expression literal(Object key) throws SQLException {

@@ -607,7 +607,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     ? new ExecOptions(asked.maxRows(), asked.fetchSize(), asked.queryTimeoutSeconds(), true)
                     : asked;
             boolean upsert = stmt.translation() != null && stmt.translation().upsert();
-            if (pinKeys && stmt.insertValuesRows() > 1 && (upsert || !dialect.reportsGeneratedKeysOfEveryRow())) {
+            if (pinKeys && (upsert || stmt.insertValuesRows() > 1 && !dialect.reportsGeneratedKeysOfEveryRow())) {
                 Answer.Update u = insertRowByRow(txId, c, stmt, options);
                 if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
                 return Outcome.answer(AnswerDigest.updateCount(u.count(), List.of(), List.of()), u);
@@ -729,9 +729,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     /**
      * A multi-row INSERT into an identity table on a primary whose driver reports one generated key per statement
-     * (Derby), or a multi-row INSERT ... ON DUPLICATE KEY UPDATE (whose rows each insert or update): one INSERT per row,
-     * in order, inside a savepoint, so that every inserted row's key is known and pinned on the secondaries (null for a
-     * row that updated), and a row that fails undoes the rows before it, as the whole statement would have.
+     * (Derby), or an upsert (INSERT ... ON DUPLICATE KEY UPDATE, whose rows each insert or update, and REPLACE, whose
+     * count says nothing of its keys): one statement per row, in order, inside a savepoint (when there are several), so
+     * that every inserted row's key is known and pinned on the secondaries (null for a row that updated), and a row that
+     * fails undoes the rows before it, as the whole statement would have.
      */
     private Answer.Update insertRowByRow(long txId, Connection c, JdbcStatement stmt, ExecOptions options) throws SQLException {
         long count = 0;
@@ -739,9 +740,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         List<Object[]> keys = new ArrayList<>();
         List<Object> keyPerRow = new ArrayList<>();
         List<SQLWarning> warnings = new ArrayList<>();
-        Savepoint guard = c.setSavepoint();
+        List<Bound.Part> parts = stmt.rowByRow(dialect);
+        Savepoint guard = parts.size() > 1 ? c.setSavepoint() : null;
         try {
-            for (Bound.Part part : stmt.rowByRow(dialect)) {
+            for (Bound.Part part : parts) {
                 List<Param> params = new ArrayList<>();
                 for (Object v : part.parameters()) params.add(JdbcStatement.toParam(v));
                 try (Statement st = JdbcExecution.create(c, part.sql(), !params.isEmpty(), options, fetchSize)) {
@@ -751,8 +753,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                         Answer.Update u = JdbcExecution.update(st, options, values);
                         JdbcExecution.throwIfWarningIsAnError(st);
                         count += u.count();
-                        Object key = u.count() == 1 && !u.generatedKeys().isEmpty() && u.generatedKeys().get(0).length > 0
-                                ? u.generatedKeys().get(0)[0] : null;
+                        Object key = stmt.translation().rowInserted(u.count()) && !u.generatedKeys().isEmpty()
+                                && u.generatedKeys().get(0).length > 0 ? u.generatedKeys().get(0)[0] : null;
                         keyPerRow.add(key);
                         if (key != null) {
                             keyColumns = u.keyColumns();
@@ -764,11 +766,13 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     }
                 }
             }
-            c.releaseSavepoint(guard);
+            if (guard != null) c.releaseSavepoint(guard);
         } catch (SQLException | RuntimeException e) {
             try {
-                c.rollback(guard);
-                c.releaseSavepoint(guard);
+                if (guard != null) {
+                    c.rollback(guard);
+                    c.releaseSavepoint(guard);
+                }
             } catch (SQLException undo) {
                 e.addSuppressed(undo);
             }
@@ -791,9 +795,6 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         }
         if (keys.size() == u.count()) {
             stmt.primaryGenerated(keys);
-        } else if (stmt.translation() != null && stmt.translation().upsertKeysPinnable()) {
-            // ON DUPLICATE KEY UPDATE updated its row (counted 2): the secondaries update the same row, no key needed
-            LOG.debug("[{}] updated a row on the primary: no key to pin", stmt.sql());
         } else {
             LOG.warn("cannot pin generated keys of [{}]: the primary reported {} keys for {} rows; the secondaries generate"
                     + " their own", stmt.sql(), keys.size(), u.count());
