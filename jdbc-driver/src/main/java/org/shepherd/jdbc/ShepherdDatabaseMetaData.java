@@ -15,8 +15,10 @@ import org.shepherd.protocol.v1.Message;
 /**
  * Database metadata. Scalar answers come from the driver and from the session handshake ({@link Message.Ready}:
  * dialect, identifier quote, primary's product); every method returning a {@link ResultSet} is forwarded to the
- * shepherd, which answers it from the primary replica's metadata. The product name is "Shepherd": tools that
- * pick an SQL dialect from it must be told the dialect of the replicas.
+ * shepherd, which answers it from the primary replica's metadata. The product is the one whose SQL the shepherd reads
+ * (the replica that was primary when it started; see {@link #getDatabaseProductName}), so that tools that pick their
+ * SQL by product name and version (Flyway, Liquibase, Hibernate, Spring Boot) speak that dialect; the driver's name
+ * says Shepherd.
  */
 final class ShepherdDatabaseMetaData implements DatabaseMetaData {
 
@@ -32,33 +34,41 @@ final class ShepherdDatabaseMetaData implements DatabaseMetaData {
 
     // ---------------------------------------------------------------- identity
 
+    /**
+     * The product name of the engine whose SQL the shepherd reads, as that engine's own driver reports it (e.g. "Apache
+     * Derby", "MariaDB"), or "Shepherd" when the server names none.
+     */
     @Override
     public String getDatabaseProductName() {
-        return "Shepherd";
+        return knowsProduct() ? ready.productName().strip() : "Shepherd";
     }
 
     /**
-     * The shepherd's version and, in parentheses, the primary replica's product and version, e.g.
-     * {@code 0.1.0 (primary: Apache Derby 10.16.1.1)}; just the shepherd's version when the server names no product.
+     * That engine's version as its own driver reports it (e.g. {@code 10.16.1.1}, {@code 11.4.5-MariaDB}), or the
+     * shepherd's version when the server names no product.
      */
     @Override
     public String getDatabaseProductVersion() {
         return productVersion(ready.serverVersion(), ready.productName(), ready.productVersion());
     }
 
-    static String productVersion(String serverVersion, String primaryName, String primaryVersion) {
-        String primary = (primaryName.equals("Shepherd") ? "" : primaryName.strip() + " " + primaryVersion.strip()).strip();
-        return primary.isEmpty() ? serverVersion : serverVersion + " (primary: " + primary + ")";
+    static String productVersion(String serverVersion, String productName, String productVersion) {
+        boolean known = !productName.isBlank() && !productName.strip().equals("Shepherd") && !productVersion.isBlank();
+        return known ? productVersion.strip() : serverVersion;
+    }
+
+    private boolean knowsProduct() {
+        return !ready.productName().isBlank() && !ready.productName().strip().equals("Shepherd");
     }
 
     @Override
     public int getDatabaseMajorVersion() {
-        return versionPart(ready.serverVersion(), 0);
+        return versionPart(getDatabaseProductVersion(), 0);
     }
 
     @Override
     public int getDatabaseMinorVersion() {
-        return versionPart(ready.serverVersion(), 1);
+        return versionPart(getDatabaseProductVersion(), 1);
     }
 
     static int versionPart(String version, int index) {

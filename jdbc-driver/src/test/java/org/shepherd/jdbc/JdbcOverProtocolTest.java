@@ -355,10 +355,11 @@ class JdbcOverProtocolTest {
             return ScriptedServer.one(new Message.Error("0A000", 0, "no"));
         })) {
             DatabaseMetaData md = c.getMetaData();
-            assertThat(md.getDatabaseProductName()).isEqualTo("Shepherd");
-            assertThat(md.getDatabaseProductVersion()).isEqualTo("0.1.0 (primary: Apache Derby 10.16.1.1)");
-            assertThat(md.getDatabaseMajorVersion()).isZero();
-            assertThat(md.getDatabaseMinorVersion()).isEqualTo(1);
+            assertThat(md.getDatabaseProductName()).as("the engine whose SQL it reads").isEqualTo("Apache Derby");
+            assertThat(md.getDatabaseProductVersion()).isEqualTo("10.16.1.1");
+            assertThat(md.getDatabaseMajorVersion()).isEqualTo(10);
+            assertThat(md.getDatabaseMinorVersion()).isEqualTo(16);
+            assertThat(md.getDriverName()).contains("Shepherd");
             assertThat(md.getIdentifierQuoteString()).isEqualTo("\"");
             assertThat(md.storesUpperCaseIdentifiers()).isTrue();
             assertThat(md.supportsTransactionIsolationLevel(Connection.TRANSACTION_SERIALIZABLE)).isTrue();

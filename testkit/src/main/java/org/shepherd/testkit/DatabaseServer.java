@@ -221,6 +221,16 @@ public abstract class DatabaseServer implements AutoCloseable {
     public final synchronized void kill() {
         requireRunning("kill");
         Processes.killTree(process.toHandle(), KILL_TIMEOUT_MS);
+        try {
+            // a handle's exit completes when the process is a zombie; the Process's own wait reaps it, so that its pid
+            // is gone when kill returns
+            if (!process.waitFor(KILL_TIMEOUT_MS, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException(name + " (pid " + process.pid() + ") not reaped " + KILL_TIMEOUT_MS + " ms after SIGKILL");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + name + " to die", e);
+        }
         paused = false;
     }
 

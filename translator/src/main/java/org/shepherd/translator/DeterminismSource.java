@@ -27,6 +27,14 @@ public interface DeterminismSource {
         throw new java.sql.SQLException("NEXT VALUE FOR " + name + ": this coordinator keeps no sequences", "0A000");
     }
 
+    /**
+     * The name the session's client connected to the shepherd with, for CURRENT_USER and its spellings (each replica
+     * would name its own credentials).
+     */
+    default String sessionUser() throws java.sql.SQLException {
+        throw new java.sql.SQLException("CURRENT_USER: the session's user is not known here", "0A000");
+    }
+
     /** The zone in which CURRENT_TIMESTAMP, CURRENT_DATE and CURRENT_TIME are local times. */
     default ZoneId zone() {
         return ZoneId.systemDefault();

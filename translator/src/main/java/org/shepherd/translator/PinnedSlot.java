@@ -1,7 +1,7 @@
 package org.shepherd.translator;
 
 /**
- * A per-replica value (clock, random, UUID) in the client's statement that the translator replaced by a parameter
+ * A per-replica value (clock, random, UUID, sequence, user) in the client's statement that the translator replaced by a parameter
  * marker; {@link Translation#bind} fills it from a {@link DeterminismSource}.
  *
  * @param kind what value the slot receives and as which JDBC type
@@ -25,6 +25,11 @@ public record PinnedSlot(Kind kind, String source) {
         /** A UUID as its 36-character text. */
         UUID,
         /** The next value of the shepherd's sequence named by the slot's source, a long. */
-        SEQUENCE
+        SEQUENCE,
+        /**
+         * The user the client connected to the shepherd as ({@code CURRENT_USER}, {@code USER()}, ...), as its engine
+         * would show it: a string.
+         */
+        USER
     }
 }

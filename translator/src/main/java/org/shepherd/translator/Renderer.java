@@ -413,6 +413,7 @@ final class Renderer {
                 case RANDOM: type = target.castType(TypeKind.DOUBLE, 0, 0); break;
                 case UUID: type = target.castType(TypeKind.CHAR, 36, 0); break;
                 case SEQUENCE: type = target.castType(TypeKind.BIGINT, 0, 0); break;
+                case USER: type = target.castType(TypeKind.VARCHAR, 128, 0); break;
                 default: throw new IllegalArgumentException(kind.name());
             }
             out().append("CAST(?n").append(id).append(" AS ").append(type).append(')');
@@ -425,6 +426,34 @@ final class Renderer {
             }
             clientMarkers.set(parameter.getIndex());
             return out().append('?').append(parameter.getIndex());
+        }
+
+        /**
+         * {@code CURRENT_USER}, {@code SESSION_USER}, {@code SYSTEM_USER} (and {@code USER} outside MySQL, where it is a
+         * column name): the user the client connected to the shepherd as, pinned; each replica would name its own
+         * credentials.
+         */
+        @Override
+        public <S> StringBuilder visit(Column column, S context) {
+            boolean unqualified = column.getTable() == null || column.getTable().getName() == null;
+            if (unqualified && isUserRegister(column.getColumnName().toUpperCase(Locale.ROOT))) {
+                pin(column, PinnedSlot.Kind.USER, column.getColumnName());
+                return out();
+            }
+            return super.visit(column, context);
+        }
+
+        private boolean isUserRegister(String name) {
+            switch (name) {
+                case "CURRENT_USER":
+                case "SESSION_USER":
+                case "SYSTEM_USER":
+                    return true;
+                case "USER":
+                    return client.family() != Dialect.Family.MYSQL;
+                default:
+                    return false;
+            }
         }
 
         @Override
@@ -476,6 +505,13 @@ final class Renderer {
                 return out();
             }
             switch (name) {
+                case "USER":
+                case "CURRENT_USER":
+                case "SESSION_USER":
+                case "SYSTEM_USER":
+                    if (!args.isEmpty()) return super.visit(f, context);
+                    pin(f, PinnedSlot.Kind.USER, f.toString());
+                    return out();
                 case "RAND":
                 case "RANDOM":
                     if (!args.isEmpty()) {

@@ -308,6 +308,7 @@ public final class Translation {
                 case RANDOM: values[i] = source.random(); break;
                 case UUID: values[i] = source.uuid().toString(); break;
                 case SEQUENCE: values[i] = source.nextValue(pinned.get(i).source()); break;
+                case USER: values[i] = userAsShown(source.sessionUser()); break;
                 default: throw new IllegalStateException(k.name());
             }
         }
@@ -375,6 +376,15 @@ public final class Translation {
             if (SchemaCatalog.key(insertColumns.get(i)).equals(key)) return i;
         }
         return -1;
+    }
+
+    /**
+     * A user name as the client's engine shows its CURRENT_USER: MySQL and MariaDB as {@code name@host}, with the host
+     * pattern {@code %} (the shepherd's users are not tied to hosts); the others as they store an unquoted identifier
+     * (Derby, HSQLDB and Db2 upper-case it, PostgreSQL lower-cases it).
+     */
+    private String userAsShown(String user) {
+        return client.family() == Dialect.Family.MYSQL ? user + "@%" : client.foldUnquotedIdentifier(user);
     }
 
     /** The number of VALUES rows of an {@code INSERT INTO t (columns) VALUES ...}, else 0. */

@@ -78,6 +78,7 @@ public final class Translator {
     private static final Pattern SESSION_PASSTHROUGH = Pattern.compile("(?is)^SET\\s+[A-Za-z_@].*");
 
     private final Dialect client;
+    private volatile String defaultSchema;
     private final List<Dialect> eagerTargets;
     private final int cacheSizeMax;
     private final Map<String, Cached> cache;
@@ -143,6 +144,17 @@ public final class Translator {
      */
     public Translator withHiddenTables(Set<String> names) {
         this.hiddenTables = Set.copyOf(names);
+        return this;
+    }
+
+    /**
+     * The schema (MySQL, MariaDB: the database) a connection of the client's engine starts in, as that engine stores its
+     * name: what {@code CURRENT SCHEMA}, {@code DATABASE()} and their spellings answer in a session that chose none
+     * (each replica would answer its own). Set before the first statement; null or "" leaves them refused. Returns this
+     * translator.
+     */
+    public Translator withDefaultSchema(String stored) {
+        this.defaultSchema = stored == null || stored.isEmpty() ? null : '"' + stored.replace("\"", "\"\"") + '"';
         return this;
     }
 
@@ -241,7 +253,8 @@ public final class Translator {
             return new Translation(b);
         }
         String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
-        if (schema != null) text = SchemaQualifier.currentSchemaAsLiteral(text, schema, client);
+        String current = schema != null ? schema : defaultSchema;
+        if (current != null) text = SchemaQualifier.currentSchemaAsLiteral(text, current, client);
         text = DdlRenderer.dropForeignKeyAsConstraint(text);
         text = SequenceStatement.callAsValues(text);
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();

@@ -25,13 +25,16 @@ import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.BufferedCursor;
 import org.shepherd.coordinator.Coordinator;
 import org.shepherd.coordinator.DatabaseInfo;
+import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.StatementThreads;
 import org.shepherd.divergence.Divergence;
 import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.protocol.ColumnInfo;
+import org.shepherd.protocol.Param;
 import org.shepherd.replica.jdbc.ConnectionPreparer;
+import org.shepherd.replica.jdbc.JdbcExecution;
 import org.shepherd.replica.jdbc.JdbcValues;
 import org.shepherd.replica.jdbc.MetadataCalls;
 import org.shepherd.replica.jdbc.ReplicaPool;
@@ -147,7 +150,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         // Column types: from the DDL translated here, else from the primary's metadata (tables made before we started).
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
                 new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())))
-                .withHiddenTables(ReservedTables.NAMES);
+                .withHiddenTables(ReservedTables.NAMES)
+                .withDefaultSchema(endpoints.get(primaryIndex).pool().databaseInfoIfKnown().defaultSchema());
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         RestartPlan.LogState logState = logState(wal);
@@ -373,7 +377,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     @Override
     public Session openSession(String user, String database) throws SQLException {
         if (closed) throw new SQLException("the shepherd is shutting down", "57P01");
-        CbsSession s = new CbsSession(this);
+        CbsSession s = new CbsSession(this, user);
         sessions.add(s);
         return s;
     }
@@ -414,6 +418,17 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     /** Fails with 3F000 unless {@code identifier} (plain or double-quoted) names a schema (or MySQL database) on the primary. */
+    /**
+     * Whether {@code identifier} names the schema a connection of the primary (of the client's dialect) starts in: that
+     * name stands for each replica's own default schema (a Derby replica's is its user's, a MariaDB replica's its
+     * database), as an unqualified name does, so that a tool that sets the schema it found (Flyway's {@code SET SCHEMA
+     * "APP"}) changes nothing.
+     */
+    boolean isDefaultSchema(String identifier) {
+        String primaryDefault = databaseInfo().defaultSchema();
+        return !primaryDefault.isEmpty() && SessionSetting.storedName(identifier, clientDialect()).equals(primaryDefault);
+    }
+
     void checkSchemaExists(String identifier) throws SQLException {
         try (Connection c = primary().pool().acquireForMetadata()) {
             TableVerifier.place(c, c.getMetaData(), SessionSetting.storedName(identifier, clientDialect()));
@@ -530,9 +545,19 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         return onCore(f -> f.complete(core.currentBarrier()));
     }
 
-    /** The primary replica's dialect and product, read when its pool opened. */
+    /**
+     * The dialect and product of the SQL the shepherd reads: those of the replica that was primary when it started (its
+     * translator's client dialect), also after a view change made a replica of another engine primary, so that a client
+     * (and a tool that picks its SQL by product name) goes on speaking the dialect that is read.
+     */
     @Override
     public DatabaseInfo databaseInfo() {
+        for (JdbcReplicaEndpoint e : endpoints) {
+            if (e.dialect() == clientDialect()) {
+                DatabaseInfo info = e.pool().databaseInfoIfKnown();
+                if (info != DatabaseInfo.UNKNOWN) return info;
+            }
+        }
         return primary().pool().databaseInfoIfKnown(); // the primary answered: known
     }
 
@@ -756,6 +781,38 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                     if (!ReservedTables.namesReserved(row, tableColumns)) rows.add(row);
                 }
                 return new Answer.Rows(new BufferedCursor(cols, rows), List.of());
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    /**
+     * A query of the catalog ({@code information_schema}, Derby's {@code SYS}, ...) in a set of replicas of different
+     * engines, answered by the primary like a {@link java.sql.DatabaseMetaData} call (not voted, outside any
+     * transaction): another engine's catalog has other tables, or none of that name. {@code sql} and {@code params} are
+     * for the primary's dialect.
+     */
+    Answer catalogQuery(String sql, List<Param> params) throws SQLException {
+        ReplicaPool pool = primary().pool();
+        JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
+        try (Connection c = pool.acquireForMetadata()) {
+            try (java.sql.Statement st = JdbcExecution.create(c, sql, !params.isEmpty(),
+                    ExecOptions.DEFAULT, 1000)) {
+                if (!JdbcExecution.execute(st, sql, params, values, ExecOptions.DEFAULT)) {
+                    throw new SQLException("a query of the catalog gave no rows to read: " + sql, "XX000");
+                }
+                try (ResultSet rs = st.getResultSet()) {
+                    List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
+                    List<Object[]> rows = new ArrayList<>();
+                    while (rs.next()) {
+                        if (rows.size() == METADATA_ROWS_MAX) {
+                            throw new SQLException("catalog query result larger than " + METADATA_ROWS_MAX + " rows", "54000");
+                        }
+                        rows.add(values.readRow(rs, cols));
+                    }
+                    return new Answer.Rows(new BufferedCursor(cols, rows), List.of());
+                }
             } finally {
                 c.rollback();
             }

@@ -19,6 +19,10 @@ import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.translator.Bound;
 import org.shepherd.translator.SequenceStatement;
+import org.shepherd.translator.TableLock;
+import org.shepherd.wal.IgnorableError;
+import org.shepherd.wal.LoggedStatement;
+import org.shepherd.wal.Rendering;
 import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.StatementKind;
 import org.shepherd.translator.TransactionControl;
@@ -32,6 +36,7 @@ import org.shepherd.translator.dialect.Dialect;
  */
 final class CbsSession implements Session {
 
+    private final SessionDeterminism determinism;
     private final CbsCoordinator coordinator;
     private final CbsCore<JdbcStatement> core;
     private volatile Txn<JdbcStatement> current;
@@ -48,14 +53,17 @@ final class CbsSession implements Session {
     private String schema;
     private volatile boolean closed;
 
-    CbsSession(CbsCoordinator coordinator) {
+    CbsSession(CbsCoordinator coordinator, String user) {
         this.coordinator = coordinator;
         this.core = coordinator.core();
+        this.determinism = new SessionDeterminism(coordinator.determinism(), user);
     }
 
     @Override
     public Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
         checkOpen();
+        TableLock lock = TableLock.of(sql, coordinator.clientDialect());
+        if (lock != null) return lockTable(lock, sql, options);
         SessionSetting setting = SessionSetting.of(sql);
         if (setting != null && setting.kind() == SessionSetting.Kind.SCHEMA) return setSchema(setting.schema());
         if (setting != null) return SessionSettings.answer(setting, sql);
@@ -88,7 +96,8 @@ final class CbsSession implements Session {
         closeOpenCursor();
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
         try {
-            Answer a = runStatement(tr, sql, params, options);
+            Answer a = tr != null && tr.readsCatalog() && !coordinator.homogeneous() ? catalogQuery(tr, params)
+                    : runStatement(tr, sql, params, options);
             // only what may list tables is looked at: untranslated statements, reads, and the others (SHOW ...)
             boolean other = tr == null || tr.kind() == StatementKind.OTHER;
             if (!(a instanceof Answer.Rows) || !other && tr.kind() != StatementKind.READ) return a;
@@ -110,15 +119,50 @@ final class CbsSession implements Session {
      * {@code SET SCHEMA} and its spellings: the session names {@code identifier} (null: the replicas' default) in every
      * table its statements leave unqualified, from the next statement on. The schema must exist on the primary (3F000).
      */
+    /** A query of the catalog in a set of mixed engines: the primary's answer ({@link CbsCoordinator#catalogQuery}). */
+    private Answer catalogQuery(Translation tr, List<Param> params) throws SQLException {
+        Bound bound = tr.bind(params, determinism);
+        Dialect d = coordinator.primary().dialect();
+        List<Param> values = new ArrayList<>();
+        for (Object v : bound.parameters(d)) values.add(JdbcStatement.toParam(v));
+        return coordinator.catalogQuery(bound.sqlFor(d), values);
+    }
+
     private Answer setSchema(String identifier) throws SQLException {
+        if (identifier != null && coordinator.isDefaultSchema(identifier)) identifier = null;
         if (identifier != null) coordinator.checkSchemaExists(identifier);
         schema = identifier;
         return new Answer.Update(0, List.of(), List.of(), List.of());
     }
 
+    /**
+     * A table lock, written for each replica's engine ({@link TableLock}), held until the transaction ends (in autocommit
+     * mode, released at once, as on the engines).
+     */
+    private Answer lockTable(TableLock lock, String sql, ExecOptions options) throws SQLException {
+        if (readOnly) {
+            throw new SQLException("The connection is read-only (Connection.setReadOnly(true)): LOCK TABLE is refused; call"
+                    + " setReadOnly(false) first", "25006");
+        }
+        closeOpenCursor();
+        String sessionSchema = schema == null ? null : SessionSetting.storedName(schema, coordinator.clientDialect());
+        List<Rendering> renderings = new ArrayList<>();
+        for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
+            Dialect d = e.dialect();
+            if (renderings.stream().noneMatch(r -> r.dialect().equals(d.name()))) {
+                renderings.add(new Rendering(d.name(), lock.render(d, sessionSchema), List.of(), IgnorableError.NONE));
+            }
+        }
+        return runJdbc(null, JdbcStatement.logged(new LoggedStatement(renderings)));
+    }
+
     private Answer runStatement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
         if (insertSelectKeyColumn(tr) != null) return insertSelectWithPinnedKeys(tr, params, options);
-        JdbcStatement stmt = statement(tr, sql, params, options, !autoCommit);
+        return runJdbc(tr, statement(tr, sql, params, options, !autoCommit));
+    }
+
+    /** Runs {@code stmt} (of translation {@code tr}, if any) in the session's transaction, or in one of its own. */
+    private Answer runJdbc(Translation tr, JdbcStatement stmt) throws SQLException {
         if (!autoCommit) {
             if (tr != null && tr.kind() == StatementKind.DDL) schemaChangedInTransaction = true;
             Answer a = run(transaction(), stmt);
@@ -261,7 +305,7 @@ final class CbsSession implements Session {
             throws SQLException {
         if (tr == null) return new JdbcStatement(sql, params, options, null, null, stream);
         if (tr.kind() == StatementKind.DDL) coordinator.forgetIdentityColumns();
-        Bound bound = tr.bind(params, coordinator.determinism());
+        Bound bound = tr.bind(params, determinism);
         String keyColumn = null;
         if (tr.kind() == StatementKind.WRITE && tr.insertTable() != null) {
             keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);

