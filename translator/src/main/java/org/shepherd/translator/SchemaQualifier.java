@@ -37,13 +37,14 @@ final class SchemaQualifier {
      * quotes). Statements of another kind (CALL, EXPLAIN, ...) are refused: what they name is not known here.
      */
     static void qualify(Statement st, StatementKind kind, String schema) {
+        Naming giving = new Naming(schema, null, null);
         switch (kind) {
             case READ:
             case WRITE:
-                tables(st, schema);
+                tables(st, giving);
                 return;
             case DDL:
-                ddl(st, schema);
+                ddl(st, giving);
                 return;
             default:
                 throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), this kind of"
@@ -52,19 +53,96 @@ final class SchemaQualifier {
         }
     }
 
+    /**
+     * Takes the schema qualifier off every table of {@code st} (of kind {@code kind}) that names {@code defaultSchema}, the
+     * schema a connection of the client's engine starts in (as it stores the name): that name stands for each replica's
+     * own default schema, as an unqualified name does (a tool that qualifies with what {@code CURRENT SCHEMA} or
+     * {@code DATABASE()} answered). Statements of other kinds, and names it cannot reach, are left as they are.
+     */
+    static void withoutDefaultSchema(Statement st, StatementKind kind, String defaultSchema, Dialect client) {
+        Naming taking = new Naming(null, defaultSchema, client);
+        try {
+            if (kind == StatementKind.READ || kind == StatementKind.WRITE) {
+                tables(st, taking);
+            } else if (kind == StatementKind.DDL) {
+                ddl(st, taking);
+            }
+        } catch (TranslationException e) {
+            // a statement whose tables cannot all be found keeps its qualifiers: it names them as written
+        }
+    }
+
+    /**
+     * What is done to each name: the session's schema given to a table without one ({@code schema}), or the default
+     * schema's name taken off a table that names it ({@code defaultSchema}).
+     */
+    private record Naming(String schema, String defaultSchema, Dialect client) {
+
+        void table(Table t) {
+            if (schema != null) {
+                qualify(t, schema);
+            } else if (t != null && t.getSchemaName() != null && (t.getDatabase() == null
+                    || t.getDatabase().getDatabaseName() == null || t.getDatabase().getDatabaseName().isEmpty())
+                    && names(t.getSchemaName())) {
+                t.setSchemaName(null);
+            }
+        }
+
+        boolean names(String written) {
+            List<String> parts = SessionSetting.storedParts(written.strip(), client);
+            return parts != null && parts.size() == 1 && parts.get(0).equals(defaultSchema);
+        }
+
+        /** An index named in the default schema ({@code CREATE INDEX "PUBLIC"."ix" ON ...}): named without it. */
+        void index(Index index) {
+            if (schema != null || index == null || index.getNameParts() == null) return;
+            List<String> parts = index.getNameParts();
+            if (parts.size() == 2 && names(parts.get(0))) index.setName(List.of(parts.get(1)));
+        }
+
+        /** A {@code REFERENCES} target ({@code [schema.]table[(columns)]}) as this naming writes it. */
+        String reference(String target) {
+            int paren = target.indexOf('(');
+            String name = paren < 0 ? target : target.substring(0, paren);
+            if (name.isEmpty()) return target;
+            if (schema != null) return name.indexOf('.') < 0 ? schema + "." + target : target;
+            List<String> parts = SessionSetting.storedParts(name, client);
+            if (parts == null || parts.size() != 2 || !parts.get(0).equals(defaultSchema)) return target;
+            return name.substring(name.indexOf('.') + 1) + (paren < 0 ? "" : target.substring(paren));
+        }
+
+        void fkSource(AlterExpression change) {
+            if (schema != null) {
+                if (change.getFkSourceTable() != null && change.getFkSourceSchema() == null
+                        && change.getFkSourceTable().indexOf('.') < 0) {
+                    change.setFkSourceSchema(schema);
+                }
+            } else if (change.getFkSourceSchema() != null && names(change.getFkSourceSchema())) {
+                change.setFkSourceSchema(null);
+            }
+        }
+
+        /** A statement whose names this naming cannot reach: refused when giving the session's schema. */
+        void cannot(String what) {
+            if (schema != null) throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), " + what);
+            throw TranslationException.unsupported(what);
+        }
+    }
+
     /** Every table a query or change reads or writes, subqueries and joins included, but not the names of WITH. */
-    private static void tables(Statement st, String schema) {
+    private static void tables(Statement st, Naming naming) {
         List<Table> seen = new ArrayList<>();
         Finder finder = new Finder(seen);
         Set<String> real;
         try {
             real = finder.getTables(st);
         } catch (UnsupportedOperationException e) {
-            throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), the shepherd"
-                    + " cannot name the schema in this statement (" + e.getMessage() + "); qualify its tables");
+            naming.cannot("the shepherd cannot name the schema in this statement (" + e.getMessage() + "); qualify its"
+                    + " tables");
+            return;
         }
         for (Table t : seen) {
-            if (real.contains(finder.name(t))) qualify(t, schema);
+            if (real.contains(finder.name(t))) naming.table(t);
         }
         // a table that a (non-recursive) WITH name shadows: inside that WITH item's own query the name can only be the
         // table's, which the finder took for the WITH name
@@ -77,73 +155,64 @@ final class SchemaQualifier {
             String name = SchemaCatalog.unquoted(w.getAliasName());
             for (Table t : inside) {
                 if (t.getSchemaName() == null && t.getName() != null && SchemaCatalog.unquoted(t.getName()).equalsIgnoreCase(name)) {
-                    qualify(t, schema);
+                    naming.table(t);
                 }
             }
         }
     }
 
-    private static void ddl(Statement st, String schema) {
+    private static void ddl(Statement st, Naming naming) {
         if (st instanceof CreateTable ct) {
-            qualify(ct.getTable(), schema);
+            naming.table(ct.getTable());
             if (ct.getIndexes() != null) {
                 for (Index index : ct.getIndexes()) {
-                    if (index instanceof ForeignKeyIndex fk) qualify(fk.getTable(), schema);
+                    if (index instanceof ForeignKeyIndex fk) naming.table(fk.getTable());
                 }
             }
             if (ct.getColumnDefinitions() != null) {
-                for (ColumnDefinition cd : ct.getColumnDefinitions()) referencesIn(cd.getColumnSpecs(), schema);
+                for (ColumnDefinition cd : ct.getColumnDefinitions()) referencesIn(cd.getColumnSpecs(), naming);
             }
-            if (ct.getSelect() != null) tables(ct.getSelect(), schema);
+            if (ct.getSelect() != null) tables(ct.getSelect(), naming);
         } else if (st instanceof CreateIndex ci) {
-            qualify(ci.getTable(), schema);
+            naming.table(ci.getTable());
+            naming.index(ci.getIndex());
         } else if (st instanceof CreateView cv) {
-            qualify(cv.getView(), schema);
-            if (cv.getSelect() != null) tables(cv.getSelect(), schema);
+            naming.table(cv.getView());
+            if (cv.getSelect() != null) tables(cv.getSelect(), naming);
         } else if (st instanceof Drop drop) {
             String type = drop.getType() == null ? "" : drop.getType().toUpperCase(Locale.ROOT);
             if (type.equals("TABLE") || type.equals("VIEW")) {
-                qualify(drop.getName(), schema);
+                naming.table(drop.getName());
             } else if (!type.equals("INDEX")) {
-                throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), DROP " + type
-                        + " cannot be sent unqualified; qualify the name");
-            } else if (drop.getName() != null && drop.getName().getSchemaName() == null) {
-                throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), name the"
-                        + " index's schema in DROP INDEX (an index belongs to its table's schema)");
+                naming.cannot("DROP " + type + " cannot be sent unqualified; qualify the name");
+            } else if (naming.schema() != null && drop.getName() != null && drop.getName().getSchemaName() == null) {
+                naming.cannot("name the index's schema in DROP INDEX (an index belongs to its table's schema)");
             }
         } else if (st instanceof Alter alter) {
-            qualify(alter.getTable(), schema);
+            naming.table(alter.getTable());
             if (alter.getAlterExpressions() != null) {
                 for (AlterExpression change : alter.getAlterExpressions()) {
-                    if (change.getIndex() instanceof ForeignKeyIndex fk) qualify(fk.getTable(), schema);
-                    if (change.getFkSourceTable() != null && change.getFkSourceSchema() == null
-                            && change.getFkSourceTable().indexOf('.') < 0) {
-                        change.setFkSourceSchema(schema);
-                    }
+                    if (change.getIndex() instanceof ForeignKeyIndex fk) naming.table(fk.getTable());
+                    naming.fkSource(change);
                     if (change.getColDataTypeList() != null) {
                         for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
-                            referencesIn(cd.getColumnSpecs(), schema);
+                            referencesIn(cd.getColumnSpecs(), naming);
                         }
                     }
                 }
             }
         } else if (st instanceof Truncate truncate) {
-            qualify(truncate.getTable(), schema);
+            naming.table(truncate.getTable());
         } else {
-            throw TranslationException.unsupported("with a session schema set (SET SCHEMA " + schema + "), this statement"
-                    + " cannot be sent unqualified; qualify what it names");
+            naming.cannot("this statement cannot be sent unqualified; qualify what it names");
         }
     }
 
-    /** A column's {@code REFERENCES t(...)}: the target table gets the schema when it has none. */
-    private static void referencesIn(List<String> specs, String schema) {
+    /** A column's {@code REFERENCES t(...)}: its target table, named as {@code naming} writes it. */
+    private static void referencesIn(List<String> specs, Naming naming) {
         if (specs == null) return;
         for (int i = 0; i + 1 < specs.size(); i++) {
-            if (!specs.get(i).equalsIgnoreCase("REFERENCES")) continue;
-            String target = specs.get(i + 1);
-            int paren = target.indexOf('(');
-            String name = paren < 0 ? target : target.substring(0, paren);
-            if (!name.isEmpty() && name.indexOf('.') < 0) specs.set(i + 1, schema + "." + target);
+            if (specs.get(i).equalsIgnoreCase("REFERENCES")) specs.set(i + 1, naming.reference(specs.get(i + 1)));
         }
     }
 

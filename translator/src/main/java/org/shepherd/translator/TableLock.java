@@ -12,7 +12,9 @@ import org.shepherd.translator.dialect.Dialect;
  * A lock on a table until the transaction ends: {@code LOCK TABLE t IN SHARE|EXCLUSIVE MODE} (Derby, Db2, PostgreSQL)
  * or HSQLDB's {@code LOCK TABLE t READ|WRITE}, which the parser does not read. Written for each replica's engine in its
  * own spelling (Flyway locks its history table so), the table named as the statement resolves it: in the session's
- * schema when it names none. MySQL's {@code LOCK TABLES}, whose locks outlive the transaction, is not one.
+ * schema when it names none, in each replica's default schema when it names the client engine's (see
+ * {@link SchemaQualifier#withoutDefaultSchema}). MySQL's {@code LOCK TABLES}, whose locks outlive the transaction, is
+ * not one.
  *
  * @param schema the table's schema as the client's engine stores its name, or null
  * @param table the table's name as the client's engine stores it
@@ -48,10 +50,11 @@ public record TableLock(String schema, String table, boolean exclusive) {
 
     /**
      * The statement for a replica of dialect {@code d}. {@code sessionSchema}: the session's schema as its engine stores
-     * the name (null: none, the table is each replica's default schema's).
+     * the name (null: none); {@code defaultSchema}: the schema a connection of the client's engine starts in, as stored
+     * (null: unknown).
      */
-    public String render(Dialect d, String sessionSchema) throws SQLException {
-        String s = schema == null ? sessionSchema : schema;
+    public String render(Dialect d, String sessionSchema, String defaultSchema) throws SQLException {
+        String s = schema == null ? sessionSchema : schema.equals(defaultSchema) ? null : schema;
         String name = (s == null ? "" : quoted(s) + ".") + quoted(table);
         switch (d.family()) {
             case MYSQL:

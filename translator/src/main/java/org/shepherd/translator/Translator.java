@@ -79,6 +79,7 @@ public final class Translator {
 
     private final Dialect client;
     private volatile String defaultSchema;
+    private volatile String defaultSchemaStored;
     private final List<Dialect> eagerTargets;
     private final int cacheSizeMax;
     private final Map<String, Cached> cache;
@@ -150,11 +151,13 @@ public final class Translator {
     /**
      * The schema (MySQL, MariaDB: the database) a connection of the client's engine starts in, as that engine stores its
      * name: what {@code CURRENT SCHEMA}, {@code DATABASE()} and their spellings answer in a session that chose none
-     * (each replica would answer its own). Set before the first statement; null or "" leaves them refused. Returns this
-     * translator.
+     * (each replica would answer its own); a table qualified with it stands for each replica's own default schema, as an
+     * unqualified one does ({@link SchemaQualifier#withoutDefaultSchema}). Set before the first statement; null or ""
+     * leaves them refused. Returns this translator.
      */
     public Translator withDefaultSchema(String stored) {
-        this.defaultSchema = stored == null || stored.isEmpty() ? null : '"' + stored.replace("\"", "\"\"") + '"';
+        this.defaultSchemaStored = stored == null || stored.isEmpty() ? null : stored;
+        this.defaultSchema = defaultSchemaStored == null ? null : '"' + stored.replace("\"", "\"\"") + '"';
         return this;
     }
 
@@ -353,6 +356,8 @@ public final class Translator {
             return new Translation(b);
         }
         if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
+        String defaultStored = defaultSchemaStored;
+        if (defaultStored != null) SchemaQualifier.withoutDefaultSchema(st, b.kind, defaultStored, client);
         if (st instanceof Insert insert && insert.getSelect() instanceof Values values) parenthesizeRows(values);
         if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);
         b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(b.clientSql);

@@ -89,4 +89,30 @@ class SchemaQualifierTest {
         assertThatThrownBy(() -> derby.translate("DROP INDEX ix", "sales")).isInstanceOf(SQLException.class)
                 .hasMessageContaining("DROP INDEX");
     }
+
+    /**
+     * The schema a connection of the client's engine starts in (the primary's: APP on Derby) stands for each replica's
+     * own default schema, as no qualifier does: a tool that qualifies with what CURRENT SCHEMA answered writes to each
+     * replica's default schema, whatever it is called there.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "SELECT id FROM app.orders WHERE id = ?|SELECT id FROM orders WHERE id = ?",
+        "SELECT id FROM \"APP\".\"orders\", other.cust|SELECT id FROM \"orders\", other.cust",
+        "SELECT id FROM \"app\".orders|SELECT id FROM \"app\".orders",
+        "INSERT INTO APP.orders (id) SELECT id FROM app.cust|INSERT INTO orders (id) SELECT id FROM cust",
+        "CREATE TABLE app.line (id INT PRIMARY KEY, oid INT REFERENCES app.orders(id))"
+            + "|CREATE TABLE line (id INTEGER PRIMARY KEY, oid INTEGER REFERENCES orders (id))",
+        "ALTER TABLE app.line ADD CONSTRAINT fk FOREIGN KEY (oid) REFERENCES app.orders (id)"
+            + "|ALTER TABLE line ADD CONSTRAINT fk FOREIGN KEY (oid) REFERENCES orders(id)",
+        "DROP TABLE app.orders|DROP TABLE orders",
+        "CREATE INDEX \"APP\".\"ix\" ON \"APP\".\"orders\" (\"total\")|CREATE INDEX \"ix\" ON \"orders\" (\"total\")",
+    })
+    void theClientEnginesDefaultSchemaIsEachReplicasOwn(String sql, String expected) throws SQLException {
+        Translator withDefault = new Translator(Dialect.DERBY, 16).withDefaultSchema("APP");
+        assertThat(withDefault.translate(sql, null).sqlFor(Dialect.HSQLDB)).isEqualToIgnoringCase(expected);
+        assertThat(withDefault.translate(sql, "sales").sqlFor(Dialect.HSQLDB)).as("a session's schema does not change it")
+                .isEqualToIgnoringCase(expected);
+        assertThat(withDefault.translate("VALUES CURRENT SCHEMA", null).sqlFor(Dialect.DERBY)).contains("'APP'");
+    }
 }

@@ -146,11 +146,12 @@ final class CbsSession implements Session {
         }
         closeOpenCursor();
         String sessionSchema = schema == null ? null : SessionSetting.storedName(schema, coordinator.clientDialect());
+        String defaultSchema = coordinator.databaseInfo().defaultSchema();
         List<Rendering> renderings = new ArrayList<>();
         for (JdbcReplicaEndpoint e : coordinator.endpoints()) {
             Dialect d = e.dialect();
             if (renderings.stream().noneMatch(r -> r.dialect().equals(d.name()))) {
-                renderings.add(new Rendering(d.name(), lock.render(d, sessionSchema), List.of(), IgnorableError.NONE));
+                renderings.add(new Rendering(d.name(), lock.render(d, sessionSchema, defaultSchema), List.of(), IgnorableError.NONE));
             }
         }
         return runJdbc(null, JdbcStatement.logged(new LoggedStatement(renderings)));
