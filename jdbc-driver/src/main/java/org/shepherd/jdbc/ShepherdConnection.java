@@ -398,7 +398,12 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     @Override
     public String getCatalog() throws SQLException {
         checkOpen();
-        return null;
+        return isMySqlFamily() ? schema : null;
+    }
+
+    /** MySQL and MariaDB call a database a catalog. */
+    private boolean isMySqlFamily() {
+        return "mysql".equals(dialect) || "mariadb".equals(dialect);
     }
 
     /**
@@ -428,6 +433,10 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     @Override
     public void setCatalog(String catalog) throws SQLException {
         checkOpen();
+        if (isMySqlFamily()) {
+            setSchema(catalog); // a MySQL database is what MySQL's drivers call a catalog (Flyway sets it so)
+            return;
+        }
         if (catalog != null) {
             throw new SQLFeatureNotSupportedException("Connection.setCatalog(\"" + catalog + "\") is not supported by Shepherd:"
                     + " a session uses the database of its URL (getCatalog() is null); name another schema (a MySQL database)"

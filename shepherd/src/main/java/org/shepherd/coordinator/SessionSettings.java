@@ -54,6 +54,12 @@ public final class SessionSettings {
                 throw new SQLFeatureNotSupportedException("'" + sql.strip() + "': mode passthrough sends each statement as it"
                         + " is to a pooled connection, so a session's schema cannot stay with it; qualify the tables with their"
                         + " schema (modes cbs, ss and serial keep a session's schema)", "0A000");
+            case ALREADY_SO:
+                return new Answer.Update(0, List.of(), List.of(), List.of());
+            case KEPT_VARIABLE:
+                throw new SQLFeatureNotSupportedException("Shepherd does not support '" + sql.strip() + "': it keeps "
+                        + SessionSetting.KEPT_VARIABLES + " on every replica connection (a replica connection serves many"
+                        + " sessions in turn); setting them to these values is accepted", "0A000");
             case CONNECTION_LOCK:
                 throw new SQLFeatureNotSupportedException("Shepherd does not support '" + sql.strip() + "': MySQL's table"
                         + " locks belong to a connection, not to a transaction, and replica connections are pooled per"

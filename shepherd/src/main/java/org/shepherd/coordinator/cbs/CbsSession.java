@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.BufferedCursor;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.ResultCursor;
@@ -19,6 +20,7 @@ import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.translator.Bound;
 import org.shepherd.translator.SequenceStatement;
+import org.shepherd.translator.NamedLockCall;
 import org.shepherd.translator.TableLock;
 import org.shepherd.wal.IgnorableError;
 import org.shepherd.wal.LoggedStatement;
@@ -36,6 +38,9 @@ import org.shepherd.translator.dialect.Dialect;
  */
 final class CbsSession implements Session {
 
+    private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+    /** This session's number, which IS_USED_LOCK names a lock's holder by. */
+    private final long id = IDS.incrementAndGet();
     private final SessionDeterminism determinism;
     private final CbsCoordinator coordinator;
     private final CbsCore<JdbcStatement> core;
@@ -64,9 +69,12 @@ final class CbsSession implements Session {
         checkOpen();
         TableLock lock = TableLock.of(sql, coordinator.clientDialect());
         if (lock != null) return lockTable(lock, sql, options);
-        SessionSetting setting = SessionSetting.of(sql);
+        NamedLockCall named = NamedLockCall.of(sql, coordinator.clientDialect(), params.stream().map(Param::value).toList());
+        if (named != null) return namedLock(named);
+        String settingSql = params.isEmpty() ? sql : SessionSetting.withValues(sql, params.stream().map(Param::value).toList());
+        SessionSetting setting = SessionSetting.of(settingSql);
         if (setting != null && setting.kind() == SessionSetting.Kind.SCHEMA) return setSchema(setting.schema());
-        if (setting != null) return SessionSettings.answer(setting, sql);
+        if (setting != null) return SessionSettings.answer(setting, settingSql);
         SequenceStatement sequence = SequenceStatement.of(sql, coordinator.clientDialect());
         if (sequence != null) {
             if (readOnly) {
@@ -155,6 +163,31 @@ final class CbsSession implements Session {
             }
         }
         return runJdbc(null, JdbcStatement.logged(new LoggedStatement(renderings)));
+    }
+
+    /** MySQL's GET_LOCK and the others, answered from the shepherd's own named locks ({@link NamedLocks}). */
+    private Answer namedLock(NamedLockCall call) throws SQLException {
+        NamedLocks locks = coordinator.namedLocks();
+        Long value;
+        switch (call.function()) {
+            case "GET_LOCK":
+                try {
+                    value = locks.get(this, id, call.name(), call.timeoutSeconds());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("interrupted while waiting for lock " + call.name(), "57014", e);
+                }
+                break;
+            case "RELEASE_LOCK": value = locks.release(this, call.name()); break;
+            case "IS_FREE_LOCK": value = locks.isFree(call.name()); break;
+            case "IS_USED_LOCK": value = locks.holderOf(call.name()); break;
+            default: value = locks.releaseAll(this); break;
+        }
+        ColumnInfo column = new ColumnInfo(call.label(), call.label(), java.sql.Types.BIGINT, "BIGINT", 19, 0,
+                java.sql.ResultSetMetaData.columnNullable, "", false);
+        List<Object[]> rows = new ArrayList<>();
+        rows.add(new Object[] {value});
+        return new Answer.Rows(new BufferedCursor(List.of(column), rows), List.of());
     }
 
     private Answer runStatement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
@@ -546,6 +579,7 @@ final class CbsSession implements Session {
         } catch (SQLException e) {
             // the coordinator is going away; the transaction is rolled back with it
         }
+        coordinator.namedLocks().releaseAll(this);
         coordinator.sessionClosed(this);
     }
 

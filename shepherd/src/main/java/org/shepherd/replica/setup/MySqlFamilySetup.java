@@ -68,7 +68,8 @@ final class MySqlFamilySetup implements ReplicaSetup {
         c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
         Sql.execute(c, "SET NAMES utf8mb4 COLLATE " + collation);
         Sql.execute(c, "SET SESSION sql_mode = '" + SQL_MODE + "', innodb_lock_wait_timeout = " + LOCK_WAIT_TIMEOUT_SECONDS
-                + ", default_storage_engine = InnoDB, time_zone = '+00:00'");
+                + ", default_storage_engine = InnoDB, time_zone = '+00:00', foreign_key_checks = 1, sql_safe_updates = 0"
+                + ", unique_checks = 1"); // the values SessionSetting.KEPT_VARIABLES answers
     }
 
     @Override
