@@ -219,7 +219,9 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
      * {@link #of} can read it. {@code sql} unchanged when it has no parameters or is no SET.
      */
     public static String withValues(String sql, List<?> values) {
-        if (values.isEmpty() || !startsWithWord(Translator.withoutLeadingComments(sql), "SET")) return sql;
+        if (values.isEmpty() || !mayBeSession(sql) || !startsWithWord(Translator.withoutLeadingComments(sql), "SET")) {
+            return sql;
+        }
         StringBuilder out = new StringBuilder();
         int next = 0;
         boolean inLiteral = false;

@@ -141,7 +141,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             lastBarriers[i] = highWater[i] == null ? -1 : highWater[i][1];
         }
         requireReachable(unreachable, settings.f());
-        Dialect client = endpoints.get(primaryIndex).dialect();
+        this.clientEngine = endpoints.get(primaryIndex);
+        Dialect client = clientEngine.dialect();
         Set<Dialect> targets = new LinkedHashSet<>();
         for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
         this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
@@ -151,8 +152,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
                 new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())))
                 .withHiddenTables(ReservedTables.NAMES)
-                .withDefaultSchema(endpoints.get(primaryIndex).pool().databaseInfoIfKnown().defaultSchema())
-                .withServerVersion(endpoints.get(primaryIndex).pool().databaseInfoIfKnown().productVersion());
+                .withDefaultSchema(clientEngine.pool().databaseInfoIfKnown().defaultSchema())
+                .withServerVersion(clientEngine.pool().databaseInfoIfKnown().productVersion());
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.scheduler = new ExecutorScheduler("cbs-core");
         RestartPlan.LogState logState = logState(wal);
@@ -420,6 +421,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
 
     /** Fails with 3F000 unless {@code identifier} (plain or double-quoted) names a schema (or MySQL database) on the primary. */
     private final NamedLocks namedLocks = new NamedLocks();
+    /** The replica that was primary when the shepherd started: its dialect is the one clients speak. */
+    private final JdbcReplicaEndpoint clientEngine;
 
     /** MySQL's named locks, kept here for every session. */
     NamedLocks namedLocks() {
@@ -560,13 +563,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      */
     @Override
     public DatabaseInfo databaseInfo() {
-        for (JdbcReplicaEndpoint e : endpoints) {
-            if (e.dialect() == clientDialect()) {
-                DatabaseInfo info = e.pool().databaseInfoIfKnown();
-                if (info != DatabaseInfo.UNKNOWN) return info;
-            }
-        }
-        return primary().pool().databaseInfoIfKnown(); // the primary answered: known
+        DatabaseInfo info = clientEngine.pool().databaseInfoIfKnown();
+        return info != DatabaseInfo.UNKNOWN ? info : primary().pool().databaseInfoIfKnown(); // the primary answered: known
     }
 
     @Override

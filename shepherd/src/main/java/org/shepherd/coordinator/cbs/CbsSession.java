@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.BufferedCursor;
@@ -19,18 +20,18 @@ import org.shepherd.protocol.Param;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.translator.Bound;
-import org.shepherd.translator.SequenceStatement;
 import org.shepherd.translator.NamedLockCall;
-import org.shepherd.translator.TableLock;
-import org.shepherd.wal.IgnorableError;
-import org.shepherd.wal.LoggedStatement;
-import org.shepherd.wal.Rendering;
+import org.shepherd.translator.SequenceStatement;
 import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.StatementKind;
+import org.shepherd.translator.TableLock;
 import org.shepherd.translator.TransactionControl;
 import org.shepherd.translator.Translation;
 import org.shepherd.translator.Translator;
 import org.shepherd.translator.dialect.Dialect;
+import org.shepherd.wal.IgnorableError;
+import org.shepherd.wal.LoggedStatement;
+import org.shepherd.wal.Rendering;
 
 /**
  * One client session over the {@link CbsCore}: inside a transaction each answer is the primary's (tentative until
@@ -38,7 +39,7 @@ import org.shepherd.translator.dialect.Dialect;
  */
 final class CbsSession implements Session {
 
-    private static final java.util.concurrent.atomic.AtomicLong IDS = new java.util.concurrent.atomic.AtomicLong();
+    private static final AtomicLong IDS = new AtomicLong();
     /** This session's number, which IS_USED_LOCK names a lock's holder by. */
     private final long id = IDS.incrementAndGet();
     private final SessionDeterminism determinism;
@@ -68,10 +69,11 @@ final class CbsSession implements Session {
     public Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
         checkOpen();
         TableLock lock = TableLock.of(sql, coordinator.clientDialect());
-        if (lock != null) return lockTable(lock, sql, options);
-        NamedLockCall named = NamedLockCall.of(sql, coordinator.clientDialect(), params.stream().map(Param::value).toList());
+        if (lock != null) return lockTable(lock);
+        List<Object> values = valuesOf(params);
+        NamedLockCall named = NamedLockCall.of(sql, coordinator.clientDialect(), values);
         if (named != null) return namedLock(named);
-        String settingSql = params.isEmpty() ? sql : SessionSetting.withValues(sql, params.stream().map(Param::value).toList());
+        String settingSql = params.isEmpty() ? sql : SessionSetting.withValues(sql, values);
         SessionSetting setting = SessionSetting.of(settingSql);
         if (setting != null && setting.kind() == SessionSetting.Kind.SCHEMA) return setSchema(setting.schema());
         if (setting != null) return SessionSettings.answer(setting, settingSql);
@@ -123,10 +125,6 @@ final class CbsSession implements Session {
         }
     }
 
-    /**
-     * {@code SET SCHEMA} and its spellings: the session names {@code identifier} (null: the replicas' default) in every
-     * table its statements leave unqualified, from the next statement on. The schema must exist on the primary (3F000).
-     */
     /** A query of the catalog in a set of mixed engines: the primary's answer ({@link CbsCoordinator#catalogQuery}). */
     private Answer catalogQuery(Translation tr, List<Param> params) throws SQLException {
         Bound bound = tr.bind(params, determinism);
@@ -136,6 +134,11 @@ final class CbsSession implements Session {
         return coordinator.catalogQuery(bound.sqlFor(d), values);
     }
 
+    /**
+     * {@code SET SCHEMA} and its spellings: the session names {@code identifier} (null: the replicas' default) in every
+     * table its statements leave unqualified, from the next statement on. The schema must exist on the primary (3F000); the name of the
+     * schema the primary starts in means each replica's own default (no session schema).
+     */
     private Answer setSchema(String identifier) throws SQLException {
         if (identifier != null && coordinator.isDefaultSchema(identifier)) identifier = null;
         if (identifier != null) coordinator.checkSchemaExists(identifier);
@@ -147,7 +150,7 @@ final class CbsSession implements Session {
      * A table lock, written for each replica's engine ({@link TableLock}), held until the transaction ends (in autocommit
      * mode, released at once, as on the engines).
      */
-    private Answer lockTable(TableLock lock, String sql, ExecOptions options) throws SQLException {
+    private Answer lockTable(TableLock lock) throws SQLException {
         if (readOnly) {
             throw new SQLException("The connection is read-only (Connection.setReadOnly(true)): LOCK TABLE is refused; call"
                     + " setReadOnly(false) first", "25006");
@@ -163,6 +166,21 @@ final class CbsSession implements Session {
             }
         }
         return runJdbc(null, JdbcStatement.logged(new LoggedStatement(renderings)));
+    }
+
+    /** The values of {@code params}, read only where asked (most statements never look). */
+    private static List<Object> valuesOf(List<Param> params) {
+        return new java.util.AbstractList<>() {
+            @Override
+            public Object get(int index) {
+                return params.get(index).value();
+            }
+
+            @Override
+            public int size() {
+                return params.size();
+            }
+        };
     }
 
     /** MySQL's GET_LOCK and the others, answered from the shepherd's own named locks ({@link NamedLocks}). */
