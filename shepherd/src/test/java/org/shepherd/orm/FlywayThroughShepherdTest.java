@@ -24,15 +24,15 @@ import org.shepherd.server.ShepherdServer;
 
 /**
  * Schema migrations with Flyway, unchanged, through a shepherd in mode cbs: Flyway recognizes the primary's engine from
- * the product the driver reports (Derby, HSQLDB, with Derby secondaries; MariaDB), creates its history table, takes its
- * table lock (HSQLDB's LOCK TABLE ... WRITE, Derby's LOCK TABLE ... IN EXCLUSIVE MODE on the secondaries), reads the catalog
- * (HSQLDB's information_schema, answered by the primary), applies three versioned migrations (a table with an
- * identity key and a clock default, an index, rows, an added column), reads its history back, validates it and finds
- * nothing to do on a second run. Afterwards both tables, Flyway's history included, are equal on every replica, and no
- * replica answered differently. Over three MariaDB replicas it also asks VERSION() and DATABASE() (answered with the
- * primary's), reads and sets back foreign_key_checks and sql_safe_updates (kept on every replica connection), takes a
- * named lock with GET_LOCK (the shepherd's own) and sets its database with Connection.setCatalog. (A MariaDB primary
- * with Derby secondaries is not yet: Flyway reads its user with SUBSTRING_INDEX, which Derby lacks.)
+ * the product the driver reports (Derby, HSQLDB and MariaDB primaries with Derby secondaries; three MariaDB replicas),
+ * creates its history table, takes its table lock (HSQLDB's LOCK TABLE ... WRITE, Derby's LOCK TABLE ... IN EXCLUSIVE
+ * MODE on the secondaries), reads the catalog (another engine's information_schema answered by the primary), applies
+ * three versioned migrations (a table with an identity key and a clock default, an index, rows, an added column), reads
+ * its history back, validates it and finds nothing to do on a second run. Afterwards both tables, Flyway's history
+ * included, are equal on every replica, and no replica answered differently. Over MariaDB it also asks VERSION() and
+ * DATABASE() (answered with the primary's), reads and sets back foreign_key_checks and sql_safe_updates (kept on every
+ * replica connection), takes a named lock with GET_LOCK (the shepherd's own), sets its database with
+ * Connection.setCatalog and reads its user with SUBSTRING_INDEX(USER(), '@', 1) (LOCATE and SUBSTR on Derby).
  */
 class FlywayThroughShepherdTest {
 
@@ -69,6 +69,11 @@ class FlywayThroughShepherdTest {
     @Test
     void overMariaDb() throws Exception {
         migrate(replicas.threeMariaDb(), "MariaDB", "INT AUTO_INCREMENT PRIMARY KEY");
+    }
+
+    @Test
+    void overMariaDbWithDerbySecondaries() throws Exception {
+        migrate(replicas.mariadbPrimary(), "MariaDB", "INT AUTO_INCREMENT PRIMARY KEY");
     }
 
     private static void migrate(Map<String, String> set, String product) throws Exception {

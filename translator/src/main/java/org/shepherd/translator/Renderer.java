@@ -629,6 +629,13 @@ final class Renderer {
                         return out();
                     }
                     return super.visit(f, context);
+                case "SUBSTRING_INDEX":
+                    if (target.family() != Dialect.Family.MYSQL && args.size() == 3 && isLiteralOne(args.get(2))) {
+                        beforeFirst(args.get(0), args.get(1));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
                 default:
                     if (target.lacksFunction(name)) {
                         throw TranslationException.unsupported(name + " is not a function of " + target.name()
@@ -637,6 +644,48 @@ final class Renderer {
                     }
                     return super.visit(f, context);
             }
+        }
+
+        private TranslationException lacks(String name) {
+            return TranslationException.unsupported(name + " is not a function of " + target.name() + ", one of the"
+                    + " replicas' engines; compute the value in the application or with functions every replica has");
+        }
+
+        private boolean isLiteralOne(Expression e) {
+            return e instanceof LongValue v && v.getValue() == 1;
+        }
+
+        /**
+         * MySQL's {@code SUBSTRING_INDEX(s, d, 1)}, what comes before the first {@code d} (all of {@code s} when none):
+         * {@code CASE WHEN LOCATE(d, s) > 0 THEN SUBSTR(s, 1, LOCATE(d, s) - 1) ELSE s END} on engines without it
+         * (Flyway reads its user so). The operands are rendered more than once.
+         */
+        private void beforeFirst(Expression s, Expression d) {
+            out().append("CASE WHEN ");
+            position(d, s);
+            out().append(" > 0 THEN SUBSTR(");
+            emit(s);
+            out().append(", 1, ");
+            position(d, s);
+            out().append(" - 1) ELSE ");
+            emit(s);
+            out().append(" END");
+        }
+
+        /** Where {@code d} first starts in {@code s} (0: nowhere): LOCATE, PostgreSQL's STRPOS. */
+        private void position(Expression d, Expression s) {
+            if (target.family() == Dialect.Family.POSTGRESQL) {
+                out().append("STRPOS(");
+                emit(s);
+                out().append(", ");
+                emit(d);
+            } else {
+                out().append("LOCATE(");
+                emit(d);
+                out().append(", ");
+                emit(s);
+            }
+            out().append(')');
         }
 
         /**

@@ -79,5 +79,10 @@ class ToolStatementsTest {
                 .hasMessageContaining("ORDER BY");
         assertThat(mariadb.translate("CREATE TABLE h (id INT NOT NULL, CONSTRAINT PRIMARY KEY (id))").sqlFor(Dialect.DERBY))
                 .contains("PRIMARY KEY");
+        assertThat(mariadb.translate("SELECT SUBSTRING_INDEX(name, '@', 1) FROM t").sqlFor(Dialect.DERBY))
+                .as("what comes before the first '@', where the engine has no SUBSTRING_INDEX")
+                .contains("CASE WHEN LOCATE('@', name) > 0 THEN SUBSTR(name, 1, LOCATE('@', name) - 1) ELSE name END");
+        assertThatThrownBy(() -> mariadb.translate("SELECT SUBSTRING_INDEX(name, '@', 2) FROM t").sqlFor(Dialect.DERBY))
+                .isInstanceOf(SQLException.class).hasMessageContaining("SUBSTRING_INDEX");
     }
 }
