@@ -45,6 +45,8 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     private String schema;
     /** The session's SQL dialect, lower case (the shepherd's client dialect). */
     private final String dialect;
+    /** A MySQL-family session's starting database, once asked ({@link #getCatalog}); "" when there is none. */
+    private String defaultDatabase;
     private final Message.Ready ready;
     private final String url;
     private final ShepherdUrl parsedUrl;
@@ -398,7 +400,14 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
     @Override
     public String getCatalog() throws SQLException {
         checkOpen();
-        return isMySqlFamily() ? schema : null;
+        if (!isMySqlFamily()) return null;
+        if (schema != null) return schema;
+        if (defaultDatabase == null) { // asked once: the database a session starts in, as the shepherd answers DATABASE()
+            try (Statement s = createStatement(); ResultSet rs = s.executeQuery("SELECT DATABASE()")) {
+                defaultDatabase = rs.next() && rs.getString(1) != null ? rs.getString(1) : "";
+            }
+        }
+        return defaultDatabase.isEmpty() ? null : defaultDatabase;
     }
 
     /** MySQL and MariaDB call a database a catalog. */

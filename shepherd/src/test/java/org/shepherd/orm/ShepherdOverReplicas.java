@@ -1,11 +1,21 @@
 package org.shepherd.orm;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.shepherd.admin.AdminView;
 import org.shepherd.config.ShepherdConfig;
+import org.shepherd.jdbc.ShepherdDataSource;
 import org.shepherd.server.ShepherdServer;
 import org.shepherd.testkit.DatabaseServer;
 import org.shepherd.testkit.MariaDbServer;
@@ -91,6 +101,35 @@ final class ShepherdOverReplicas implements AutoCloseable {
             server.close();
             throw e;
         }
+    }
+
+    /** A data source for {@code server}'s database {@code app}, as user {@value #USER}. */
+    static ShepherdDataSource dataSource(ShepherdServer server) {
+        ShepherdDataSource ds = new ShepherdDataSource();
+        ds.setUrl(server.jdbcUrl("app"));
+        ds.setUser(USER);
+        ds.setPassword(PASSWORD);
+        return ds;
+    }
+
+    /**
+     * What the migrations of the tool tests leave: table person holds ada (with her e-mail), alan and grace; then every
+     * table (those {@code tables} named, lower-cased, among them) is equal on every replica, and no replica answered
+     * differently.
+     */
+    static List<AdminView.VerifyRow> assertMigrated(ShepherdServer server, DataSource ds, String... tables) throws Exception {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT id, name, email FROM person ORDER BY id")) {
+            List<String> rows = new ArrayList<>();
+            while (rs.next()) rows.add(rs.getInt(1) + " " + rs.getString(2) + " " + rs.getString(3));
+            assertThat(rows).containsExactly("1 ada ada@example.org", "2 alan null", "3 grace null");
+        }
+        AdminView admin = (AdminView) server.coordinator();
+        List<AdminView.VerifyRow> compared = admin.verify(null, false);
+        assertThat(compared).extracting(r -> r.table().toLowerCase(Locale.ROOT)).contains(tables);
+        assertThat(compared).allSatisfy(r -> assertThat(r.result()).as("%s", r).isEqualTo("equal"));
+        assertThat(admin.divergenceRows()).as("no replica answered differently").isEmpty();
+        return compared;
     }
 
     @Override

@@ -81,7 +81,7 @@ final class ClockDefaults {
             case "LOCALTIMESTAMP":
                 return TypeKind.TIMESTAMP;
             case "NOW":
-                return call ? TypeKind.TIMESTAMP : null;
+                return call || client == Dialect.HSQLDB ? TypeKind.TIMESTAMP : null; // HSQLDB's NOW needs no parentheses
             case "CURRENT_DATE":
             case "CURRENT DATE":
                 return TypeKind.DATE;

@@ -440,6 +440,10 @@ final class Renderer {
                 pin(column, PinnedSlot.Kind.USER, column.getColumnName());
                 return out();
             }
+            if (unqualified && client == Dialect.HSQLDB && column.getColumnName().equalsIgnoreCase("NOW")) {
+                pin(column, PinnedSlot.Kind.TIMESTAMP, column.getColumnName()); // HSQLDB's NOW without parentheses
+                return out();
+            }
             return super.visit(column, context);
         }
 

@@ -794,10 +794,10 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     /**
-     * A query of the catalog ({@code information_schema}, Derby's {@code SYS}, ...) in a set of replicas of different
-     * engines, answered by the primary like a {@link java.sql.DatabaseMetaData} call (not voted, outside any
-     * transaction): another engine's catalog has other tables, or none of that name. {@code sql} and {@code params} are
-     * for the primary's dialect.
+     * A query of the catalog ({@code information_schema}, Derby's {@code SYS}, ...), answered by the primary like a
+     * {@link java.sql.DatabaseMetaData} call (not voted, outside any transaction): another engine's catalog has other
+     * tables, or none of that name, and replicas of one engine name their schemas (MySQL: databases) each its own way,
+     * while a client names the primary's. {@code sql} and {@code params} are for the primary's dialect.
      */
     Answer catalogQuery(String sql, List<Param> params) throws SQLException {
         ReplicaPool pool = primary().pool();

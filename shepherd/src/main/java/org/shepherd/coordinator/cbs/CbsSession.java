@@ -106,8 +106,7 @@ final class CbsSession implements Session {
         closeOpenCursor();
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
         try {
-            Answer a = tr != null && tr.readsCatalog() && !coordinator.homogeneous() ? catalogQuery(tr, params)
-                    : runStatement(tr, sql, params, options);
+            Answer a = tr != null && tr.readsCatalog() ? catalogQuery(tr, params) : runStatement(tr, sql, params, options);
             // only what may list tables is looked at: untranslated statements, reads, and the others (SHOW ...)
             boolean other = tr == null || tr.kind() == StatementKind.OTHER;
             if (!(a instanceof Answer.Rows) || !other && tr.kind() != StatementKind.READ) return a;
@@ -125,7 +124,7 @@ final class CbsSession implements Session {
         }
     }
 
-    /** A query of the catalog in a set of mixed engines: the primary's answer ({@link CbsCoordinator#catalogQuery}). */
+    /** A query of the catalog: the primary's answer ({@link CbsCoordinator#catalogQuery}). */
     private Answer catalogQuery(Translation tr, List<Param> params) throws SQLException {
         Bound bound = tr.bind(params, determinism);
         Dialect d = coordinator.primary().dialect();

@@ -1,0 +1,79 @@
+package org.shepherd.orm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.util.Map;
+import liquibase.Contexts;
+import liquibase.LabelExpression;
+import liquibase.Liquibase;
+import liquibase.database.Database;
+import liquibase.database.DatabaseFactory;
+import liquibase.database.jvm.JdbcConnection;
+import liquibase.resource.ClassLoaderResourceAccessor;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.shepherd.jdbc.ShepherdDataSource;
+import org.shepherd.server.ShepherdServer;
+
+/**
+ * Schema changes with Liquibase, unchanged, through a shepherd in mode cbs: Liquibase picks its SQL by the product the
+ * driver reports, takes its lock (a row of DATABASECHANGELOGLOCK), applies a changelog of three change sets (a table
+ * with an identity key and a clock default, an index, rows, an added column and an update), records them in
+ * DATABASECHANGELOG, and finds nothing left to run afterwards. Every table is then equal on every replica and no
+ * replica answered differently.
+ */
+class LiquibaseThroughShepherdTest {
+
+    @TempDir
+    static Path dirs;
+    private static ShepherdOverReplicas replicas;
+
+    @BeforeAll
+    static void replicaSets() {
+        replicas = new ShepherdOverReplicas(dirs, "lqb");
+    }
+
+    @AfterAll
+    static void stopServers() {
+        replicas.close();
+    }
+
+    @Test
+    void overDerby() throws Exception {
+        update(replicas.derbyReplicas("r1"));
+    }
+
+    @Test
+    void overHsqldbWithDerbySecondaries() throws Exception {
+        update(replicas.hsqldbPrimary());
+    }
+
+    @Test
+    void overMariaDbWithDerbySecondaries() throws Exception {
+        update(replicas.mariadbPrimary());
+    }
+
+    @Test
+    void overMariaDb() throws Exception {
+        update(replicas.threeMariaDb());
+    }
+
+    @SuppressWarnings("deprecation") // Liquibase's own façade, as applications call it
+    private static void update(Map<String, String> set) throws Exception {
+        try (ShepherdServer server = replicas.start(set)) {
+            ShepherdDataSource ds = ShepherdOverReplicas.dataSource(server);
+            try (Connection c = ds.getConnection()) {
+                Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));
+                Liquibase liquibase = new Liquibase("liquibase/changelog.xml", new ClassLoaderResourceAccessor(), database);
+                liquibase.update(new Contexts(), new LabelExpression());
+                assertThat(liquibase.listUnrunChangeSets(new Contexts(), new LabelExpression())).as("all ran").isEmpty();
+                liquibase.update(new Contexts(), new LabelExpression()); // nothing to do
+            }
+            ShepherdOverReplicas.assertMigrated(server, ds, "person", "databasechangelog", "databasechangeloglock");
+        }
+    }
+}
