@@ -106,7 +106,8 @@ final class CbsSession implements Session {
         closeOpenCursor();
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
         try {
-            Answer a = tr != null && tr.readsCatalog() ? catalogQuery(tr, params) : runStatement(tr, sql, params, options);
+            Answer a = tr != null && tr.readsCatalog() && !catalogInTransaction() ? catalogQuery(tr, params)
+                    : runStatement(tr, sql, params, options);
             // only what may list tables is looked at: untranslated statements, reads, and the others (SHOW ...)
             boolean other = tr == null || tr.kind() == StatementKind.OTHER;
             if (!(a instanceof Answer.Rows) || !other && tr.kind() != StatementKind.READ) return a;
@@ -122,6 +123,16 @@ final class CbsSession implements Session {
             if (ddl) coordinator.forgetSchema(); // the catalog learned a change that did not happen
             throw e;
         }
+    }
+
+    /**
+     * Whether a query of the catalog runs in the session's transaction, on every replica, voted: after this transaction
+     * changed the schema on replicas of one engine whose DDL is transactional (not MySQL's), so that it sees that change
+     * (and does not wait, outside, for the catalog locks the transaction holds). Otherwise the primary answers it.
+     */
+    private boolean catalogInTransaction() {
+        return !autoCommit && schemaChangedInTransaction && coordinator.homogeneous()
+                && coordinator.clientDialect().family() != Dialect.Family.MYSQL;
     }
 
     /** A query of the catalog: the primary's answer ({@link CbsCoordinator#catalogQuery}). */

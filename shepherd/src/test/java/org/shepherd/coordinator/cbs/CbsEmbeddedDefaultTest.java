@@ -594,4 +594,28 @@ class CbsEmbeddedDefaultTest {
             }
         }
     }
+
+    /**
+     * A query of the catalog is answered by the primary, outside the session's transaction, except after that
+     * transaction changed the schema (Derby's DDL is transactional): then it runs in the transaction and sees the change,
+     * instead of waiting outside for the catalog locks the transaction holds.
+     */
+    @Test
+    void aCatalogQuerySeesItsOwnTransactionsTables(@TempDir Path dir) throws Exception {
+        try (Embedded server = Embedded.start(dir); Connection c = server.connect(); Statement s = c.createStatement()) {
+            String count = "SELECT COUNT(*) FROM SYS.SYSTABLES WHERE TABLENAME = 'NEWBORN'";
+            c.setAutoCommit(false);
+            s.executeUpdate("CREATE TABLE newborn (id INT PRIMARY KEY)");
+            try (ResultSet rs = s.executeQuery(count)) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("in the transaction that made it").isEqualTo(1);
+            }
+            c.rollback();
+            c.setAutoCommit(true);
+            try (ResultSet rs = s.executeQuery(count)) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt(1)).as("rolled back; answered by the primary").isZero();
+            }
+        }
+    }
 }
