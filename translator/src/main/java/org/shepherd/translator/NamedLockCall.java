@@ -30,7 +30,7 @@ public record NamedLockCall(String function, String name, double timeoutSeconds,
      * for its markers; null when it is none (cheap for other statements).
      */
     public static NamedLockCall of(String sql, Dialect client, List<?> params) throws SQLException {
-        if (client.family() != Dialect.Family.MYSQL || !sql.stripLeading().regionMatches(true, 0, "SELECT", 0, 6)) return null;
+        if (client.family() != Dialect.Family.MYSQL || !mentionsLock(sql)) return null; // most statements: no matcher
         Matcher m = CALL.matcher(sql);
         if (!m.matches()) return null;
         String function = m.group(2).toUpperCase(Locale.ROOT);
@@ -66,6 +66,14 @@ public record NamedLockCall(String function, String name, double timeoutSeconds,
         }
         return new NamedLockCall(function, name, timeout, m.group(4) != null ? m.group(4).replaceAll("^[`'\"]|[`'\"]$", "")
                 : m.group(1));
+    }
+
+    /** Whether {@code sql} holds "_LOCK" in any case: every named-lock function's name does. */
+    private static boolean mentionsLock(String sql) {
+        for (int i = sql.indexOf('_'); i >= 0; i = sql.indexOf('_', i + 1)) {
+            if (sql.regionMatches(true, i, "_LOCK", 0, 5)) return true;
+        }
+        return false;
     }
 
     /** The arguments between the parentheses, split at commas outside quotes, each stripped. */

@@ -440,8 +440,9 @@ final class Renderer {
                 pin(column, PinnedSlot.Kind.USER, column.getColumnName());
                 return out();
             }
-            if (unqualified && client == Dialect.HSQLDB && column.getColumnName().equalsIgnoreCase("NOW")) {
-                pin(column, PinnedSlot.Kind.TIMESTAMP, column.getColumnName()); // HSQLDB's NOW without parentheses
+            PinnedSlot.Kind clock = unqualified ? timeKind(column.getColumnName().toUpperCase(Locale.ROOT), false) : null;
+            if (clock != null) { // a clock the parser read as a name (HSQLDB's NOW without parentheses)
+                pin(column, clock, column.getColumnName());
                 return out();
             }
             return super.visit(column, context);
@@ -1553,6 +1554,7 @@ final class Renderer {
     private PinnedSlot.Kind timeKind(String name, boolean call) {
         switch (name) {
             case "NOW":
+                return call || client == Dialect.HSQLDB ? PinnedSlot.Kind.TIMESTAMP : null; // HSQLDB needs no ()
             case "SYSDATE":
             case "GETDATE":
             case "SYSTIMESTAMP":

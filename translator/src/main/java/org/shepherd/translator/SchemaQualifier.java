@@ -223,7 +223,7 @@ final class SchemaQualifier {
      * connection's schema, not the session's; outside literals and comments only. With {@code version} (not null),
      * {@code VERSION()} too, as that string: each replica would answer its own server's version.
      */
-    static String currentSchemaAsLiteral(String sql, String schema, String version, Dialect client) {
+    static String sessionValuesAsLiterals(String sql, String schema, String version, Dialect client) {
         String literal = schema == null ? null : "'" + SessionSetting.storedName(schema, client).replace("'", "''") + "'";
         String versionLiteral = version == null ? null : "'" + version.replace("'", "''") + "'";
         StringBuilder out = new StringBuilder();

@@ -56,15 +56,13 @@ public record TableLock(String schema, String table, boolean exclusive) {
     public String render(Dialect d, String sessionSchema, String defaultSchema) throws SQLException {
         String s = schema == null ? sessionSchema : schema.equals(defaultSchema) ? null : schema;
         String name = (s == null ? "" : quoted(s) + ".") + quoted(table);
-        switch (d.family()) {
-            case MYSQL:
-                throw new SQLFeatureNotSupportedException("LOCK TABLE " + table + ": a replica is " + d.name() + ", whose"
-                        + " table locks belong to a connection and outlive the transaction; lock rows with SELECT ... FOR"
-                        + " UPDATE instead", "0A000");
-            default:
-                if (d == Dialect.HSQLDB) return "LOCK TABLE " + name + (exclusive ? " WRITE" : " READ");
-                return "LOCK TABLE " + name + (exclusive ? " IN EXCLUSIVE MODE" : " IN SHARE MODE");
+        if (d.family() == Dialect.Family.MYSQL) {
+            throw new SQLFeatureNotSupportedException("LOCK TABLE " + table + ": a replica is " + d.name() + ", whose table"
+                    + " locks belong to a connection and outlive the transaction; lock rows with SELECT ... FOR UPDATE"
+                    + " instead", "0A000");
         }
+        if (d == Dialect.HSQLDB) return "LOCK TABLE " + name + (exclusive ? " WRITE" : " READ");
+        return "LOCK TABLE " + name + (exclusive ? " IN EXCLUSIVE MODE" : " IN SHARE MODE");
     }
 
     private static String quoted(String stored) {

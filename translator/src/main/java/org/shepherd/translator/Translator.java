@@ -78,8 +78,8 @@ public final class Translator {
     private static final Pattern SESSION_PASSTHROUGH = Pattern.compile("(?is)^SET\\s+[A-Za-z_@].*");
 
     private final Dialect client;
+    /** The client engine's default schema as it stores the name ({@link #withDefaultSchema}), or null. */
     private volatile String defaultSchema;
-    private volatile String defaultSchemaStored;
     private volatile String serverVersion;
     private final List<Dialect> eagerTargets;
     private final int cacheSizeMax;
@@ -167,8 +167,7 @@ public final class Translator {
      * leaves them refused. Returns this translator.
      */
     public Translator withDefaultSchema(String stored) {
-        this.defaultSchemaStored = stored == null || stored.isEmpty() ? null : stored;
-        this.defaultSchema = defaultSchemaStored == null ? null : '"' + stored.replace("\"", "\"\"") + '"';
+        this.defaultSchema = stored == null || stored.isEmpty() ? null : stored;
         return this;
     }
 
@@ -267,9 +266,11 @@ public final class Translator {
             return new Translation(b);
         }
         String text = client.backslashEscapesInStrings() ? SqlText.mysqlLiteralsToStandard(sql) : sql;
-        String current = schema != null ? schema : defaultSchema;
+        String current = schema;
+        String defaultStored = defaultSchema;
+        if (current == null && defaultStored != null) current = '"' + defaultStored.replace("\"", "\"\"") + '"';
         if (current != null || serverVersion != null) {
-            text = SchemaQualifier.currentSchemaAsLiteral(text, current, serverVersion, client);
+            text = SchemaQualifier.sessionValuesAsLiterals(text, current, serverVersion, client);
         }
         if (client.family() == Dialect.Family.MYSQL) text = SessionSetting.keptVariablesAsValues(text, true);
         text = DdlRenderer.dropForeignKeyAsConstraint(text);
@@ -371,7 +372,7 @@ public final class Translator {
             return new Translation(b);
         }
         if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
-        String defaultStored = defaultSchemaStored;
+        String defaultStored = defaultSchema;
         if (defaultStored != null) SchemaQualifier.withoutDefaultSchema(st, b.kind, defaultStored, client);
         if (st instanceof Insert insert && insert.getSelect() instanceof Values values) parenthesizeRows(values);
         if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);

@@ -776,17 +776,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 request = MetadataCalls.inDatabase(request, database != null ? database : c.getCatalog());
             }
             try (ResultSet rs = MetadataCalls.invoke(c.getMetaData(), request)) {
-                List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
-                int[] tableColumns = ReservedTables.tableColumns(cols);
-                List<Object[]> rows = new ArrayList<>();
-                while (rs.next()) {
-                    if (rows.size() == METADATA_ROWS_MAX) {
-                        throw new SQLException("metadata result larger than " + METADATA_ROWS_MAX + " rows", "54000");
-                    }
-                    Object[] row = values.readRow(rs, cols);
-                    if (!ReservedTables.namesReserved(row, tableColumns)) rows.add(row);
-                }
-                return new Answer.Rows(new BufferedCursor(cols, rows), List.of());
+                return buffered(rs, values, "metadata", true);
             } finally {
                 c.rollback();
             }
@@ -803,26 +793,35 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         ReplicaPool pool = primary().pool();
         JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
         try (Connection c = pool.acquireForMetadata()) {
-            try (java.sql.Statement st = JdbcExecution.create(c, sql, !params.isEmpty(),
-                    ExecOptions.DEFAULT, 1000)) {
+            try (java.sql.Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), ExecOptions.DEFAULT, 1000)) {
                 if (!JdbcExecution.execute(st, sql, params, values, ExecOptions.DEFAULT)) {
                     throw new SQLException("a query of the catalog gave no rows to read: " + sql, "XX000");
                 }
                 try (ResultSet rs = st.getResultSet()) {
-                    List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
-                    List<Object[]> rows = new ArrayList<>();
-                    while (rs.next()) {
-                        if (rows.size() == METADATA_ROWS_MAX) {
-                            throw new SQLException("catalog query result larger than " + METADATA_ROWS_MAX + " rows", "54000");
-                        }
-                        rows.add(values.readRow(rs, cols));
-                    }
-                    return new Answer.Rows(new BufferedCursor(cols, rows), List.of());
+                    return buffered(rs, values, "catalog query", false); // the session leaves out reserved rows
                 }
             } finally {
                 c.rollback();
             }
         }
+    }
+
+    /**
+     * The rows of a result the primary gave outside any transaction, in memory (at most {@link #METADATA_ROWS_MAX}:
+     * 54000 beyond), without those naming the shepherd's own tables when {@code hideReserved}.
+     */
+    private static Answer buffered(ResultSet rs, JdbcValues values, String what, boolean hideReserved) throws SQLException {
+        List<ColumnInfo> cols = JdbcValues.columns(rs.getMetaData());
+        int[] tableColumns = hideReserved ? ReservedTables.tableColumns(cols) : null;
+        List<Object[]> rows = new ArrayList<>();
+        while (rs.next()) {
+            if (rows.size() == METADATA_ROWS_MAX) {
+                throw new SQLException(what + " result larger than " + METADATA_ROWS_MAX + " rows", "54000");
+            }
+            Object[] row = values.readRow(rs, cols);
+            if (!hideReserved || !ReservedTables.namesReserved(row, tableColumns)) rows.add(row);
+        }
+        return new Answer.Rows(new BufferedCursor(cols, rows), List.of());
     }
 
     @Override

@@ -106,7 +106,10 @@ public final class JdbcStatement {
         return repair;
     }
 
-    /** A write of a committed transaction read back from the write-ahead log, to replay on a replica that lacks it. */
+    /**
+     * A statement already written for each dialect: a write of a committed transaction read back from the write-ahead
+     * log, to replay on a replica that lacks it, or one the session wrote per engine itself (a LOCK TABLE).
+     */
     public static JdbcStatement logged(LoggedStatement statement) {
         return new JdbcStatement(statement);
     }

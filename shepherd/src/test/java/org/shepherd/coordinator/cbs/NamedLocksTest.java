@@ -45,7 +45,7 @@ class NamedLocksTest {
                 throw new IllegalStateException(e);
             }
         });
-        assertThat(waiter).isNotDone();
+        assertThat(locks.get(new Object(), 3, "m", 0)).as("a holds it").isZero();
         locks.releaseAll(a); // a's session ended
         assertThat(waiter.get(30, TimeUnit.SECONDS)).isEqualTo(1L);
         assertThat(locks.holderOf("m")).isEqualTo(2L);
