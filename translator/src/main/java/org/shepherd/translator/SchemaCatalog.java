@@ -270,36 +270,14 @@ public final class SchemaCatalog {
     }
 
     /**
-     * A loader reading {@link DatabaseMetaData#getColumns} on connections from {@code source} ({@link #eachColumn}).
-     * Columns of types without a canonical equivalent are left out (unknown).
+     * A loader reading {@link DatabaseMetaData#getColumns} on connections from {@code source} ({@link #columnsOf}), each
+     * closed after one lookup, rolled back first unless in autocommit mode.
      */
     public static TableLoader jdbcLoader(ConnectionSource source) {
         return table -> {
             try (Connection c = source.open()) {
                 try {
-                    Map<String, ColumnType> columns = new LinkedHashMap<>();
-                    char folds = folds(c.getMetaData());
-                    String[] place = new String[3];
-                    boolean found = eachColumn(c, table, rs -> {
-                        place[0] = rs.getString("TABLE_CAT");
-                        place[1] = rs.getString("TABLE_SCHEM");
-                        place[2] = rs.getString("TABLE_NAME");
-                        ColumnType type = fromJdbc(rs.getInt("DATA_TYPE"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"));
-                        if (type == null) return;
-                        String name = rs.getString("COLUMN_NAME");
-                        TypeKind clock = ClockDefaults.ofExpression(rs.getString("COLUMN_DEF"), null);
-                        if (clock != null) type = type.withClockDefault(clock);
-                        columns.put(name, type.withSqlName(sqlName(name, folds)));
-                    });
-                    if (!found) return null;
-                    onUpdateClocks(c, place, columns);
-                    try (ResultSet keys = c.getMetaData().getPrimaryKeys(place[0], place[1], place[2])) {
-                        while (keys.next()) {
-                            ColumnType type = columns.get(keys.getString("COLUMN_NAME"));
-                            if (type != null) columns.put(keys.getString("COLUMN_NAME"), type.withKeySeq(keys.getShort("KEY_SEQ")));
-                        }
-                    }
-                    return columns;
+                    return columnsOf(c, table);
                 } finally {
                     if (!c.getAutoCommit()) {
                         c.rollback();
@@ -307,6 +285,37 @@ public final class SchemaCatalog {
                 }
             }
         };
+    }
+
+    /**
+     * The columns of {@code table} as {@code c}'s metadata gives them ({@link #eachColumn}), with their clock defaults
+     * and primary key, or null when there is no such table. Columns of types without a canonical equivalent are left out
+     * (unknown). Leaves {@code c}'s transaction as it is.
+     */
+    public static Map<String, ColumnType> columnsOf(Connection c, String table) throws SQLException {
+        Map<String, ColumnType> columns = new LinkedHashMap<>();
+        char folds = folds(c.getMetaData());
+        String[] place = new String[3];
+        boolean found = eachColumn(c, table, rs -> {
+            place[0] = rs.getString("TABLE_CAT");
+            place[1] = rs.getString("TABLE_SCHEM");
+            place[2] = rs.getString("TABLE_NAME");
+            ColumnType type = fromJdbc(rs.getInt("DATA_TYPE"), rs.getInt("COLUMN_SIZE"), rs.getInt("DECIMAL_DIGITS"));
+            if (type == null) return;
+            String name = rs.getString("COLUMN_NAME");
+            TypeKind clock = ClockDefaults.ofExpression(rs.getString("COLUMN_DEF"), null);
+            if (clock != null) type = type.withClockDefault(clock);
+            columns.put(name, type.withSqlName(sqlName(name, folds)));
+        });
+        if (!found) return null;
+        onUpdateClocks(c, place, columns);
+        try (ResultSet keys = c.getMetaData().getPrimaryKeys(place[0], place[1], place[2])) {
+            while (keys.next()) {
+                ColumnType type = columns.get(keys.getString("COLUMN_NAME"));
+                if (type != null) columns.put(keys.getString("COLUMN_NAME"), type.withKeySeq(keys.getShort("KEY_SEQ")));
+            }
+        }
+        return columns;
     }
 
     /**

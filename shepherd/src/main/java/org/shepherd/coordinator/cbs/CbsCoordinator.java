@@ -89,6 +89,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final Dialect oneSavepointAtATime;
     private final Dialect keepsReplacedSavepoints;
     private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
+    /** The session this thread works for ({@link #onBehalfOf}): the primary's catalog is read as it sees it. */
+    private final ThreadLocal<CbsSession> reader = new ThreadLocal<>();
     private final WriteAheadLog wal;
     /** The log as the core uses it; null without a log. */
     private final JdbcCommitLog commitLogReader;
@@ -150,7 +152,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         this.keepsReplacedSavepoints = targets.stream().filter(Dialect::keepsReplacedSavepoints).findFirst().orElse(null);
         // Column types: from the DDL translated here, else from the primary's metadata (tables made before we started).
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
-                new SchemaCatalog(SchemaCatalog.jdbcLoader(() -> primary().pool().acquireForMetadata())))
+                new SchemaCatalog(table -> readPrimaryCatalog(c -> SchemaCatalog.columnsOf(c, table))))
                 .withHiddenTables(ReservedTables.NAMES)
                 .withDefaultSchema(clientEngine.pool().databaseInfoIfKnown().defaultSchema())
                 .withServerVersion(clientEngine.pool().databaseInfoIfKnown().productVersion());
@@ -441,9 +443,58 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     void checkSchemaExists(String identifier) throws SQLException {
-        try (Connection c = primary().pool().acquireForMetadata()) {
-            TableVerifier.place(c, c.getMetaData(), SessionSetting.storedName(identifier, clientDialect()));
-            if (!c.getAutoCommit()) c.rollback();
+        readPrimaryCatalog(c -> TableVerifier.place(c, c.getMetaData(), SessionSetting.storedName(identifier, clientDialect())));
+    }
+
+    /** One read of a connection's catalog. */
+    @FunctionalInterface
+    interface CatalogRead<T> {
+        T read(Connection c) throws SQLException;
+    }
+
+    /** A session's work that may read the primary's catalog. */
+    @FunctionalInterface
+    interface SessionWork<T> {
+        T run() throws SQLException;
+    }
+
+    /** Runs {@code work} for {@code session} on this thread: the primary's catalog is read as it sees it ({@link #readPrimaryCatalog}). */
+    <T> T onBehalfOf(CbsSession session, SessionWork<T> work) throws SQLException {
+        CbsSession outer = reader.get();
+        reader.set(session);
+        try {
+            return work.run();
+        } finally {
+            if (outer == null) {
+                reader.remove();
+            } else {
+                reader.set(outer);
+            }
+        }
+    }
+
+    /**
+     * Reads the primary's catalog (a table's columns or identity column, a schema, a client's catalog query or
+     * {@link java.sql.DatabaseMetaData} call): on a connection of its own, outside any transaction, rolled back after;
+     * but in the transaction of the session this thread works for ({@link #onBehalfOf}), on its connection, when
+     * that transaction may have changed the schema and holds a connection at the primary it ran on. There the read sees the transaction's
+     * own changes, and does not wait for the catalog locks the transaction holds (Derby's DDL is transactional: read on
+     * another connection, it waited until the lock timeout).
+     */
+    <T> T readPrimaryCatalog(CatalogRead<T> read) throws SQLException {
+        int primaryIndex = core.primaryIndex();
+        JdbcReplicaEndpoint p = endpoints.get(primaryIndex);
+        CbsSession session = reader.get();
+        Txn<JdbcStatement> t = session == null ? null : session.schemaChangedIn();
+        // the transaction's statements ran there as the primary's (never a secondary's replay: that runs on its own)
+        Connection own = t == null || t.primary() != primaryIndex ? null : p.transactionConnection(t.id());
+        if (own != null) return read.read(own);
+        try (Connection c = p.pool().acquireForMetadata()) {
+            try {
+                return read.read(c);
+            } finally {
+                if (!c.getAutoCommit()) c.rollback();
+            }
         }
     }
 
@@ -466,13 +517,12 @@ public final class CbsCoordinator implements Coordinator, AdminView {
 
     private Optional<String> lookUpIdentityColumn(String table) throws SQLException {
         String[] found = {null};
-        try (Connection c = primary().pool().acquireForMetadata()) {
+        readPrimaryCatalog(c -> {
             // restricted to the connection's own database and schema, or the one named: others may hold a namesake
-            SchemaCatalog.eachColumn(c, table.replace("\"", "").replace("`", ""), rs -> {
+            return SchemaCatalog.eachColumn(c, table.replace("\"", "").replace("`", ""), rs -> {
                 if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) found[0] = rs.getString("COLUMN_NAME");
             });
-            c.rollback();
-        }
+        });
         return Optional.ofNullable(found[0]);
     }
 
@@ -769,18 +819,15 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      * MySQL-family primary's null catalog means ({@link MetadataCalls#inDatabase}).
      */
     Answer metadata(MetadataRequest request, String database) throws SQLException {
-        ReplicaPool pool = primary().pool();
-        JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
-        try (Connection c = pool.acquireForMetadata()) {
-            if (primary().dialect().family() == Dialect.Family.MYSQL) {
-                request = MetadataCalls.inDatabase(request, database != null ? database : c.getCatalog());
-            }
-            try (ResultSet rs = MetadataCalls.invoke(c.getMetaData(), request)) {
+        JdbcValues values = JdbcValues.forDialect(primary().pool().spec().dialect());
+        boolean mysql = primary().dialect().family() == Dialect.Family.MYSQL;
+        return readPrimaryCatalog(c -> {
+            MetadataRequest asked = mysql ? MetadataCalls.inDatabase(request, database != null ? database : c.getCatalog())
+                    : request;
+            try (ResultSet rs = MetadataCalls.invoke(c.getMetaData(), asked)) {
                 return buffered(rs, values, "metadata", true);
-            } finally {
-                c.rollback();
             }
-        }
+        });
     }
 
     /**
@@ -790,9 +837,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      * while a client names the primary's. {@code sql} and {@code params} are for the primary's dialect.
      */
     Answer catalogQuery(String sql, List<Param> params) throws SQLException {
-        ReplicaPool pool = primary().pool();
-        JdbcValues values = JdbcValues.forDialect(pool.spec().dialect());
-        try (Connection c = pool.acquireForMetadata()) {
+        JdbcValues values = JdbcValues.forDialect(primary().pool().spec().dialect());
+        return readPrimaryCatalog(c -> {
             try (java.sql.Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), ExecOptions.DEFAULT, 1000)) {
                 if (!JdbcExecution.execute(st, sql, params, values, ExecOptions.DEFAULT)) {
                     throw new SQLException("a query of the catalog gave no rows to read: " + sql, "XX000");
@@ -800,10 +846,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 try (ResultSet rs = st.getResultSet()) {
                     return buffered(rs, values, "catalog query", false); // the session leaves out reserved rows
                 }
-            } finally {
-                c.rollback();
             }
-        }
+        });
     }
 
     /**

@@ -54,7 +54,8 @@ final class CbsSession implements Session {
     private ResultCursor openCursor;
     /** The savepoints the primary holds in the current transaction, oldest first (names upper-cased). */
     private final List<String> savepoints = new ArrayList<>();
-    private boolean schemaChangedInTransaction;
+    /** The open transaction (the client's, or a statement's or batch's own) that may have changed the schema, or null. */
+    private Txn<JdbcStatement> schemaChangedIn;
     /** The session's default schema as SQL names it ({@code SET SCHEMA}), or null for the replicas' own default. */
     private String schema;
     private volatile boolean closed;
@@ -68,6 +69,10 @@ final class CbsSession implements Session {
     @Override
     public Answer execute(String sql, List<Param> params, ExecOptions options) throws SQLException {
         checkOpen();
+        return coordinator.onBehalfOf(this, () -> executeStatement(sql, params, options));
+    }
+
+    private Answer executeStatement(String sql, List<Param> params, ExecOptions options) throws SQLException {
         TableLock lock = TableLock.of(sql, coordinator.clientDialect());
         if (lock != null) return lockTable(lock);
         List<Object> values = valuesOf(params);
@@ -106,8 +111,7 @@ final class CbsSession implements Session {
         closeOpenCursor();
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
         try {
-            Answer a = tr != null && tr.readsCatalog() && !catalogInTransaction() ? catalogQuery(tr, params)
-                    : runStatement(tr, sql, params, options);
+            Answer a = tr != null && tr.readsCatalog() ? catalogQuery(tr, params) : runStatement(tr, sql, params, options);
             // only what may list tables is looked at: untranslated statements, reads, and the others (SHOW ...)
             boolean other = tr == null || tr.kind() == StatementKind.OTHER;
             if (!(a instanceof Answer.Rows) || !other && tr.kind() != StatementKind.READ) return a;
@@ -126,13 +130,19 @@ final class CbsSession implements Session {
     }
 
     /**
-     * Whether a query of the catalog runs in the session's transaction, on every replica, voted: after this transaction
-     * changed the schema on replicas of one engine whose DDL is transactional (not MySQL's), so that it sees that change
-     * (and does not wait, outside, for the catalog locks the transaction holds). Otherwise the primary answers it.
+     * Whether a statement may change the schema: DDL, and what the translator leaves to the engines as written (CREATE
+     * SCHEMA, a trigger, a procedure, ...; also SHOW, for which it does not matter).
      */
-    private boolean catalogInTransaction() {
-        return !autoCommit && schemaChangedInTransaction && coordinator.homogeneous()
-                && coordinator.clientDialect().family() != Dialect.Family.MYSQL;
+    private static boolean mayChangeSchema(Translation tr) {
+        return tr == null || tr.kind() == StatementKind.DDL || tr.kind() == StatementKind.OTHER;
+    }
+
+    /**
+     * The open transaction of this session that may have changed the schema, or null: what the shepherd reads of the
+     * primary's catalog for this session it reads in that transaction ({@link CbsCoordinator#readPrimaryCatalog}).
+     */
+    Txn<JdbcStatement> schemaChangedIn() {
+        return schemaChangedIn;
     }
 
     /** A query of the catalog: the primary's answer ({@link CbsCoordinator#catalogQuery}). */
@@ -225,13 +235,16 @@ final class CbsSession implements Session {
 
     /** Runs {@code stmt} (of translation {@code tr}, if any) in the session's transaction, or in one of its own. */
     private Answer runJdbc(Translation tr, JdbcStatement stmt) throws SQLException {
+        boolean changesSchema = mayChangeSchema(tr);
         if (!autoCommit) {
-            if (tr != null && tr.kind() == StatementKind.DDL) schemaChangedInTransaction = true;
-            Answer a = run(transaction(), stmt);
+            Txn<JdbcStatement> t = transaction();
+            if (changesSchema) schemaChangedIn = t;
+            Answer a = run(t, stmt);
             if (a instanceof Answer.Rows rows && rows.cursor() instanceof StreamingCursor) openCursor = rows.cursor();
             return a;
         }
         Txn<JdbcStatement> t = begin();
+        if (changesSchema) schemaChangedIn = t;
         Answer answer;
         try {
             answer = run(t, stmt);
@@ -482,6 +495,11 @@ final class CbsSession implements Session {
     public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
             throws SQLException {
         checkOpen();
+        return coordinator.onBehalfOf(this, () -> runBatch(sql, parameterSets, statements, options));
+    }
+
+    private long[] runBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
+            throws SQLException {
         SessionSettings.refuseInBatch(sql, statements);
         closeOpenCursor();
         int n = sql != null ? parameterSets.size() : statements.size();
@@ -494,6 +512,7 @@ final class CbsSession implements Session {
                 Translation tr = coordinator.translate(text, schema);
                 if (readOnly) refuseChangeWhenReadOnly(tr, text);
                 JdbcStatement stmt = statement(tr, text, ps, options, false);
+                if (mayChangeSchema(tr)) schemaChangedIn = t;
                 Answer a = run(t, stmt);
                 if (!(a instanceof Answer.Update u)) {
                     throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");
@@ -512,8 +531,8 @@ final class CbsSession implements Session {
     public Answer metadata(MetadataRequest request) throws SQLException {
         checkOpen();
         if (AdminQueries.reserved(request)) return AdminQueries.answer(coordinator, request);
-        return coordinator.metadata(request, schema == null ? null
-                : SessionSetting.storedName(schema, coordinator.clientDialect()));
+        String database = schema == null ? null : SessionSetting.storedName(schema, coordinator.clientDialect());
+        return coordinator.onBehalfOf(this, () -> coordinator.metadata(request, database));
     }
 
     @Override
@@ -580,11 +599,11 @@ final class CbsSession implements Session {
         if (t != null) rollbackOnCore(t);
     }
 
-    /** A transaction that ran DDL ended: unless it committed, the catalog learned changes that did not happen. */
+    /** A transaction ended: if it ran DDL and did not commit, the catalog learned changes that did not happen. */
     private void transactionEnded(boolean committed) {
         savepoints.clear();
-        if (schemaChangedInTransaction && !committed) coordinator.forgetSchema();
-        schemaChangedInTransaction = false;
+        if (schemaChangedIn != null && !committed) coordinator.forgetSchema();
+        schemaChangedIn = null;
     }
 
     @Override

@@ -460,6 +460,16 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         };
     }
 
+    /**
+     * The connection transaction T holds here, or null when it holds none (it ran nothing here yet, ended, or was given
+     * up). For reading this replica's catalog as T sees it ({@link CbsCoordinator#readPrimaryCatalog}), on the calling
+     * thread, while none of T's statements runs here.
+     */
+    Connection transactionConnection(long txId) {
+        TxConnection tc = connections.get(txId);
+        return tc == null ? null : tc.connection();
+    }
+
     private Connection connection(long txId, int attempt, int gen) throws SQLException {
         TxConnection tc = connections.get(txId);
         if (tc != null && tc.attempt() == attempt) return tc.connection();

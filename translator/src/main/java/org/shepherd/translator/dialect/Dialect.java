@@ -326,7 +326,8 @@ public abstract class Dialect {
 
     /**
      * Whether the JDBC driver reports a generated key for every row of a multi-row INSERT. Derby's reports one per
-     * statement (null for several rows), so a Derby primary runs such an INSERT row by row to learn each key.
+     * statement (null for several rows), MariaDB's the first row's, so such a primary runs the INSERT row by row to learn
+     * each key.
      */
     public boolean reportsGeneratedKeysOfEveryRow() {
         return true;

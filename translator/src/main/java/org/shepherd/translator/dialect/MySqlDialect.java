@@ -21,6 +21,15 @@ public class MySqlDialect extends Dialect {
         return Family.MYSQL;
     }
 
+    /**
+     * MariaDB Connector/J 3 reports the first key of a multi-row INSERT only (the server tells no other; 2.x computed the
+     * rest from auto_increment_increment): a MySQL-family primary runs such an INSERT row by row to learn each key.
+     */
+    @Override
+    public boolean reportsGeneratedKeysOfEveryRow() {
+        return false;
+    }
+
     @Override
     public char identifierQuote() {
         return '`';
