@@ -515,12 +515,16 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         }
     }
 
+    /** The identity column as the client's SQL names it: quoted when its stored name is not what folding gives. */
     private Optional<String> lookUpIdentityColumn(String table) throws SQLException {
+        String quote = String.valueOf(clientDialect().identifierQuote());
         String[] found = {null};
         readPrimaryCatalog(c -> {
             // restricted to the connection's own database and schema, or the one named: others may hold a namesake
             return SchemaCatalog.eachColumn(c, table.replace("\"", "").replace("`", ""), rs -> {
-                if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) found[0] = rs.getString("COLUMN_NAME");
+                if ("YES".equalsIgnoreCase(rs.getString("IS_AUTOINCREMENT"))) {
+                    found[0] = TableVerifier.sqlName(c.getMetaData(), quote, rs.getString("COLUMN_NAME"));
+                }
             });
         });
         return Optional.ofNullable(found[0]);

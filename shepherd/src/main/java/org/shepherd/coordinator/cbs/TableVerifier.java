@@ -677,7 +677,7 @@ final class TableVerifier {
      * engine reserves, {@link #RESERVED}) (so that every replica
      * folds it its own way, as when the table was created), else quoted.
      */
-    private static String sqlName(DatabaseMetaData md, String quote, String stored) throws SQLException {
+    static String sqlName(DatabaseMetaData md, String quote, String stored) throws SQLException {
         boolean plain = PLAIN_IDENTIFIER.matcher(stored).matches() && !RESERVED.contains(stored.toUpperCase(Locale.ROOT))
                 && (md.storesUpperCaseIdentifiers() ? stored.equals(stored.toUpperCase(Locale.ROOT))
                         : !md.storesLowerCaseIdentifiers() || stored.equals(stored.toLowerCase(Locale.ROOT)));
