@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.alter.Alter;
@@ -19,6 +20,9 @@ import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.WithItem;
 import net.sf.jsqlparser.statement.truncate.Truncate;
 import net.sf.jsqlparser.util.TablesNamesFinder;
+import net.sf.jsqlparser.util.deparser.ExpressionDeParser;
+import net.sf.jsqlparser.util.deparser.SelectDeParser;
+import net.sf.jsqlparser.util.deparser.StatementDeParser;
 import org.shepherd.translator.dialect.Dialect;
 
 /**
@@ -64,6 +68,7 @@ final class SchemaQualifier {
         try {
             if (kind == StatementKind.READ || kind == StatementKind.WRITE) {
                 tables(st, taking);
+                qualifiedColumns(st, taking);
             } else if (kind == StatementKind.DDL) {
                 ddl(st, taking);
             }
@@ -159,6 +164,23 @@ final class SchemaQualifier {
                 }
             }
         }
+    }
+
+    /**
+     * Columns written with their table's schema ({@code APP.t.c}): the default schema's name taken off there too, as
+     * from the table ({@link Naming#table}), wherever the statement holds an expression (found by deparsing it).
+     */
+    private static void qualifiedColumns(Statement st, Naming naming) {
+        ExpressionDeParser expressions = new ExpressionDeParser() {
+            @Override
+            public <S> StringBuilder visit(Column column, S context) {
+                Table t = column.getTable();
+                if (t != null && t.getSchemaName() != null) naming.table(t);
+                return super.visit(column, context);
+            }
+        };
+        StringBuilder ignored = new StringBuilder();
+        st.accept(new StatementDeParser(expressions, new SelectDeParser(expressions, ignored), ignored), null);
     }
 
     private static void ddl(Statement st, Naming naming) {

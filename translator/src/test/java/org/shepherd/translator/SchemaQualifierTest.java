@@ -105,6 +105,11 @@ class SchemaQualifierTest {
             + "|CREATE TABLE line (id INTEGER PRIMARY KEY, oid INTEGER REFERENCES orders (id))",
         "ALTER TABLE app.line ADD CONSTRAINT fk FOREIGN KEY (oid) REFERENCES app.orders (id)"
             + "|ALTER TABLE line ADD CONSTRAINT fk FOREIGN KEY (oid) REFERENCES orders(id)",
+        "SELECT app.orders.id, o.total FROM app.orders, app.orders o WHERE app.orders.id = ?"
+            + "|SELECT orders.id, o.total FROM orders, orders o WHERE orders.id = ?",
+        "UPDATE app.orders SET total = app.orders.total + 1 WHERE EXISTS (SELECT 1 FROM other.cust WHERE other.cust.id"
+            + " = app.orders.id)|UPDATE orders SET total = orders.total + 1 WHERE EXISTS (SELECT 1 FROM other.cust WHERE"
+            + " other.cust.id = orders.id)",
         "DROP TABLE app.orders|DROP TABLE orders",
         "CREATE INDEX \"APP\".\"ix\" ON \"APP\".\"orders\" (\"total\")|CREATE INDEX \"ix\" ON \"orders\" (\"total\")",
     })
