@@ -455,7 +455,7 @@ public final class SchemaCatalog {
     }
 
     /** How a table or column name is looked up: without quotes, in upper case. */
-    static String key(String name) {
+    public static String key(String name) {
         return unquoted(name).toUpperCase(Locale.ROOT);
     }
 

@@ -51,6 +51,9 @@ public final class Translation {
     /** Which existence clause a DDL statement carried. */
     public enum Existence { NONE, IF_NOT_EXISTS, IF_EXISTS }
 
+    /** A column an {@code INSERT ... RETURNING} returns: its name as written, and the label the client reads it by. */
+    public record Returned(String column, String label) { }
+
     private final String clientSql;
     private final Dialect client;
     private final StatementKind kind;
@@ -71,6 +74,7 @@ public final class Translation {
     private final int insertValuesRows;
     private volatile Translation insertSelectQuery;
     private final boolean upsert;
+    private final List<Returned> returning;
     private final boolean upsertKeysPinnable;
     private final boolean readsCatalog;
     private final List<DdlRenderer.IdentityOptions> identityOptions;
@@ -96,6 +100,7 @@ public final class Translation {
         this.insertColumns = columns != null ? columns.stream().map(Column::getColumnName).toList() : List.of();
         this.insertValuesRows = columns != null && insertValuesOf(b.ast) != null ? rows(b.ast).size() : 0;
         this.upsert = b.upsert;
+        this.returning = b.returning == null ? null : List.copyOf(b.returning);
         this.upsertKeysPinnable = b.upsert && insertValuesRows >= 1;
         this.readsCatalog = b.readsCatalog;
         this.identityOptions = List.copyOf(b.identityOptions);
@@ -130,6 +135,7 @@ public final class Translation {
         List<String> identityColumns = List.of();
         String insertTable;
         boolean upsert;
+        List<Returned> returning;
         /** A READ of the catalog ({@link Translator#readsCatalog}), decided by the translator. */
         boolean readsCatalog;
         List<DdlRenderer.IdentityOptions> identityOptions = List.of();
@@ -208,6 +214,14 @@ public final class Translation {
      */
     public boolean upsert() {
         return upsert;
+    }
+
+    /**
+     * For {@code INSERT ... RETURNING c [AS label], ...} (MariaDB, PostgreSQL): the columns returned, in order; the
+     * statement renders without the clause on every engine (most lack it), and the caller answers them. Otherwise null.
+     */
+    public List<Returned> returning() {
+        return returning;
     }
 
     /**

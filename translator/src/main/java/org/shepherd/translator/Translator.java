@@ -28,6 +28,7 @@ import net.sf.jsqlparser.parser.TokenMgrException;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Commit;
 import net.sf.jsqlparser.statement.ResetStatement;
+import net.sf.jsqlparser.statement.ReturningClause;
 import net.sf.jsqlparser.statement.RollbackStatement;
 import net.sf.jsqlparser.statement.SavepointStatement;
 import net.sf.jsqlparser.statement.SetStatement;
@@ -379,6 +380,7 @@ public final class Translator {
         b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(b.clientSql);
         if (b.readsCatalog) HiddenCatalogRows.leaveOut(st, hiddenTables);
         if (b.kind == StatementKind.READ && !b.readsCatalog) OrderTieBreaker.complete(st, catalog);
+        if (st instanceof Insert insert && insert.getReturningClause() != null && hasReturning(client)) b.returning = returned(insert);
         check(st);
         if (st instanceof Select) {
             b.orderKeyColumns = orderKeyColumns((Select) st);
@@ -600,6 +602,33 @@ public final class Translator {
         return StatementKind.OTHER;
     }
 
+    /** Whether the client's engine has {@code INSERT ... RETURNING}: MariaDB (10.5 on) and PostgreSQL. */
+    private static boolean hasReturning(Dialect client) {
+        return client.family() == Dialect.Family.POSTGRESQL || client.name().equals("mariadb");
+    }
+
+    /**
+     * The columns of an INSERT's RETURNING clause, taken off the statement (no engine but MariaDB and PostgreSQL has it):
+     * plain columns only, each as written and its label (the alias, else the name).
+     */
+    private static List<Translation.Returned> returned(Insert insert) {
+        ReturningClause clause = insert.getReturningClause();
+        if (clause.getDataItems() != null && !clause.getDataItems().isEmpty()) {
+            throw TranslationException.unsupported("RETURNING ... INTO is not portable; read the keys with Statement.getGeneratedKeys()");
+        }
+        List<Translation.Returned> out = new ArrayList<>();
+        for (SelectItem<?> item : clause) {
+            if (!(item.getExpression() instanceof Column column)) {
+                throw TranslationException.unsupported("INSERT ... RETURNING " + item + ": Shepherd returns the generated key"
+                        + " column only; read other values with a SELECT");
+            }
+            String label = item.getAlias() != null ? item.getAlias().getName() : column.getColumnName();
+            out.add(new Translation.Returned(column.getColumnName(), SchemaCatalog.unquoted(label)));
+        }
+        insert.setReturningClause(null);
+        return out;
+    }
+
     /** Rejections that do not depend on the target dialect. */
     private void check(Statement st) {
         if (st instanceof Update && ((Update) st).getLimit() != null || st instanceof Delete && ((Delete) st).getLimit() != null) {
@@ -623,7 +652,8 @@ public final class Translator {
                 throw TranslationException.unsupported("INSERT IGNORE hides per-replica errors; use a plain INSERT");
             }
             if (insert.getReturningClause() != null || insert.getOutputClause() != null) {
-                throw TranslationException.unsupported("INSERT ... RETURNING is not portable; use Statement.getGeneratedKeys()");
+                throw TranslationException.unsupported("INSERT ... RETURNING / OUTPUT is not " + client.name() + "'s; use"
+                        + " Statement.getGeneratedKeys()");
             }
             if (insert.isUseSet()) {
                 throw TranslationException.unsupported("INSERT ... SET is MySQL-only; write INSERT INTO t (columns) VALUES (...)");

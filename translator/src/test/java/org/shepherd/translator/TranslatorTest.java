@@ -65,6 +65,17 @@ class TranslatorTest {
      * A statement the parser cannot read runs unchanged on replicas of the client's family: whatever each replica
      * would evaluate for itself is refused in it, outside literals, quoted names and comments.
      */
+    /** MariaDB's RETURNING: the columns and labels are kept for the shepherd to answer; no engine is sent the clause. */
+    @Test
+    void insertReturningNamesItsColumnsAndRendersWithoutTheClause() throws SQLException {
+        Translation t = new Translator(Dialect.MARIADB, 8).translate("INSERT INTO t (a) VALUES (?) RETURNING `id` AS `k`, id");
+        assertThat(t.returning()).containsExactly(new Translation.Returned("`id`", "k"), new Translation.Returned("id", "id"));
+        assertThat(t.sqlFor(Dialect.MARIADB)).isEqualTo("INSERT INTO t (a) VALUES (?)");
+        assertThat(new Translator(Dialect.MARIADB, 8).translate("INSERT INTO t (a) VALUES (1)").returning()).isNull();
+        assertThatThrownBy(() -> new Translator(Dialect.DERBY, 8).translate("INSERT INTO t (a) VALUES (1) RETURNING id"))
+                .isInstanceOf(SQLException.class).hasMessageContaining("derby");
+    }
+
     @Test
     void anUnparsedStatementIsRefusedWhenEachReplicaWouldEvaluateSomethingInIt() throws SQLException {
         Translator mysql = new Translator(Dialect.MARIADB, 8);

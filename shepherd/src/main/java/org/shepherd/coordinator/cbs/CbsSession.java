@@ -21,6 +21,7 @@ import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.translator.Bound;
 import org.shepherd.translator.NamedLockCall;
+import org.shepherd.translator.SchemaCatalog;
 import org.shepherd.translator.SequenceStatement;
 import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.StatementKind;
@@ -229,8 +230,49 @@ final class CbsSession implements Session {
     }
 
     private Answer runStatement(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
+        if (tr != null && tr.returning() != null) return insertReturning(tr, sql, params, options);
         if (insertSelectKeyColumn(tr) != null) return insertSelectWithPinnedKeys(tr, params, options);
         return runJdbc(tr, statement(tr, sql, params, options, !autoCommit));
+    }
+
+    /**
+     * {@code INSERT INTO t (columns) VALUES ... RETURNING k} (MariaDB, PostgreSQL) where k is t's identity column: run
+     * without the clause, the keys pinned as for {@link java.sql.Statement#getGeneratedKeys}, which are its answer, one
+     * row per inserted row, labelled as the clause says. Returning anything else is refused before the INSERT runs: the
+     * other engines have no RETURNING, and only the keys come back from every engine alike.
+     */
+    private Answer insertReturning(Translation tr, String sql, List<Param> params, ExecOptions options) throws SQLException {
+        String keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);
+        String refused = keyColumn == null ? tr.insertTable() + " has no identity column"
+                : tr.insertSelectSql() != null ? "its rows come from a SELECT"
+                : tr.upsert() ? "it updates rows on a duplicate key" : null;
+        for (Translation.Returned r : tr.returning()) {
+            if (refused == null && !SchemaCatalog.key(r.column()).equals(SchemaCatalog.key(keyColumn))) {
+                refused = r.column() + " is not " + tr.insertTable() + "'s identity column, " + keyColumn;
+            }
+        }
+        if (refused != null) {
+            throw new SQLFeatureNotSupportedException("INSERT ... RETURNING returns only the keys an INSERT INTO t (columns)"
+                    + " VALUES ... generated in t's identity column (the other engines have no RETURNING), and here " + refused
+                    + "; read other values with a SELECT", "0A000");
+        }
+        ExecOptions withKeys = new ExecOptions(options.maxRows(), options.fetchSize(), options.queryTimeoutSeconds(), true);
+        Answer.Update u = (Answer.Update) runJdbc(tr, statement(tr, sql, params, withKeys, false));
+        ColumnInfo key = u.keyColumns().isEmpty() ? null : u.keyColumns().get(0);
+        List<ColumnInfo> columns = new ArrayList<>();
+        for (Translation.Returned r : tr.returning()) {
+            columns.add(key == null
+                    ? new ColumnInfo(r.label(), r.label(), java.sql.Types.BIGINT, "BIGINT", 19, 0, 0, "", true)
+                    : new ColumnInfo(r.label(), r.label(), key.jdbcType(), key.typeName(), key.precision(), key.scale(), 0,
+                            key.tableName(), true));
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (Object[] k : u.generatedKeys()) {
+            Object[] row = new Object[columns.size()];
+            java.util.Arrays.fill(row, k.length > 0 ? k[0] : null);
+            rows.add(row);
+        }
+        return new Answer.Rows(new BufferedCursor(columns, rows), u.warnings());
     }
 
     /** Runs {@code stmt} (of translation {@code tr}, if any) in the session's transaction, or in one of its own. */
@@ -511,6 +553,9 @@ final class CbsSession implements Session {
                 List<Param> ps = sql != null ? parameterSets.get(i) : List.of();
                 Translation tr = coordinator.translate(text, schema);
                 if (readOnly) refuseChangeWhenReadOnly(tr, text);
+                if (tr != null && tr.returning() != null) {
+                    throw new SQLException("batch element " + (i + 1) + " returns rows (INSERT ... RETURNING)", "0A000");
+                }
                 JdbcStatement stmt = statement(tr, text, ps, options, false);
                 if (mayChangeSchema(tr)) schemaChangedIn = t;
                 Answer a = run(t, stmt);
