@@ -57,6 +57,8 @@ final class CbsSession implements Session {
     private final List<String> savepoints = new ArrayList<>();
     /** The open transaction (the client's, or a statement's or batch's own) that may have changed the schema, or null. */
     private Txn<JdbcStatement> schemaChangedIn;
+    /** That transaction ran DDL, which the translator's catalog learned from (forgotten unless it commits). */
+    private boolean ranDdl;
     /** The session's default schema as SQL names it ({@code SET SCHEMA}), or null for the replicas' own default. */
     private String schema;
     private volatile boolean closed;
@@ -131,11 +133,13 @@ final class CbsSession implements Session {
     }
 
     /**
-     * Whether a statement may change the schema: DDL, and what the translator leaves to the engines as written (CREATE
-     * SCHEMA, a trigger, a procedure, ...; also SHOW, for which it does not matter).
+     * Notes that transaction {@code t} runs {@code tr}, which may change the schema: DDL, and what the translator leaves
+     * to the engines as written (CREATE SCHEMA, a trigger, a procedure, ...; also SHOW, for which it does not matter).
      */
-    private static boolean mayChangeSchema(Translation tr) {
-        return tr == null || tr.kind() == StatementKind.DDL || tr.kind() == StatementKind.OTHER;
+    private void mayChangeSchema(Txn<JdbcStatement> t, Translation tr) {
+        boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
+        if (ddl || tr == null || tr.kind() == StatementKind.OTHER) schemaChangedIn = t;
+        ranDdl |= ddl;
     }
 
     /**
@@ -277,16 +281,15 @@ final class CbsSession implements Session {
 
     /** Runs {@code stmt} (of translation {@code tr}, if any) in the session's transaction, or in one of its own. */
     private Answer runJdbc(Translation tr, JdbcStatement stmt) throws SQLException {
-        boolean changesSchema = mayChangeSchema(tr);
         if (!autoCommit) {
             Txn<JdbcStatement> t = transaction();
-            if (changesSchema) schemaChangedIn = t;
+            mayChangeSchema(t, tr);
             Answer a = run(t, stmt);
             if (a instanceof Answer.Rows rows && rows.cursor() instanceof StreamingCursor) openCursor = rows.cursor();
             return a;
         }
         Txn<JdbcStatement> t = begin();
-        if (changesSchema) schemaChangedIn = t;
+        mayChangeSchema(t, tr);
         Answer answer;
         try {
             answer = run(t, stmt);
@@ -557,7 +560,7 @@ final class CbsSession implements Session {
                     throw new SQLException("batch element " + (i + 1) + " returns rows (INSERT ... RETURNING)", "0A000");
                 }
                 JdbcStatement stmt = statement(tr, text, ps, options, false);
-                if (mayChangeSchema(tr)) schemaChangedIn = t;
+                mayChangeSchema(t, tr);
                 Answer a = run(t, stmt);
                 if (!(a instanceof Answer.Update u)) {
                     throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");
@@ -647,8 +650,9 @@ final class CbsSession implements Session {
     /** A transaction ended: if it ran DDL and did not commit, the catalog learned changes that did not happen. */
     private void transactionEnded(boolean committed) {
         savepoints.clear();
-        if (schemaChangedIn != null && !committed) coordinator.forgetSchema();
+        if (ranDdl && !committed) coordinator.forgetSchema();
         schemaChangedIn = null;
+        ranDdl = false;
     }
 
     @Override
