@@ -180,7 +180,11 @@ final class SchemaQualifier {
             }
         };
         StringBuilder ignored = new StringBuilder();
-        st.accept(new StatementDeParser(expressions, new SelectDeParser(expressions, ignored), ignored), null);
+        try {
+            st.accept(new StatementDeParser(expressions, new SelectDeParser(expressions, ignored), ignored), null);
+        } catch (RuntimeException e) {
+            // a statement the plain deparser cannot walk keeps its columns as written (rendering it says why, if it must)
+        }
     }
 
     private static void ddl(Statement st, Naming naming) {

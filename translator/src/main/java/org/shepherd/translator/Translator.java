@@ -374,7 +374,9 @@ public final class Translator {
         }
         if (schema != null && b.kind != StatementKind.SESSION) SchemaQualifier.qualify(st, b.kind, schema);
         String defaultStored = defaultSchema;
-        if (defaultStored != null) SchemaQualifier.withoutDefaultSchema(st, b.kind, defaultStored, client);
+        if (defaultStored != null && b.clientSql.toUpperCase(Locale.ROOT).contains(defaultStored.toUpperCase(Locale.ROOT))) {
+            SchemaQualifier.withoutDefaultSchema(st, b.kind, defaultStored, client); // only where the SQL names it
+        }
         if (st instanceof Insert insert && insert.getSelect() instanceof Values values) parenthesizeRows(values);
         if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);
         b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(b.clientSql);

@@ -458,7 +458,10 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         T run() throws SQLException;
     }
 
-    /** Runs {@code work} for {@code session} on this thread: the primary's catalog is read as it sees it ({@link #readPrimaryCatalog}). */
+    /**
+     * Runs {@code work} for {@code session} on this thread: the primary's catalog is read as that session sees it
+     * ({@link #readPrimaryCatalog}).
+     */
     <T> T onBehalfOf(CbsSession session, SessionWork<T> work) throws SQLException {
         CbsSession outer = reader.get();
         reader.set(session);
@@ -476,10 +479,10 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /**
      * Reads the primary's catalog (a table's columns or identity column, a schema, a client's catalog query or
      * {@link java.sql.DatabaseMetaData} call): on a connection of its own, outside any transaction, rolled back after;
-     * but in the transaction of the session this thread works for ({@link #onBehalfOf}), on its connection, when
-     * that transaction may have changed the schema and holds a connection at the primary it ran on. There the read sees the transaction's
-     * own changes, and does not wait for the catalog locks the transaction holds (Derby's DDL is transactional: read on
-     * another connection, it waited until the lock timeout).
+     * but in the transaction of the session this thread works for ({@link #onBehalfOf}), on its connection, when that
+     * transaction may have changed the schema and holds a connection at the primary it ran on. There the read sees the
+     * transaction's own changes, and does not wait for the catalog locks the transaction holds (Derby's DDL is
+     * transactional: read on another connection, it waited until the lock timeout).
      */
     <T> T readPrimaryCatalog(CatalogRead<T> read) throws SQLException {
         int primaryIndex = core.primaryIndex();
@@ -490,11 +493,19 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         Connection own = t == null || t.primary() != primaryIndex ? null : p.transactionConnection(t.id());
         if (own != null) return read.read(own);
         try (Connection c = p.pool().acquireForMetadata()) {
+            T result;
             try {
-                return read.read(c);
-            } finally {
-                if (!c.getAutoCommit()) c.rollback();
+                result = read.read(c);
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    if (!c.getAutoCommit()) c.rollback();
+                } catch (SQLException also) {
+                    e.addSuppressed(also);
+                }
+                throw e;
             }
+            if (!c.getAutoCommit()) c.rollback();
+            return result;
         }
     }
 
