@@ -49,7 +49,7 @@ public record SequenceDefinition(String type, long start, long increment, long m
     }
 
     /** This definition if its values are consistent, else the error an engine gives for such a CREATE or ALTER. */
-    SequenceDefinition checked() throws SQLException {
+    public SequenceDefinition checked() throws SQLException {
         if (increment == 0) throw new SQLException("a sequence's INCREMENT BY must not be 0", "42000");
         if (min < typeMin(type) || max > typeMax(type)) {
             throw new SQLException("MINVALUE " + min + " and MAXVALUE " + max + " must lie within the range of " + type, "42000");

@@ -48,6 +48,7 @@ import org.shepherd.schedule.Txn;
 import org.shepherd.time.Clock;
 import org.shepherd.translator.DeterminismSource;
 import org.shepherd.translator.SchemaCatalog;
+import org.shepherd.translator.SequenceDefinition;
 import org.shepherd.translator.SessionSetting;
 import org.shepherd.translator.Translation;
 import org.shepherd.translator.Translator;
@@ -157,6 +158,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 .withDefaultSchema(clientEngine.pool().databaseInfoIfKnown().defaultSchema())
                 .withServerVersion(clientEngine.pool().databaseInfoIfKnown().productVersion());
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
+        this.determinism.adoptFrom(this::primarysSequence);
         this.scheduler = new ExecutorScheduler("cbs-core");
         RestartPlan.LogState logState = logState(wal);
         long floor = RestartPlan.floorToRead(logState, lastBarriers);
@@ -559,6 +561,68 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /** The dialect the translator reads client SQL in (the first primary's). */
     Dialect clientDialect() {
         return translator.clientDialect();
+    }
+
+    /**
+     * A sequence of the primary the shepherd does not keep (created before it ran, or behind its back), named as the
+     * primary stores it: its definition from the primary's catalog, and one draw there, whose value the shepherd's first
+     * draw gives (the primary's own sequence is not used again). Null when the primary has none of that name (or its
+     * engine none the shepherd reads: Derby, HSQLDB and MariaDB are read).
+     */
+    private Sequences.Found primarysSequence(String name) throws SQLException {
+        Dialect d = primary().dialect();
+        String quoted = JdbcReplicaEndpoint.quoted(String.valueOf(d.identifierQuote()), name);
+        String definition;
+        String draw;
+        switch (d.family()) {
+            case DERBY:
+                definition = "SELECT s.SEQUENCEDATATYPE, s.STARTVALUE, s.INCREMENT, s.MINIMUMVALUE, s.MAXIMUMVALUE, s.CYCLEOPTION"
+                        + " FROM SYS.SYSSEQUENCES s WHERE s.SEQUENCENAME = ? AND s.SCHEMAID = (SELECT c.SCHEMAID FROM"
+                        + " SYS.SYSSCHEMAS c WHERE c.SCHEMANAME = CURRENT SCHEMA)";
+                draw = "VALUES NEXT VALUE FOR " + quoted;
+                break;
+            case HSQLDB:
+                definition = "SELECT DATA_TYPE, START_VALUE, INCREMENT, MINIMUM_VALUE, MAXIMUM_VALUE, CYCLE_OPTION FROM"
+                        + " INFORMATION_SCHEMA.SEQUENCES WHERE SEQUENCE_NAME = ? AND SEQUENCE_SCHEMA = CURRENT_SCHEMA";
+                draw = "VALUES NEXT VALUE FOR " + quoted;
+                break;
+            case MYSQL:
+                definition = "SELECT 'BIGINT', start_value, increment, minimum_value, maximum_value, cycle_option FROM "
+                        + quoted + " WHERE ? IS NOT NULL";
+                draw = "SELECT NEXTVAL(" + quoted + ")";
+                break;
+            default:
+                return null;
+        }
+        try (Connection c = primary().pool().acquireForMetadata()) {
+            try {
+                SequenceDefinition found;
+                try (java.sql.PreparedStatement ps = c.prepareStatement(definition)) {
+                    ps.setString(1, name);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) return null;
+                        String cycle = rs.getString(6).trim();
+                        found = new SequenceDefinition(rs.getString(1).trim().toUpperCase(java.util.Locale.ROOT),
+                                Long.parseLong(rs.getString(2).trim()), Long.parseLong(rs.getString(3).trim()),
+                                Long.parseLong(rs.getString(4).trim()), Long.parseLong(rs.getString(5).trim()),
+                                cycle.equalsIgnoreCase("Y") || cycle.equalsIgnoreCase("YES") || cycle.equals("1"));
+                    }
+                } catch (SQLException noSuchTable) {
+                    if (d.family() != Dialect.Family.MYSQL) throw noSuchTable;
+                    return null; // MySQL has no sequences, and MariaDB no table of that name
+                }
+                long next;
+                try (java.sql.Statement st = c.createStatement(); ResultSet rs = st.executeQuery(draw)) {
+                    rs.next();
+                    next = rs.getLong(1);
+                }
+                c.commit();
+                LOG.info("sequence {} of the primary {} is kept by the shepherd from now on, from {}", name, primary().name(), next);
+                return new Sequences.Found(found, next);
+            } finally {
+                c.rollback();
+            }
+        }
     }
 
     /** Runs a CREATE or DROP SEQUENCE: the shepherd keeps the sequences ({@link Sequences}). */

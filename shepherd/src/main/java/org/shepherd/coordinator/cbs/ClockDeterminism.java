@@ -15,6 +15,13 @@ final class ClockDeterminism implements DeterminismSource {
     private final Clock clock;
     private final Random random;
     private volatile Sequences sequences = Sequences.inMemory();
+    private volatile SequenceFinder finder;
+
+    /** Finds a sequence the shepherd does not keep among the primary's own, or answers null. */
+    @FunctionalInterface
+    interface SequenceFinder {
+        Sequences.Found find(String name) throws java.sql.SQLException;
+    }
 
     ClockDeterminism(Clock clock, long seed) {
         this.clock = clock;
@@ -35,9 +42,20 @@ final class ClockDeterminism implements DeterminismSource {
         return sequences;
     }
 
+    /** Where a sequence the shepherd does not keep is looked for before a draw from it fails. */
+    void adoptFrom(SequenceFinder f) {
+        this.finder = f;
+    }
+
     @Override
     public long nextValue(String name) throws java.sql.SQLException {
-        return sequences.next(name);
+        Sequences s = sequences;
+        SequenceFinder f = finder;
+        if (f != null && !s.knows(name)) {
+            Sequences.Found found = f.find(name); // outside the sequences' lock: it reads the primary
+            if (found != null) s.adopt(name, found);
+        }
+        return s.next(name);
     }
 
     @Override

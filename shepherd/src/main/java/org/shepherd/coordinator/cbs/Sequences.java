@@ -167,8 +167,31 @@ final class Sequences {
     }
 
     private static SQLException doesNotExist(String name) {
-        return new SQLException("sequence " + name + " does not exist (Shepherd keeps sequences itself: one created"
-                + " behind its back, on a replica, is not one of them; CREATE SEQUENCE it through Shepherd)", "42000");
+        return new SQLException("sequence " + name + " does not exist (Shepherd keeps sequences itself, those created"
+                + " through it and those the primary held when first drawn from; CREATE SEQUENCE it through Shepherd)", "42000");
+    }
+
+    /** A sequence an engine held before the shepherd kept it: its definition, and the value its next draw gives. */
+    record Found(SequenceDefinition definition, long next) { }
+
+    /** Whether the shepherd keeps a sequence of this name. */
+    synchronized boolean knows(String name) {
+        return byName.containsKey(name);
+    }
+
+    /**
+     * Keeps, from now on, a sequence the primary held (created there before the shepherd ran, or behind its back), from
+     * the value its next draw there would have given; unless one of that name is kept already.
+     */
+    synchronized void adopt(String name, Found found) throws SQLException {
+        if (byName.containsKey(name)) return;
+        byName.put(name, new Sequence(found.definition().checked(), new Position(found.next(), false)));
+        try {
+            save();
+        } catch (SQLException e) {
+            byName.remove(name);
+            throw e;
+        }
     }
 
     /** The next value of sequence {@code name}. */
