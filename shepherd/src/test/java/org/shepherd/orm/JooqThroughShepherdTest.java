@@ -30,7 +30,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.shepherd.admin.AdminView;
 import org.shepherd.jdbc.ShepherdDataSource;
 import org.shepherd.server.ShepherdServer;
 
@@ -95,11 +94,7 @@ class JooqThroughShepherdTest {
             try (Connection c = ds.getConnection()) {
                 program(DSL.using(c, dialect), dialect);
             }
-            AdminView admin = (AdminView) server.coordinator();
-            List<AdminView.VerifyRow> compared = admin.verify(null, false);
-            assertThat(compared).extracting(r -> r.table().toLowerCase(java.util.Locale.ROOT)).contains("customer", "purchase");
-            assertThat(compared).allSatisfy(r -> assertThat(r.result()).as("%s", r).isEqualTo("equal"));
-            assertThat(admin.divergenceRows()).as("no replica answered differently").isEmpty();
+            ShepherdOverReplicas.assertReplicasEqual(server, "customer", "purchase");
         }
     }
 

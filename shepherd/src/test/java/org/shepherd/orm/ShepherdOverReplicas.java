@@ -124,6 +124,14 @@ final class ShepherdOverReplicas implements AutoCloseable {
             while (rs.next()) rows.add(rs.getInt(1) + " " + rs.getString(2) + " " + rs.getString(3));
             assertThat(rows).containsExactly("1 ada ada@example.org", "2 alan null", "3 grace null");
         }
+        return assertReplicasEqual(server, tables);
+    }
+
+    /**
+     * Every table (those {@code tables} named, lower-cased, among them) is equal on every replica (the shepherd's own
+     * comparison), and no replica answered differently; the comparison's rows.
+     */
+    static List<AdminView.VerifyRow> assertReplicasEqual(ShepherdServer server, String... tables) throws Exception {
         AdminView admin = (AdminView) server.coordinator();
         List<AdminView.VerifyRow> compared = admin.verify(null, false);
         assertThat(compared).extracting(r -> r.table().toLowerCase(Locale.ROOT)).contains(tables);
