@@ -40,7 +40,7 @@ final class ShepherdDatabaseMetaData implements DatabaseMetaData {
      */
     @Override
     public String getDatabaseProductName() {
-        return knowsProduct() ? ready.productName().strip() : "Shepherd";
+        return namesProduct(ready.productName()) ? ready.productName().strip() : "Shepherd";
     }
 
     /**
@@ -53,12 +53,12 @@ final class ShepherdDatabaseMetaData implements DatabaseMetaData {
     }
 
     static String productVersion(String serverVersion, String productName, String productVersion) {
-        boolean known = !productName.isBlank() && !productName.strip().equals("Shepherd") && !productVersion.isBlank();
-        return known ? productVersion.strip() : serverVersion;
+        return namesProduct(productName) && !productVersion.isBlank() ? productVersion.strip() : serverVersion;
     }
 
-    private boolean knowsProduct() {
-        return !ready.productName().isBlank() && !ready.productName().strip().equals("Shepherd");
+    /** Whether the server named the engine whose SQL it reads ("Shepherd" or nothing: it did not). */
+    private static boolean namesProduct(String productName) {
+        return !productName.isBlank() && !productName.strip().equals("Shepherd");
     }
 
     @Override

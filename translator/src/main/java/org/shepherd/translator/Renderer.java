@@ -642,11 +642,7 @@ final class Renderer {
                     if (target.lacksFunction(name)) throw lacks(name);
                     return super.visit(f, context);
                 default:
-                    if (target.lacksFunction(name)) {
-                        throw TranslationException.unsupported(name + " is not a function of " + target.name()
-                                + ", one of the replicas' engines; compute the value in the application or with functions"
-                                + " every replica has");
-                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
                     return super.visit(f, context);
             }
         }

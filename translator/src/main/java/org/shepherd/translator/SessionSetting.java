@@ -195,10 +195,9 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
             public void at(String text, int index) {
                 if (index < copied[0] || !text.startsWith("@@", index)) return;
                 int i = index + 2;
-                String rest = text.substring(i).toLowerCase(Locale.ROOT);
-                if (rest.startsWith("session.")) {
+                if (text.regionMatches(true, i, "session.", 0, "session.".length())) {
                     i += "session.".length();
-                } else if (rest.startsWith("local.")) {
+                } else if (text.regionMatches(true, i, "local.", 0, "local.".length())) {
                     i += "local.".length();
                 }
                 int end = i;

@@ -606,7 +606,7 @@ public final class Translator {
 
     /** Whether the client's engine has {@code INSERT ... RETURNING}: MariaDB (10.5 on) and PostgreSQL. */
     private static boolean hasReturning(Dialect client) {
-        return client.family() == Dialect.Family.POSTGRESQL || client.name().equals("mariadb");
+        return client.family() == Dialect.Family.POSTGRESQL || client == Dialect.MARIADB;
     }
 
     /**

@@ -90,6 +90,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final Dialect oneSavepointAtATime;
     private final Dialect keepsReplacedSavepoints;
     private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
+    private final NamedLocks namedLocks = new NamedLocks();
+    /** The replica that was primary when the shepherd started: its dialect is the one clients speak. */
+    private final JdbcReplicaEndpoint clientEngine;
     /** The session this thread works for ({@link #onBehalfOf}): the primary's catalog is read as it sees it. */
     private final ThreadLocal<CbsSession> reader = new ThreadLocal<>();
     private final WriteAheadLog wal;
@@ -423,11 +426,6 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         }
     }
 
-    /** Fails with 3F000 unless {@code identifier} (plain or double-quoted) names a schema (or MySQL database) on the primary. */
-    private final NamedLocks namedLocks = new NamedLocks();
-    /** The replica that was primary when the shepherd started: its dialect is the one clients speak. */
-    private final JdbcReplicaEndpoint clientEngine;
-
     /** MySQL's named locks, kept here for every session. */
     NamedLocks namedLocks() {
         return namedLocks;
@@ -444,6 +442,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         return !primaryDefault.isEmpty() && SessionSetting.storedName(identifier, clientDialect()).equals(primaryDefault);
     }
 
+    /** Fails with 3F000 unless {@code identifier} (plain or double-quoted) names a schema (or MySQL database) on the primary. */
     void checkSchemaExists(String identifier) throws SQLException {
         readPrimaryCatalog(c -> TableVerifier.place(c, c.getMetaData(), SessionSetting.storedName(identifier, clientDialect())));
     }
@@ -465,16 +464,11 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      * ({@link #readPrimaryCatalog}).
      */
     <T> T onBehalfOf(CbsSession session, SessionWork<T> work) throws SQLException {
-        CbsSession outer = reader.get();
         reader.set(session);
         try {
             return work.run();
         } finally {
-            if (outer == null) {
-                reader.remove();
-            } else {
-                reader.set(outer);
-            }
+            reader.remove();
         }
     }
 

@@ -41,6 +41,7 @@ import org.shepherd.wal.Rendering;
 final class CbsSession implements Session {
 
     private static final AtomicLong IDS = new AtomicLong();
+    private static final int NO_NULLS = java.sql.ResultSetMetaData.columnNoNulls;
     /** This session's number, which IS_USED_LOCK names a lock's holder by. */
     private final long id = IDS.incrementAndGet();
     private final SessionDeterminism determinism;
@@ -266,8 +267,8 @@ final class CbsSession implements Session {
         List<ColumnInfo> columns = new ArrayList<>();
         for (Translation.Returned r : tr.returning()) {
             columns.add(key == null
-                    ? new ColumnInfo(r.label(), r.label(), java.sql.Types.BIGINT, "BIGINT", 19, 0, 0, "", true)
-                    : new ColumnInfo(r.label(), r.label(), key.jdbcType(), key.typeName(), key.precision(), key.scale(), 0,
+                    ? new ColumnInfo(r.label(), r.label(), java.sql.Types.BIGINT, "BIGINT", 19, 0, NO_NULLS, "", true)
+                    : new ColumnInfo(r.label(), r.label(), key.jdbcType(), key.typeName(), key.precision(), key.scale(), NO_NULLS,
                             key.tableName(), true));
         }
         List<Object[]> rows = new ArrayList<>();

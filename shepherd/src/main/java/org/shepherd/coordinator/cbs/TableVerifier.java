@@ -673,9 +673,9 @@ final class TableVerifier {
             "VALUES", "KEY", "CHECK", "DEFAULT", "SCHEMA", "SYSTEM", "SESSION");
 
     /**
-     * The identifier as the primary's SQL writes it: plain where its case folding gives it back (and it is no word an
-     * engine reserves, {@link #RESERVED}) (so that every replica
-     * folds it its own way, as when the table was created), else quoted.
+     * The identifier as the primary's SQL writes it: plain where its case folding gives it back and it is no word an
+     * engine reserves ({@link #RESERVED}), so that every replica folds it its own way, as when the table was created;
+     * else quoted.
      */
     static String sqlName(DatabaseMetaData md, String quote, String stored) throws SQLException {
         boolean plain = PLAIN_IDENTIFIER.matcher(stored).matches() && !RESERVED.contains(stored.toUpperCase(Locale.ROOT))
