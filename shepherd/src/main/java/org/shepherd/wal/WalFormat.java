@@ -100,6 +100,7 @@ final class WalFormat {
 
     /** The whole frame of {@code r}; IllegalArgumentException when it cannot be written (too big, too many renderings). */
     static byte[] frame(WalRecord r) {
+        if (payloadBytesAtLeast(r) > PAYLOAD_BYTES_MAX) throw tooBig();
         FrameBuffer buffer = new FrameBuffer();
         try (DataOutputStream out = new DataOutputStream(buffer)) {
             out.write(new byte[FRAME_HEADER_BYTES]);
@@ -114,6 +115,33 @@ final class WalFormat {
         header.putInt(4, crc32c(frame, FRAME_HEADER_BYTES, payloadBytes));
         header.putInt(8, crc32c(frame, 0, 8));
         return frame;
+    }
+
+    /**
+     * No more than the payload of {@code r} takes, counted without encoding it: its SQL texts, strings and byte arrays
+     * (a UTF-8 string takes at least one byte per UTF-16 char). A record this bound already puts over
+     * {@link #PAYLOAD_BYTES_MAX} is refused before any buffer grows towards that size.
+     */
+    static long payloadBytesAtLeast(WalRecord r) {
+        long bytes = 0;
+        for (LoggedStatement s : r.statements()) {
+            for (Rendering rendering : s.renderings()) {
+                bytes += rendering.dialect().length() + rendering.sql().length();
+                for (Param p : rendering.params()) {
+                    if (p.value() instanceof byte[] b) {
+                        bytes += b.length;
+                    } else if (p.value() instanceof String str) {
+                        bytes += str.length();
+                    }
+                }
+            }
+        }
+        return bytes;
+    }
+
+    private static IllegalArgumentException tooBig() {
+        return new IllegalArgumentException("the record takes more than " + PAYLOAD_BYTES_MAX + " bytes ("
+                + (PAYLOAD_BYTES_MAX >> 20) + " MiB), the most one write-ahead log record may take");
     }
 
     private static void writePayload(DataOutputStream out, WalRecord r) throws IOException {
@@ -228,10 +256,7 @@ final class WalFormat {
 
         private void ensureRoom(int more) {
             long needed = (long) count + more;
-            if (needed > FRAME_BYTES_MAX) {
-                throw new IllegalArgumentException("the record takes more than " + PAYLOAD_BYTES_MAX + " bytes ("
-                        + (PAYLOAD_BYTES_MAX >> 20) + " MiB), the most one write-ahead log record may take");
-            }
+            if (needed > FRAME_BYTES_MAX) throw tooBig();
             if (needed > bytes.length) {
                 bytes = Arrays.copyOf(bytes, (int) Math.min(FRAME_BYTES_MAX, Math.max(needed, 2L * bytes.length)));
             }

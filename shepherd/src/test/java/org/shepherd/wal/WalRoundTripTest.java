@@ -13,6 +13,7 @@ import static org.shepherd.wal.WalFixtures.reopen;
 import static org.shepherd.wal.WalFixtures.segmentFiles;
 import static org.shepherd.wal.WalFixtures.writeSession;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Types;
@@ -133,13 +134,30 @@ class WalRoundTripTest {
         for (int i = 0; i <= WalFormat.PAYLOAD_BYTES_MAX >> 20; i++) params.add(new Param(Types.BLOB, mebibyte));
         WalRecord huge = new WalRecord(1, 1, List.of(new LoggedStatement(List.of(
                 new Rendering("derby", "INSERT INTO b VALUES (?)", params, IgnorableError.NONE)))));
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         try (WriteAheadLog wal = WriteAheadLog.open(dir, SYNC)) {
+            long allocatedBefore = threads.getCurrentThreadAllocatedBytes();
             assertThatThrownBy(() -> wal.append(huge, () -> { }, e -> { }))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("268435456 bytes (256 MiB)");
+            assertThat(threads.getCurrentThreadAllocatedBytes() - allocatedBefore)
+                    .as("bytes allocated to refuse it: no buffer grows towards the bound").isLessThan(16L << 20);
             assertThat(wal.lastBarrier()).isEqualTo(-1);
             append(wal, record(1)).get(WalFixtures.WAIT_SECONDS, TimeUnit.SECONDS);
         }
         assertThat(barriers(reopen(dir))).containsExactly(1L);
+    }
+
+    @Test
+    void theSizeCountedBeforeEncodingNeverExceedsTheEncodedPayload() {
+        List<Param> params = new ArrayList<>(WalFixtures.everyValueType());
+        params.add(new Param(Types.VARCHAR, "\u00e9\u4e2d\ud83d\ude00 multi-byte"));
+        params.add(new Param(Types.BLOB, new byte[1000]));
+        for (Param p : params) {
+            WalRecord r = new WalRecord(1, 1, List.of(new LoggedStatement(List.of(
+                    new Rendering("derby", "INSERT INTO t VALUES (?) -- \u00e9", List.of(p), IgnorableError.NONE)))));
+            int payloadBytes = WalFormat.frame(r).length - WalFormat.FRAME_HEADER_BYTES;
+            assertThat(WalFormat.payloadBytesAtLeast(r)).as("value %s", p.value()).isBetween(1L, (long) payloadBytes);
+        }
     }
 
     @Test
