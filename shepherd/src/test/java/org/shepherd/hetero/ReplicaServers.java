@@ -32,9 +32,6 @@ final class ReplicaServers implements AutoCloseable {
 
     private static final int POOL_SIZE_MAX = 16;
     private static final long CONNECT_TIMEOUT_MS = 10_000;
-    /** HSQLDB serves one database: a new replica set drops what the previous one left there. */
-    private static final List<String> HSQLDB_TABLES = List.of("shepherd_txlog", "shepherd_txlog_base",
-            "acct", "order_line", "orders", "stock", "customer", "district", "hot", "ev", "doc");
 
     private final ReplicaSet servers;
     private final Map<String, DatabaseServer> byName = new TreeMap<>();
@@ -91,10 +88,9 @@ final class ReplicaServers implements AutoCloseable {
                 break;
             case "hsqldb":
                 url = s.jdbcUrl();
+                // HSQLDB serves one database: a new replica set empties the schema the previous one left things in
                 try (Connection c = s.connect(); Statement st = c.createStatement()) {
-                    for (String t : HSQLDB_TABLES) {
-                        st.execute("DROP TABLE IF EXISTS " + t + " CASCADE");
-                    }
+                    st.execute("DROP SCHEMA PUBLIC CASCADE");
                 }
                 break;
             default:

@@ -44,11 +44,21 @@ public final class Bound {
     /**
      * The INSERT for dialect {@code d} as one INSERT per VALUES row, each with its own parameters (see
      * {@link Translation#insertValuesRows()}): run in order inside a savepoint, they do what the whole statement does.
+     * DEFAULT in {@code keyColumn} (the identity column, or null) is written as {@link #sqlGeneratingKeys} writes it.
      */
-    public List<Part> rowByRow(Dialect d) throws SQLException {
+    public List<Part> rowByRow(Dialect d, String keyColumn) throws SQLException {
         List<Part> parts = new ArrayList<>();
-        for (SqlText.Rendered r : translation.renderedRowByRow(d)) parts.add(new Part(r.sql(), values(r.markers())));
+        for (SqlText.Rendered r : translation.renderedRowByRow(d, keyColumn)) parts.add(new Part(r.sql(), values(r.markers())));
         return parts;
+    }
+
+    /**
+     * The INSERT for the primary of dialect {@code d} into a table whose identity column is {@code keyColumn}: as
+     * {@link #sqlFor}, but with NULL for DEFAULT in that column where DEFAULT would not generate a key
+     * ({@link Dialect#defaultGeneratesKey}). Parameters are {@link #parameters(Dialect)} unchanged.
+     */
+    public String sqlGeneratingKeys(Dialect d, String keyColumn) throws SQLException {
+        return translation.renderedGeneratingKeys(d, keyColumn).sql();
     }
 
     private List<Object> values(int[] markers) {

@@ -409,9 +409,70 @@ public final class Translation {
     /**
      * The INSERT for {@code d} cut into one INSERT per VALUES row, in row order: for a primary whose driver reports the
      * generated key of a statement, not of each row (Derby), so that every row's key is known. Markers refer to the same
-     * client parameters and pinned slots as the whole statement's.
+     * client parameters and pinned slots as the whole statement's. DEFAULT in {@code keyColumn} (the identity column, or
+     * null) is written as {@link #renderedGeneratingKeys} writes it.
      */
-    synchronized List<SqlText.Rendered> renderedRowByRow(Dialect d) throws SQLException {
+    synchronized List<SqlText.Rendered> renderedRowByRow(Dialect d, String keyColumn) throws SQLException {
+        return withKeyDefaultsAsNull(keyDefaultsToWriteNull(d, keyColumn), () -> cutIntoRows(d));
+    }
+
+    /**
+     * The INSERT for {@code d} as {@link #rendered} has it, except that an engine where DEFAULT in the identity column
+     * does not generate a key ({@link Dialect#defaultGeneratesKey}) gets NULL there; markers are the same.
+     */
+    synchronized SqlText.Rendered renderedGeneratingKeys(Dialect d, String keyColumn) throws SQLException {
+        SqlText.Rendered plain = rendered(d);
+        int column = keyDefaultsToWriteNull(d, keyColumn);
+        if (column < 0) return plain;
+        return withKeyDefaultsAsNull(column, () -> {
+            SqlText.Rendered r = render(d);
+            if (!Arrays.equals(r.markers(), plain.markers())) {
+                throw new IllegalStateException("NULL keys changed the marker order of " + clientSql);
+            }
+            return r;
+        });
+    }
+
+    /** The position of {@code keyColumn} among the INSERT's columns when d needs NULL for its DEFAULTs, else -1. */
+    private int keyDefaultsToWriteNull(Dialect d, String keyColumn) {
+        if (keyColumn == null || d.defaultGeneratesKey() || insertValuesOf(ast) == null) return -1;
+        int column = insertColumnIndex(keyColumn);
+        if (column < 0) return -1;
+        for (ExpressionList<Expression> row : rows(ast)) {
+            if (isDefault(row.get(column))) return column;
+        }
+        return -1;
+    }
+
+    private interface RenderWork<T> {
+        T render() throws SQLException, TranslationException;
+    }
+
+    /** {@code work} run with DEFAULT in the INSERT's column at {@code column} written NULL (none when -1). */
+    private <T> T withKeyDefaultsAsNull(int column, RenderWork<T> work) throws SQLException {
+        List<ExpressionList<Expression>> rows = column < 0 ? List.of() : rows(ast);
+        List<Expression> replaced = new ArrayList<>();
+        for (ExpressionList<Expression> row : rows) {
+            Expression value = row.get(column);
+            replaced.add(isDefault(value) ? value : null);
+            if (isDefault(value)) row.set(column, new NullValue());
+        }
+        try {
+            return work.render();
+        } catch (TranslationException e) {
+            throw e.toSqlException();
+        } finally {
+            for (int i = 0; i < rows.size(); i++) {
+                if (replaced.get(i) != null) rows.get(i).set(column, replaced.get(i));
+            }
+        }
+    }
+
+    private static boolean isDefault(Expression value) {
+        return value instanceof Column c && "DEFAULT".equalsIgnoreCase(c.getColumnName()) && c.getTable() == null;
+    }
+
+    private List<SqlText.Rendered> cutIntoRows(Dialect d) throws SQLException {
         if (insertValuesRows() == 0) throw new SQLException("Only INSERT INTO t (columns) VALUES ... is cut into rows", "0A000");
         Values values = insertValuesOf(ast);
         @SuppressWarnings("unchecked")
@@ -476,8 +537,7 @@ public final class Translation {
         List<Expression> replaced = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             Expression value = rows.get(i).get(column);
-            boolean generated = value instanceof NullValue
-                    || value instanceof Column && "DEFAULT".equalsIgnoreCase(((Column) value).getColumnName());
+            boolean generated = value instanceof NullValue || isDefault(value);
             replaced.add(generated ? value : null);
             if (generated) {
                 rows.get(i).set(column, literal(keys.get(i)));

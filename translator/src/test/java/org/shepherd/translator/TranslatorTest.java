@@ -254,6 +254,15 @@ class TranslatorTest {
         assertThat(d.sqlWithExplicitKeys(Dialect.HSQLDB, "ID", List.of(4L, 5L, 6L)))
                 .isEqualTo("INSERT INTO t (id, name) VALUES (4, ?), (5, ?), (6, 'z')");
         assertThat(d.sqlFor(Dialect.HSQLDB)).isEqualTo("INSERT INTO t (id, name) VALUES (DEFAULT, ?), (5, ?), (NULL, 'z')");
+        // a MySQL-family primary is sent NULL where DEFAULT would store 0 (NO_AUTO_VALUE_ON_ZERO); the others DEFAULT
+        assertThat(d.sqlGeneratingKeys(Dialect.MARIADB, "ID")).isEqualTo("INSERT INTO t (id, name) VALUES (NULL, ?), (5, ?), (NULL, 'z')");
+        assertThat(d.sqlGeneratingKeys(Dialect.MARIADB, "name")).isEqualTo(d.sqlFor(Dialect.MARIADB));
+        assertThat(d.sqlGeneratingKeys(Dialect.DERBY, "ID")).isEqualTo(d.sqlFor(Dialect.DERBY));
+        assertThat(d.rowByRow(Dialect.MYSQL, "ID")).extracting(Bound.Part::sql).containsExactly(
+                "INSERT INTO t (id, name) VALUES (NULL, ?)", "INSERT INTO t (id, name) VALUES (5, ?)",
+                "INSERT INTO t (id, name) VALUES (NULL, 'z')");
+        assertThat(d.rowByRow(Dialect.DERBY, "ID")).extracting(Bound.Part::sql).startsWith("INSERT INTO t (id, name) VALUES (DEFAULT, ?)");
+        assertThat(d.sqlFor(Dialect.MARIADB)).as("the AST is restored").contains("(DEFAULT, ?)");
     }
 
     @Test

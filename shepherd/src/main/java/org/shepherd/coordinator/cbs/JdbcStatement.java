@@ -224,7 +224,8 @@ public final class JdbcStatement {
     /** The SQL the primary runs. */
     public String sqlFor(Dialect d) throws SQLException {
         if (logged != null) return loggedFor(d).sql();
-        return bound == null ? sql : bound.sqlFor(d);
+        if (bound == null) return sql;
+        return pinnedKeyColumn == null ? bound.sqlFor(d) : bound.sqlGeneratingKeys(d, pinnedKeyColumn);
     }
 
     /** The SQL a secondary runs: with the primary's generated keys as explicit values when they are pinned. */
@@ -250,7 +251,7 @@ public final class JdbcStatement {
 
     /** The INSERT for dialect {@code d}, one statement per VALUES row (see {@link Bound#rowByRow}). */
     public List<Bound.Part> rowByRow(Dialect d) throws SQLException {
-        return bound.rowByRow(d);
+        return bound.rowByRow(d, pinnedKeyColumn);
     }
 
     static Param toParam(Object v) throws SQLException {

@@ -334,6 +334,15 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether {@code DEFAULT} in an INSERT's identity column makes the engine generate a key. MySQL and MariaDB do not
+     * under the replicas' {@code NO_AUTO_VALUE_ON_ZERO} (DEFAULT is the column's default, 0, kept as given): there the
+     * primary is sent NULL instead, which generates a key in every mode.
+     */
+    public boolean defaultGeneratesKey() {
+        return true;
+    }
+
+    /**
      * Whether {@code SAVEPOINT x} keeps an older savepoint named x (reachable again once the newer one is released),
      * where the SQL standard, and every other engine, replaces it. PostgreSQL keeps it.
      */

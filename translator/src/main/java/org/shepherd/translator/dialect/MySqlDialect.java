@@ -31,6 +31,11 @@ public class MySqlDialect extends Dialect {
     }
 
     @Override
+    public boolean defaultGeneratesKey() {
+        return false;
+    }
+
+    @Override
     public char identifierQuote() {
         return '`';
     }
