@@ -47,9 +47,12 @@ public final class QueryExecutor implements AutoCloseable {
         locked(() -> expect(Message.Ok.class, request(new Message.ClosePrepared(statementId))));
     }
 
-    /** One update count per element; a failure is a {@link java.sql.BatchUpdateException} with the counts done. */
-    public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
-                               StatementOptions options, List<SQLWarning> warningsOut) throws SQLException {
+    /**
+     * One update count per element, and the elements' generated keys when {@code options} ask for them; a failure is a
+     * {@link java.sql.BatchUpdateException} with the counts done.
+     */
+    public Result.Batch executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
+                                     StatementOptions options) throws SQLException {
         return locked(() -> {
             Message m = request(new Message.ExecuteBatch(sql, parameterSets, statements, options));
             if (m instanceof Message.Error e) {
@@ -57,8 +60,7 @@ public final class QueryExecutor implements AutoCloseable {
                 throw ServerErrors.toBatchException(e);
             }
             Message.BatchResult r = expect(Message.BatchResult.class, m);
-            warningsOut.addAll(warnings(r.warnings()));
-            return r.counts();
+            return new Result.Batch(r.counts(), r.keyColumns(), r.keyRows(), warnings(r.warnings()));
         });
     }
 

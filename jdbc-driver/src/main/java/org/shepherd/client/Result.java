@@ -13,6 +13,11 @@ public sealed interface Result {
             implements Result {
     }
 
+    /** A batch: each element's update count, and the keys the elements generated when they were asked for. */
+    record Batch(long[] counts, List<ColumnInfo> keyColumns, List<Object[]> keyRows, List<SQLWarning> warnings)
+            implements Result {
+    }
+
     record Rows(Cursor cursor) implements Result {
         @Override
         public List<SQLWarning> warnings() {

@@ -115,7 +115,7 @@ public class ShepherdPreparedStatement extends AbstractUnsupportedPreparedStatem
         List<List<Param>> sets = List.copyOf(batch);
         batch.clear();
         if (sets.isEmpty()) return new long[0];
-        return runBatch(sql, sets, List.of());
+        return runBatch(sql, sets, List.of(), returnKeys);
     }
 
     @Override

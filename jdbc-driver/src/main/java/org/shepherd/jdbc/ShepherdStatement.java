@@ -208,17 +208,17 @@ public class ShepherdStatement extends AbstractUnsupportedStatement {
         List<String> statements = List.copyOf(batch);
         batch.clear();
         if (statements.isEmpty()) return new long[0];
-        return runBatch(null, List.of(), statements);
+        return runBatch(null, List.of(), statements, false);
     }
 
-    protected long[] runBatch(String sql, List<List<Param>> sets, List<String> statements) throws SQLException {
-        List<SQLWarning> w = new ArrayList<>();
-        try {
-            return connection.executor().executeBatch(sql, sets, statements,
-                    new StatementOptions(maxRows, fetchSize, queryTimeoutSeconds, false), w);
-        } finally {
-            addWarnings(w);
-        }
+    /** {@code returnKeys}: {@link #getGeneratedKeys} then holds every element's keys, in element order. */
+    protected long[] runBatch(String sql, List<List<Param>> sets, List<String> statements, boolean returnKeys)
+            throws SQLException {
+        Result.Batch b = connection.executor().executeBatch(sql, sets, statements,
+                new StatementOptions(maxRows, fetchSize, queryTimeoutSeconds, returnKeys));
+        addWarnings(b.warnings());
+        if (returnKeys) generatedKeys = new ShepherdResultSet(this, Cursor.of(b.keyColumns(), b.keyRows()));
+        return b.counts();
     }
 
     static int[] toInts(long[] counts) {

@@ -278,6 +278,41 @@ class JdbcOverProtocolTest {
         }
     }
 
+    /** A batch prepared for generated keys asks for them and hands every element's to getGeneratedKeys, in order. */
+    @Test
+    void aBatchPreparedForKeysReturnsEveryElementsKeys() throws Exception {
+        List<ColumnInfo> idColumn = List.of(new ColumnInfo("ID", "ID", Types.BIGINT, "BIGINT", 19, 0, 0, "T", true));
+        try (Connection c = connect((req, conn) -> {
+            Message.ExecuteBatch b = (Message.ExecuteBatch) req;
+            if (!b.options().returnGeneratedKeys()) return ScriptedServer.one(new Message.BatchResult(new long[] {1}, List.of()));
+            return ScriptedServer.one(new Message.BatchResult(new long[] {1, 1}, idColumn,
+                    List.of(new Object[] {7L}, new Object[] {8L}), List.of()));
+        }); PreparedStatement ps = c.prepareStatement("INSERT INTO t (v) VALUES (?)", new String[] {"ID"});
+                PreparedStatement plain = c.prepareStatement("INSERT INTO t (v) VALUES (?)")) {
+            for (String v : List.of("a", "b")) {
+                ps.setString(1, v);
+                ps.addBatch();
+            }
+            assertThat(ps.executeBatch()).containsExactly(1, 1);
+            try (ResultSet keys = ps.getGeneratedKeys()) {
+                assertThat(keys.getMetaData().getColumnLabel(1)).isEqualTo("ID");
+                assertThat(keys.next()).isTrue();
+                assertThat(keys.getLong(1)).isEqualTo(7L);
+                assertThat(keys.next()).isTrue();
+                assertThat(keys.getLong("ID")).isEqualTo(8L);
+                assertThat(keys.next()).isFalse();
+            }
+            plain.setString(1, "c");
+            plain.addBatch();
+            assertThat(plain.executeBatch()).containsExactly(1);
+            assertThat(server.received(Message.ExecuteBatch.class)).extracting(b -> b.options().returnGeneratedKeys())
+                    .containsExactly(true, false);
+            try (ResultSet keys = plain.getGeneratedKeys()) {
+                assertThat(keys.next()).isFalse();
+            }
+        }
+    }
+
     @Test
     void serverErrorsBecomeTheRightSqlExceptions() throws Exception {
         try (Connection c = connect((req, conn) -> {

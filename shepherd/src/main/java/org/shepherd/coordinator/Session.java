@@ -27,9 +27,10 @@ public interface Session extends AutoCloseable {
     /**
      * Runs a batch: either one statement with several parameter sets ({@code sql != null}), or several
      * parameterless statements ({@code sql == null}, {@code statements} used). Returns one update count per
-     * element, like {@link java.sql.Statement#executeBatch()}.
+     * element, like {@link java.sql.Statement#executeBatch()}, and every element's generated keys when
+     * {@code options} ask for them (like {@code getGeneratedKeys()} after a batch).
      */
-    long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
+    BatchAnswer executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
             throws SQLException;
 
     /**

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.BatchAnswer;
 import org.shepherd.coordinator.DatabaseInfo;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
@@ -246,8 +247,8 @@ final class ClientSession {
         StatementOptions o = b.options();
         ExecOptions options = new ExecOptions(o.maxRows(), o.fetchSize(), o.queryTimeoutSeconds(), o.returnGeneratedKeys());
         try {
-            long[] counts = session.executeBatch(b.sql(), b.parameterSets(), b.statements(), options);
-            send(new Message.BatchResult(counts, List.of()));
+            BatchAnswer a = session.executeBatch(b.sql(), b.parameterSets(), b.statements(), options);
+            send(new Message.BatchResult(a.counts(), a.keyColumns(), a.generatedKeys(), List.of()));
         } catch (BatchUpdateException e) {
             long[] done = e.getLargeUpdateCounts() != null ? e.getLargeUpdateCounts() : new long[0];
             Message.Error err = error(e);

@@ -178,14 +178,27 @@ public sealed interface Message {
         }
     }
 
-    record BatchResult(long[] counts, List<WarningInfo> warnings) implements Message {
+    /**
+     * The update count of each element of a batch, and the keys the elements generated when the batch asked for them
+     * ({@code StatementOptions.returnGeneratedKeys}): every element's key rows, in element order. Sent as
+     * {@code BatchResult} without keys, as {@code BatchResultWithKeys} with them (a driver that never asks never gets
+     * the second).
+     */
+    record BatchResult(long[] counts, List<ColumnInfo> keyColumns, List<Object[]> keyRows, List<WarningInfo> warnings)
+            implements Message {
         public BatchResult {
+            keyColumns = List.copyOf(keyColumns);
+            keyRows = List.copyOf(keyRows);
             warnings = List.copyOf(warnings);
+        }
+
+        public BatchResult(long[] counts, List<WarningInfo> warnings) {
+            this(counts, List.of(), List.of(), warnings);
         }
 
         @Override
         public MessageType type() {
-            return MessageType.BATCH_RESULT;
+            return keyColumns.isEmpty() && keyRows.isEmpty() ? MessageType.BATCH_RESULT : MessageType.BATCH_RESULT_WITH_KEYS;
         }
     }
 

@@ -171,6 +171,10 @@ public final class MessageCodec {
             writeOptions(b.options(), w);
         } else if (m instanceof Message.BatchResult b) {
             writeLongs(b.counts(), w);
+            if (b.type() == MessageType.BATCH_RESULT_WITH_KEYS) {
+                writeColumns(b.keyColumns(), w);
+                writeRows(b.keyRows(), w);
+            }
             writeWarnings(b.warnings(), w);
         } else if (m instanceof Message.ResultHeader h) {
             w.writeInt(h.cursorId());
@@ -366,6 +370,8 @@ public final class MessageCodec {
             }
             case BATCH_RESULT:
                 return new Message.BatchResult(readLongs(r), readWarnings(r));
+            case BATCH_RESULT_WITH_KEYS:
+                return new Message.BatchResult(readLongs(r), readColumns(r), readRows(r), readWarnings(r));
             case RESULT_HEADER:
                 return new Message.ResultHeader(r.readInt(), readColumns(r), readWarnings(r));
             case ROW_BATCH:

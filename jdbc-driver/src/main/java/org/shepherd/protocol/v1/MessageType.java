@@ -35,7 +35,8 @@ public enum MessageType {
     BATCH_RESULT(74),
     OK(75),
     ERROR(76),
-    PONG(77);
+    PONG(77),
+    BATCH_RESULT_WITH_KEYS(78);
 
     private static final MessageType[] BY_CODE = new MessageType[256];
 

@@ -142,7 +142,7 @@ class MessageCodecTest {
 
     @Test
     void unknownMessageTypesAreRejected() {
-        for (int type : new int[] {0, 5, 63, 78, 255}) {
+        for (int type : new int[] {0, 5, 63, 79, 255}) {
             FrameReader reader = new FrameReader(MAX);
             reader.feed(new byte[] {0, 0, 0, 1, (byte) type}, 0, 5);
             assertThatThrownBy(reader::next).isInstanceOf(ProtocolException.class)

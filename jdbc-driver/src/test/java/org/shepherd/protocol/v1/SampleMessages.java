@@ -77,6 +77,7 @@ final class SampleMessages {
                 new Message.ExecuteBatch("INSERT INTO t VALUES (?)", List.of(everyParam(), List.of()), List.of(), opts),
                 new Message.ExecuteBatch(null, List.of(), List.of("DELETE FROM t", "INSERT INTO t VALUES (1)"), opts),
                 new Message.BatchResult(new long[] {1, 0, -2, Long.MAX_VALUE}, warnings),
+                new Message.BatchResult(new long[] {1, 2}, columns(row.length), rows, warnings),
                 new Message.ResultHeader(9, columns(row.length), warnings),
                 new Message.ResultHeader(9, columns(1), List.of()),
                 new Message.RowBatch(9, rows, false),

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.BatchAnswer;
 import org.shepherd.coordinator.BufferedCursor;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
@@ -538,18 +539,18 @@ final class CbsSession implements Session {
     }
 
     @Override
-    public long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
-            throws SQLException {
+    public BatchAnswer executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
+            ExecOptions options) throws SQLException {
         checkOpen();
         return coordinator.onBehalfOf(this, () -> runBatch(sql, parameterSets, statements, options));
     }
 
-    private long[] runBatch(String sql, List<List<Param>> parameterSets, List<String> statements, ExecOptions options)
-            throws SQLException {
+    private BatchAnswer runBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
+            ExecOptions options) throws SQLException {
         SessionSettings.refuseInBatch(sql, statements);
         closeOpenCursor();
         int n = sql != null ? parameterSets.size() : statements.size();
-        long[] counts = new long[n];
+        BatchAnswer.Builder answer = new BatchAnswer.Builder(n, options.returnGeneratedKeys());
         Txn<JdbcStatement> t = autoCommit ? begin() : transaction();
         try {
             for (int i = 0; i < n; i++) {
@@ -566,14 +567,14 @@ final class CbsSession implements Session {
                 if (!(a instanceof Answer.Update u)) {
                     throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");
                 }
-                counts[i] = u.count();
+                answer.add(i, u.count(), u.keyColumns(), u.generatedKeys());
             }
         } catch (SQLException e) {
             if (autoCommit) rollbackOnCore(t);
             throw e;
         }
         if (autoCommit) commitOnCore(t);
-        return counts;
+        return answer.build();
     }
 
     @Override

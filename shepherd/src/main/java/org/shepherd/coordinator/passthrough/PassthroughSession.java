@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.util.List;
 import org.shepherd.admin.AdminQueries;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.BatchAnswer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.MetadataRequest;
 import org.shepherd.coordinator.Session;
@@ -113,16 +114,16 @@ final class PassthroughSession implements Session {
     }
 
     @Override
-    public synchronized long[] executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
+    public synchronized BatchAnswer executeBatch(String sql, List<List<Param>> parameterSets, List<String> statements,
             ExecOptions options) throws SQLException {
         ensureOpen();
         SessionSettings.refuseInBatch(sql, statements);
         closeCursor();
         Connection c = connection();
         try {
-            long[] counts = JdbcExecution.executeBatch(c, sql, parameterSets, statements, values, options, s -> running = s);
+            BatchAnswer answer = JdbcExecution.executeBatch(c, sql, parameterSets, statements, values, options, s -> running = s);
             if (autoCommit) endTransaction(true);
-            return counts;
+            return answer;
         } catch (SQLException | RuntimeException e) {
             if (autoCommit) endTransaction(false);
             throw JdbcExecution.toSqlException(e);

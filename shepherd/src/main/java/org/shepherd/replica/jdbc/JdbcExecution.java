@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.shepherd.coordinator.Answer;
+import org.shepherd.coordinator.BatchAnswer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.StatementDescription;
 import org.shepherd.protocol.ColumnInfo;
@@ -73,39 +74,42 @@ public final class JdbcExecution {
     /** The update count, generated keys (when asked) and warnings of an executed statement without a result set. */
     public static Answer.Update update(Statement st, ExecOptions options, JdbcValues values) throws SQLException {
         long count = updateCount(st);
-        List<ColumnInfo> keyColumns = List.of();
-        List<Object[]> keys = List.of();
-        if (options.returnGeneratedKeys()) {
-            try (ResultSet rs = st.getGeneratedKeys()) {
-                if (rs != null) {
-                    keyColumns = List.copyOf(JdbcValues.columns(rs.getMetaData()));
-                    List<Object[]> rows = new ArrayList<>();
-                    while (rs.next()) {
-                        if (rows.size() == GENERATED_KEY_ROWS_MAX) {
-                            throw new SQLException("more than " + GENERATED_KEY_ROWS_MAX
-                                    + " generated keys in one statement; do not ask for generated keys here", "54000");
-                        }
-                        rows.add(values.readRow(rs, keyColumns));
-                    }
-                    keys = rows;
-                }
-            }
-        }
-        return new Answer.Update(count, keyColumns, keys, warnings(st));
+        if (!options.returnGeneratedKeys()) return new Answer.Update(count, List.of(), List.of(), warnings(st));
+        BatchAnswer keys = generatedKeys(st, new long[] {count}, values);
+        return new Answer.Update(count, keys.keyColumns(), keys.generatedKeys(), warnings(st));
     }
 
-    /** Runs a batch; one update count per element. */
-    public static long[] executeBatch(Connection c, String sql, List<List<Param>> parameterSets, List<String> statements,
+    /** {@code counts} with the keys {@code st} generated (at most {@value #GENERATED_KEY_ROWS_MAX} rows). */
+    private static BatchAnswer generatedKeys(Statement st, long[] counts, JdbcValues values) throws SQLException {
+        try (ResultSet rs = st.getGeneratedKeys()) {
+            if (rs == null) return BatchAnswer.counts(counts);
+            List<ColumnInfo> keyColumns = List.copyOf(JdbcValues.columns(rs.getMetaData()));
+            List<Object[]> rows = new ArrayList<>();
+            while (rs.next()) {
+                if (rows.size() == GENERATED_KEY_ROWS_MAX) {
+                    throw new SQLException("more than " + GENERATED_KEY_ROWS_MAX
+                            + " generated keys in one statement; do not ask for generated keys here", "54000");
+                }
+                rows.add(values.readRow(rs, keyColumns));
+            }
+            return new BatchAnswer(counts, keyColumns, rows);
+        }
+    }
+
+    /** Runs a batch; one update count per element, and the keys the engine reports for it when they are asked for. */
+    public static BatchAnswer executeBatch(Connection c, String sql, List<List<Param>> parameterSets, List<String> statements,
             JdbcValues values, ExecOptions options, Consumer<Statement> running) throws SQLException {
         if (sql != null) {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
+            boolean keys = options.returnGeneratedKeys();
+            try (PreparedStatement ps = keys ? c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS) : c.prepareStatement(sql)) {
                 if (options.queryTimeoutSeconds() > 0) ps.setQueryTimeout(options.queryTimeoutSeconds());
                 running.accept(ps);
                 for (List<Param> set : parameterSets) {
                     values.bindAll(ps, set);
                     ps.addBatch();
                 }
-                return batch(ps);
+                long[] counts = batch(ps);
+                return keys ? generatedKeys(ps, counts, values) : BatchAnswer.counts(counts);
             } finally {
                 running.accept(null);
             }
@@ -114,7 +118,7 @@ public final class JdbcExecution {
             if (options.queryTimeoutSeconds() > 0) st.setQueryTimeout(options.queryTimeoutSeconds());
             running.accept(st);
             for (String s : statements) st.addBatch(s);
-            return batch(st);
+            return BatchAnswer.counts(batch(st));
         } finally {
             running.accept(null);
         }

@@ -369,6 +369,29 @@ class CbsEmbeddedDefaultTest {
                 }
                 assertThat(keys).as("one key per row, not Derby's one per statement").containsExactly(1, 2, 3);
             }
+            // a batch that asks for its keys gets every element's, in order (Spring Data JDBC's saveAll needs them)
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE owners (id INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, name VARCHAR(10))");
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO owners (name) VALUES (?)", new String[] {"ID"});
+                    PreparedStatement noKeys = c.prepareStatement("INSERT INTO owners (name) VALUES (?)")) {
+                for (String n : List.of("x", "y", "z")) {
+                    ps.setString(1, n);
+                    ps.addBatch();
+                }
+                assertThat(ps.executeBatch()).containsExactly(1, 1, 1);
+                try (ResultSet rs = ps.getGeneratedKeys()) {
+                    List<Integer> keys = new ArrayList<>();
+                    while (rs.next()) keys.add(rs.getInt(1));
+                    assertThat(keys).containsExactly(1, 2, 3);
+                }
+                noKeys.setString(1, "w");
+                noKeys.addBatch();
+                assertThat(noKeys.executeBatch()).containsExactly(1);
+                try (ResultSet rs = noKeys.getGeneratedKeys()) {
+                    assertThat(rs.next()).as("not asked for").isFalse();
+                }
+            }
             c.setAutoCommit(false);
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("INSERT INTO pets (name) VALUES ('d')");

@@ -199,10 +199,10 @@ class PassthroughCoordinatorTest {
             update(s, "CREATE TABLE bt (x INT)");
             long[] counts = s.executeBatch("INSERT INTO bt VALUES (?)",
                     List.of(List.of(new Param(Types.INTEGER, 1L)), List.of(new Param(Types.INTEGER, 2L))), null,
-                    ExecOptions.DEFAULT);
+                    ExecOptions.DEFAULT).counts();
             assertThat(counts).containsExactly(1, 1);
             counts = s.executeBatch(null, null, List.of("UPDATE bt SET x = x + 1", "DELETE FROM bt WHERE x = 3"),
-                    ExecOptions.DEFAULT);
+                    ExecOptions.DEFAULT).counts();
             assertThat(counts).containsExactly(2, 1);
             assertThat(pool.activeConnections()).isZero();
         }
