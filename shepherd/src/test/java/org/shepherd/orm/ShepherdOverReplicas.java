@@ -33,6 +33,8 @@ final class ShepherdOverReplicas implements AutoCloseable {
     private final Path dataDirs;
     private final String prefix;
     private final AtomicInteger databases = new AtomicInteger();
+    /** The in-memory Derby databases handed out, dropped at {@link #close} (they would live as long as the JVM). */
+    private final List<String> derbyMemory = new java.util.concurrent.CopyOnWriteArrayList<>();
     private MariaDbServer mariadb;
 
     /** {@code dataDirs} holds the shepherds' data directories; {@code prefix} names the databases. */
@@ -47,6 +49,7 @@ final class ShepherdOverReplicas implements AutoCloseable {
         int db = databases.incrementAndGet();
         for (String r : List.of("r1", "r2", "r3")) {
             if (r.compareTo(firstDerby) >= 0) {
+                derbyMemory.add("jdbc:derby:memory:" + prefix + db + r);
                 m.put("replica." + r + ".url", "jdbc:derby:memory:" + prefix + db + r + ";create=true");
             }
         }
@@ -143,5 +146,12 @@ final class ShepherdOverReplicas implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (mariadb != null) mariadb.close();
+        for (String url : derbyMemory) {
+            try {
+                java.sql.DriverManager.getConnection(url + ";drop=true").close();
+            } catch (java.sql.SQLException expected) {
+                // Derby reports a successful drop as an SQLException (08006); a database never created: XJ004
+            }
+        }
     }
 }
