@@ -52,50 +52,6 @@ class MyBatisThroughShepherdTest {
         replicas.close();
     }
 
-    /** A row of table pet, as MyBatis maps it. */
-    public static class Pet {
-        private Integer id;
-        private String name;
-        private BigDecimal weight;
-
-        public Pet() {
-        }
-
-        Pet(String name, String weight) {
-            this.name = name;
-            this.weight = new BigDecimal(weight);
-        }
-
-        public Integer getId() {
-            return id;
-        }
-
-        public void setId(Integer id) {
-            this.id = id;
-        }
-
-        public String getName() {
-            return name;
-        }
-
-        public void setName(String name) {
-            this.name = name;
-        }
-
-        public BigDecimal getWeight() {
-            return weight;
-        }
-
-        public void setWeight(BigDecimal weight) {
-            this.weight = weight;
-        }
-
-        @Override
-        public String toString() {
-            return id + " " + name + " " + weight.setScale(2);
-        }
-    }
-
     /** The application's mapper. */
     public interface PetMapper {
         @Insert("INSERT INTO pet (name, weight) VALUES (#{name}, #{weight})")
