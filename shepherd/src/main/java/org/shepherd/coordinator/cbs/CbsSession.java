@@ -18,6 +18,7 @@ import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.SessionSettings;
 import org.shepherd.protocol.ColumnInfo;
 import org.shepherd.protocol.Param;
+import org.shepherd.replica.jdbc.JdbcExecution;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
 import org.shepherd.translator.Bound;
@@ -550,7 +551,8 @@ final class CbsSession implements Session {
         SessionSettings.refuseInBatch(sql, statements);
         closeOpenCursor();
         int n = sql != null ? parameterSets.size() : statements.size();
-        BatchAnswer.Builder answer = new BatchAnswer.Builder(n, options.returnGeneratedKeys());
+        BatchAnswer.Builder answer = new BatchAnswer.Builder(n, options.returnGeneratedKeys(),
+                JdbcExecution.GENERATED_KEY_ROWS_MAX);
         Txn<JdbcStatement> t = autoCommit ? begin() : transaction();
         try {
             for (int i = 0; i < n; i++) {
