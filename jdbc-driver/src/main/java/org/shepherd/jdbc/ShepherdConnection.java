@@ -187,11 +187,16 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
         return register(new ShepherdPreparedStatement(this, sql, true));
     }
 
-    /** Returns the keys the database generates, whatever the names (see docs: the primary decides which columns). */
+    /**
+     * Returns the keys the database generates (see docs: the primary decides which columns), labelled with
+     * {@code columnNames} when it generated as many columns as are named.
+     */
     @Override
     public PreparedStatement prepareStatement(String sql, String[] columnNames) throws SQLException {
         checkOpen();
-        return register(new ShepherdPreparedStatement(this, sql, true));
+        ShepherdPreparedStatement ps = new ShepherdPreparedStatement(this, sql, true);
+        ps.nameKeys(columnNames);
+        return register(ps);
     }
 
     private <S extends ShepherdStatement> S register(S s) {
