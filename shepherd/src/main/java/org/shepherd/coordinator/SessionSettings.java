@@ -3,6 +3,7 @@ package org.shepherd.coordinator;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLWarning;
+import java.time.ZoneId;
 import java.util.List;
 import org.shepherd.translator.SessionSetting;
 
@@ -30,9 +31,31 @@ public final class SessionSettings {
         }
     }
 
-    /** The answer to {@code setting} (spelled {@code sql} by the client); SQLState 0A000 for one not supported. */
-    public static Answer answer(SessionSetting setting, String sql) throws SQLException {
+    /**
+     * The answer to {@code setting} (spelled {@code sql} by the client); SQLState 0A000 for one not supported.
+     * {@code clockZone}: the zone the session's clock functions are read in, or null where the shepherd does not read
+     * them (mode passthrough: each statement reaches the database as it is).
+     */
+    public static Answer answer(SessionSetting setting, String sql, ZoneId clockZone) throws SQLException {
         switch (setting.kind()) {
+            case UNKNOWN_TIME_ZONE:
+                throw new SQLFeatureNotSupportedException("Shepherd does not support '" + sql.strip() + "': it cannot tell"
+                        + " which time zone that is as the client's engine would (name a zone, e.g. 'UTC' or 'Europe/Paris';"
+                        + " PostgreSQL reads an offset such as '+02:00' west of UTC: use INTERVAL '+02:00' HOUR TO MINUTE)",
+                        "0A000");
+            case TIME_ZONE:
+                if (clockZone == null) {
+                    throw new SQLFeatureNotSupportedException("'" + sql.strip() + "': mode passthrough sends each statement"
+                            + " as it is to a pooled connection, so a session's time zone cannot stay with it", "0A000");
+                }
+                if (setting.zone() == null || SessionSetting.sameZone(setting.zone(), clockZone)) {
+                    return new Answer.Update(0, List.of(), List.of(), List.of());
+                }
+                throw new SQLFeatureNotSupportedException("Shepherd does not support '" + sql.strip() + "': it reads the"
+                        + " clock (CURRENT_TIMESTAMP, NOW(), CURRENT_DATE ...) for every session in one time zone, its own, "
+                        + clockZone.getId() + ", and pins the value for every replica; setting the session to that zone is"
+                        + " accepted. Start the shepherd in the zone wanted (JAVA_OPTS=-Duser.timezone=...), or convert in the"
+                        + " application", "0A000");
             case ISOLATION:
                 List<SQLWarning> warnings = setting.upgradesIsolation()
                         ? List.of(new SQLWarning("Shepherd always runs transactions SERIALIZABLE; '" + sql.strip()
@@ -69,8 +92,9 @@ public final class SessionSettings {
                 throw new SQLFeatureNotSupportedException("Shepherd does not support the session setting '" + sql.strip()
                         + "': replica connections are taken per transaction, so a setting cannot stay with a session;"
                         + " configure it in the replica setup. Supported: isolation levels (every transaction runs"
-                        + " SERIALIZABLE), SET NAMES / client_encoding to UTF-8, and SET autocommit, which the Shepherd JDBC"
-                        + " driver runs as Connection.setAutoCommit (not inside a batch)", "0A000");
+                        + " SERIALIZABLE), SET NAMES / client_encoding to UTF-8, the shepherd's own time zone, and SET"
+                        + " autocommit, which the Shepherd JDBC driver runs as Connection.setAutoCommit (not inside a batch)",
+                        "0A000");
         }
     }
 }

@@ -50,6 +50,21 @@ public final class SessionSettingsContract {
                 assertThat(ps.getWarnings().getSQLState()).isEqualTo("01000");
             }
 
+            // the session's time zone: the shepherd reads the clock in its own zone (the JVM's) for every session
+            java.time.ZoneId own = java.time.ZoneId.systemDefault();
+            String other = own.getRules().getOffset(java.time.Instant.now()).getTotalSeconds() == 14 * 3600 ? "+13:00" : "+14:00";
+            List<String> ownZone = List.of("SET time_zone = 'SYSTEM'", "SET TIME ZONE LOCAL", "SET timezone TO DEFAULT",
+                    "SET time_zone = '" + own.getId() + "'");
+            List<String> otherZone = List.of("SET time_zone = '" + other + "'", "SET TIME ZONE INTERVAL '" + other
+                    + "' HOUR TO MINUTE", "SET TIME ZONE '+02:00'");
+            for (String sql : keepsSchema ? ownZone : List.<String>of()) {
+                assertThat(sa.executeUpdate(sql)).as(sql).isZero();
+            }
+            for (String sql : keepsSchema ? otherZone : ownZone) {
+                assertThatThrownBy(() -> sa.execute(sql)).as(sql).isInstanceOf(SQLException.class)
+                        .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("time zone");
+            }
+
             List<String> schemaSettings = List.of("SET SCHEMA SYS", "SET CURRENT SCHEMA = SYS", "USE SYS");
             List<String> refused = new java.util.ArrayList<>(List.of("SET NAMES latin1", "SET TRANSACTION READ ONLY",
                     "LOCK TABLES session_kv WRITE",

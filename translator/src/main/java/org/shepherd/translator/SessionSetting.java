@@ -1,6 +1,8 @@
 package org.shepherd.translator;
 
 import java.sql.Connection;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +34,9 @@ import org.shepherd.translator.dialect.Dialect;
  *   transaction: refused with SQLState 0A000.</li>
  *   <li>{@link Kind#NO_EFFECT}: PostgreSQL's {@code client_min_messages} and {@code application_name} (Hibernate sets
  *   the first before its DDL): answered with warning 01000 that they have no effect through Shepherd.</li>
+ *   <li>{@link Kind#TIME_ZONE}: the session's time zone (MySQL's {@code time_zone}, PostgreSQL's and HSQLDB's
+ *   {@code TIME ZONE}): the shepherd reads the clock for every session in its own zone, so the zone it already uses is
+ *   answered and another refused.</li>
  * </ul>
  *
  * @param kind which of the kinds above
@@ -40,10 +45,19 @@ import org.shepherd.translator.dialect.Dialect;
  * @param schema for {@link Kind#SCHEMA}, the schema as SQL names it (a plain identifier as written, or quoted with
  *               double quotes), or null for the replicas' default
  */
-public record SessionSetting(Kind kind, int isolation, String schema) {
+public record SessionSetting(Kind kind, int isolation, String schema, ZoneId zone) {
 
     public SessionSetting(Kind kind, int isolation) {
-        this(kind, isolation, null);
+        this(kind, isolation, null, null);
+    }
+
+    public SessionSetting(Kind kind, int isolation, String schema) {
+        this(kind, isolation, schema, null);
+    }
+
+    /** For {@link Kind#TIME_ZONE}: the zone asked for, or null for the shepherd's own (SYSTEM, LOCAL, DEFAULT). */
+    static SessionSetting timeZone(ZoneId zone) {
+        return new SessionSetting(Kind.TIME_ZONE, -1, null, zone);
     }
 
     /** What a session statement asks for. */
@@ -67,7 +81,17 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
          */
         ALREADY_SO,
         /** One of those variables set to another value: refused, naming the value kept. */
-        KEPT_VARIABLE
+        KEPT_VARIABLE,
+        /**
+         * The session's time zone, {@link #zone()}: what the clock functions read (the shepherd pins them). The
+         * shepherd's own zone is answered; another is refused.
+         */
+        TIME_ZONE,
+        /**
+         * A time zone the shepherd cannot read as the client's engine would (a name no zone has, PostgreSQL's POSIX
+         * offsets such as {@code '+02:00'}, which it reads west of UTC): refused.
+         */
+        UNKNOWN_TIME_ZONE
     }
 
     /**
@@ -120,6 +144,15 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
             + NAME);
     private static final Pattern SET_NO_EFFECT = Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?"
             + "(?:client_min_messages|application_name)\\s*(?:=|TO)\\s*(?:[A-Za-z0-9_]+|'(?:[^']|'')*')");
+    /** MySQL and MariaDB: {@code SET time_zone = 'SYSTEM' | '+hh:mm' | 'Europe/Paris'}. */
+    private static final Pattern SET_TIME_ZONE_VARIABLE = Pattern.compile("(?is)SET\\s+(?:SESSION\\s+|@@SESSION\\.|@@LOCAL\\.|@@)?"
+            + "time_zone\\s*(?:=|:=|TO)\\s*(?:'([^']*)'|\"([^\"]*)\")");
+    /** PostgreSQL ({@code SET TIME ZONE x}, {@code SET timezone TO x}) and HSQLDB ({@code SET TIME ZONE INTERVAL ...}). */
+    private static final Pattern SET_TIME_ZONE = Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?(?:TIME\\s+ZONE\\s+|timezone\\s*(?:=|TO)\\s*)"
+            + "(.+?)");
+    private static final Pattern ZONE_INTERVAL = Pattern.compile("(?is)INTERVAL\\s*'([+-]?)(\\d{1,2}):(\\d{2})'\\s*HOUR\\s+TO\\s+MINUTE");
+    private static final Pattern ZONE_HOURS = Pattern.compile("([+-]?\\d{1,2}(?:\\.\\d+)?)");
+    private static final Pattern ISO_OFFSET = Pattern.compile("([+-])(\\d{1,2}):(\\d{2})");
     private static final Pattern SET_CLIENT_ENCODING =
             Pattern.compile("(?is)SET\\s+(?:SESSION\\s+)?client_encoding\\s*(?:=|TO)\\s*" + UTF8);
 
@@ -151,6 +184,10 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
         if (SET_NO_EFFECT.matcher(s).matches()) {
             return new SessionSetting(Kind.NO_EFFECT, -1);
         }
+        if ((m = SET_TIME_ZONE_VARIABLE.matcher(s)).matches()) {
+            return mySqlTimeZone(m.group(1) != null ? m.group(1) : m.group(2));
+        }
+        if ((m = SET_TIME_ZONE.matcher(s)).matches()) return sqlTimeZone(m.group(1).strip());
         Kind kept = keptVariables(s.substring(3));
         if (kept != null) return new SessionSetting(kept, -1);
         if ((m = SET_SCHEMA.matcher(s)).matches() || (m = USE.matcher(s)).matches() || (m = SET_SEARCH_PATH.matcher(s)).matches()) {
@@ -158,7 +195,69 @@ public record SessionSetting(Kind kind, int isolation, String schema) {
             if (name.equalsIgnoreCase("DEFAULT")) return new SessionSetting(Kind.SCHEMA, -1, null);
             return new SessionSetting(Kind.SCHEMA, -1, asIdentifier(name));
         }
-        return new SessionSetting(Kind.OTHER, -1); // SET TIME ZONE, SET TRANSACTION READ ONLY, SET search_path TO a, b...
+        return new SessionSetting(Kind.OTHER, -1); // SET TRANSACTION READ ONLY, SET search_path TO a, b, SET sql_mode...
+    }
+
+    /** MySQL's time_zone value: SYSTEM, an offset ({@code +hh:mm}, east of UTC) or a named zone. */
+    private static SessionSetting mySqlTimeZone(String value) {
+        String v = value.strip();
+        if (v.equalsIgnoreCase("SYSTEM")) return timeZone(null);
+        Matcher m = ISO_OFFSET.matcher(v);
+        if (m.matches()) return offset(m.group(1), m.group(2), m.group(3));
+        return named(v);
+    }
+
+    /**
+     * PostgreSQL's and HSQLDB's: LOCAL or DEFAULT, {@code INTERVAL '+hh:mm' HOUR TO MINUTE}, a number of hours (east of
+     * UTC) or a zone's name. A string offset ({@code '+02:00'}, {@code 'UTC+2'}) is not taken: PostgreSQL reads it the
+     * POSIX way, west of UTC, where Java reads it east: UNKNOWN_TIME_ZONE, as for a name no zone has.
+     */
+    private static SessionSetting sqlTimeZone(String value) {
+        if (value.equalsIgnoreCase("LOCAL") || value.equalsIgnoreCase("DEFAULT")) return timeZone(null);
+        Matcher m = ZONE_INTERVAL.matcher(value);
+        if (m.matches()) return offset(m.group(1), m.group(2), m.group(3));
+        m = ZONE_HOURS.matcher(value);
+        if (m.matches()) {
+            double hours = Double.parseDouble(m.group(1));
+            if (Math.abs(hours) > 18) return unknownZone();
+            return timeZone(ZoneOffset.ofTotalSeconds((int) Math.round(hours * 3600)));
+        }
+        if (value.length() < 2 || value.charAt(0) != '\'' || value.charAt(value.length() - 1) != '\'') {
+            return unknownZone();
+        }
+        return named(value.substring(1, value.length() - 1));
+    }
+
+    private static SessionSetting offset(String sign, String hours, String minutes) {
+        try {
+            int total = (Integer.parseInt(hours) * 60 + Integer.parseInt(minutes)) * 60;
+            return timeZone(ZoneOffset.ofTotalSeconds("-".equals(sign) ? -total : total));
+        } catch (java.time.DateTimeException e) {
+            return unknownZone();
+        }
+    }
+
+    /** A zone by its IANA name (or UTC, GMT); an offset spelled as a name ({@code UTC+2}) is not one. */
+    private static SessionSetting named(String name) {
+        if (name.equalsIgnoreCase("UTC") || name.equalsIgnoreCase("GMT") || name.equalsIgnoreCase("Z")) {
+            return timeZone(ZoneOffset.UTC);
+        }
+        try {
+            ZoneId zone = ZoneId.of(name);
+            return zone instanceof ZoneOffset || !zone.getId().equals(name) && !zone.getId().equalsIgnoreCase(name)
+                    ? unknownZone() : timeZone(zone);
+        } catch (java.time.DateTimeException e) {
+            return unknownZone();
+        }
+    }
+
+    private static SessionSetting unknownZone() {
+        return new SessionSetting(Kind.UNKNOWN_TIME_ZONE, -1);
+    }
+
+    /** Whether {@code asked} reads the clock as {@code zone} does, now and always (the same rules). */
+    public static boolean sameZone(ZoneId asked, ZoneId zone) {
+        return asked.normalized().equals(zone.normalized()) || asked.getRules().equals(zone.getRules());
     }
 
     /**

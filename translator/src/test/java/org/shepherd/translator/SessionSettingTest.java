@@ -57,13 +57,41 @@ class SessionSettingTest {
     @ParameterizedTest
     @ValueSource(strings = {"SET application_name = 'a', 'b'",
         "SET NAMES utf8mb4 COLLATE utf8mb4_general_ci", "SET NAMES latin1", "SET client_encoding TO 'LATIN1'",
-        "SET search_path TO app, public", "SET TIME ZONE 'Europe/Paris'", "SET time_zone = '+02:00'",
+        "SET search_path TO app, public", "SET LOCAL TIME ZONE 'UTC'",
         "SET GLOBAL TRANSACTION ISOLATION LEVEL READ COMMITTED", "SET GLOBAL tx_isolation = 'READ-COMMITTED'",
         "SET TRANSACTION READ ONLY", "SET autocommit = 0", "SET sql_mode = ''", "RESET ALL",
         "SET TRANSACTION ISOLATION LEVEL SNAPSHOT", "set", "PREPARE s FROM 'SELECT 1'", "EXECUTE s USING @a", "DEALLOCATE PREPARE s",
         "PREPARE TRANSACTION 'tx1'", "LISTEN channel", "DISCARD ALL"})
     void everythingElseIsASessionStatementTheShepherdRefuses(String sql) {
         assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.OTHER, -1));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"SET time_zone = '+00:00'|Z", "SET time_zone = 'SYSTEM'|",
+        "set @@session.time_zone = \"Europe/Paris\"|Europe/Paris",
+        "SET time_zone = '-5:30'|-05:30", "SET SESSION time_zone = 'UTC'|Z", "SET TIME ZONE 'UTC'|Z", "SET TIME ZONE LOCAL|",
+        "SET TIME ZONE DEFAULT|", "SET timezone TO DEFAULT|", "SET TIME ZONE -7|-07:00", "SET TIME ZONE 5.5|+05:30",
+        "SET TIME ZONE INTERVAL '+1:00' HOUR TO MINUTE|+01:00", "SET timezone = 'Europe/Berlin'|Europe/Berlin",
+        "SET TIME ZONE 'Etc/GMT+2'|Etc/GMT+2"})
+    void aTimeZoneIsReadAsTheEngineReadsIt(String sql, String zone) {
+        assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.TIME_ZONE, -1, null,
+                zone == null ? null : java.time.ZoneId.of(zone)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"SET TIME ZONE '+02:00'", "SET TIME ZONE 'UTC+2'", "SET time_zone = 'Mars/Olympus'",
+        "SET TIME ZONE '-7'", "SET time_zone = '+25:00'", "SET TIME ZONE 25", "SET timezone TO mars"})
+    void aTimeZoneNotReadAsTheEngineWouldIsUnknown(String sql) {
+        assertThat(SessionSetting.of(sql)).isEqualTo(new SessionSetting(SessionSetting.Kind.UNKNOWN_TIME_ZONE, -1));
+    }
+
+    @Test
+    void aZoneIsTheShepherdsWhenItReadsTheClockTheSameWay() {
+        java.time.ZoneId utc = java.time.ZoneId.of("Etc/UTC");
+        assertThat(SessionSetting.sameZone(java.time.ZoneOffset.UTC, utc)).isTrue();
+        assertThat(SessionSetting.sameZone(java.time.ZoneId.of("Europe/Paris"), utc)).isFalse();
+        assertThat(SessionSetting.sameZone(java.time.ZoneId.of("Europe/Paris"), java.time.ZoneOffset.ofHours(1)))
+                .as("Paris is +01:00 only in winter").isFalse();
     }
 
     @ParameterizedTest

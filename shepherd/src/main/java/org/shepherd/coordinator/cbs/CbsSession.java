@@ -87,7 +87,7 @@ final class CbsSession implements Session {
         String settingSql = params.isEmpty() ? sql : SessionSetting.withValues(sql, values);
         SessionSetting setting = SessionSetting.of(settingSql);
         if (setting != null && setting.kind() == SessionSetting.Kind.SCHEMA) return setSchema(setting.schema());
-        if (setting != null) return SessionSettings.answer(setting, settingSql);
+        if (setting != null) return SessionSettings.answer(setting, settingSql, determinism.zone());
         SequenceStatement sequence = SequenceStatement.of(sql, coordinator.clientDialect());
         if (sequence != null) {
             if (readOnly) {

@@ -72,7 +72,7 @@ final class PassthroughSession implements Session {
     public synchronized Answer execute(String clientSql, List<Param> params, ExecOptions options) throws SQLException {
         ensureOpen();
         SessionSetting setting = SessionSetting.of(clientSql);
-        if (setting != null) return SessionSettings.answer(setting, clientSql);
+        if (setting != null) return SessionSettings.answer(setting, clientSql, null);
         closeCursor();
         String savepointSql = Translator.savepointStatementFor(clientSql, dialect);
         if (savepointSql != null && autoCommit) {
