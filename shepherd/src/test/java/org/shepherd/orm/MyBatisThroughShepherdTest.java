@@ -14,6 +14,7 @@ import org.apache.ibatis.annotations.Insert;
 import org.apache.ibatis.annotations.Options;
 import org.apache.ibatis.annotations.Param;
 import org.apache.ibatis.annotations.Select;
+import org.apache.ibatis.annotations.SelectKey;
 import org.apache.ibatis.annotations.Update;
 import org.apache.ibatis.mapping.Environment;
 import org.apache.ibatis.session.Configuration;
@@ -62,6 +63,11 @@ class MyBatisThroughShepherdTest {
                 + "(#{p.name}, #{p.weight})</foreach></script>")
         @Options(useGeneratedKeys = true, keyProperty = "id")
         int insertAll(List<Pet> pets);
+
+        /** MySQL's way, common in MyBatis mappers: the key read back after the INSERT with LAST_INSERT_ID(). */
+        @Insert("INSERT INTO pet (name, weight) VALUES (#{name}, #{weight})")
+        @SelectKey(statement = "SELECT LAST_INSERT_ID()", keyProperty = "id", before = false, resultType = Integer.class)
+        int insertSelectingKey(Pet pet);
 
         @Select("SELECT id, name, weight FROM pet WHERE weight >= #{min} ORDER BY id")
         List<Pet> atLeast(BigDecimal min);
@@ -130,6 +136,9 @@ class MyBatisThroughShepherdTest {
                         .containsExactly("1 rex 30.50", "2 tom 5.00", "4 bello 12.00");
                 assertThat(pets.atLeast(BigDecimal.ZERO)).extracting(Pet::getName)
                         .containsExactly("rex", "tom", "bello", "nemo", "dory");
+                Pet fin = new Pet("fin", "0.05");
+                assertThat(pets.insertSelectingKey(fin)).isEqualTo(1);
+                assertThat(fin.getId()).as("LAST_INSERT_ID(), the session's last key, answered for every replica").isEqualTo(7);
             }
             ShepherdOverReplicas.assertReplicasEqual(server, "pet");
         }

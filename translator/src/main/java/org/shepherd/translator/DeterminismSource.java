@@ -35,6 +35,15 @@ public interface DeterminismSource {
         throw new java.sql.SQLException("CURRENT_USER: the session's user is not known here", "0A000");
     }
 
+    /**
+     * The first key the session's latest INSERT into an identity table generated, for LAST_INSERT_ID() and its
+     * spellings (each replica's own function would answer for its own connection, which serves many sessions); null
+     * before any.
+     */
+    default Long lastInsertId() throws java.sql.SQLException {
+        throw new java.sql.SQLException("LAST_INSERT_ID(): the session's inserts are not known here", "0A000");
+    }
+
     /** The zone in which CURRENT_TIMESTAMP, CURRENT_DATE and CURRENT_TIME are local times. */
     default ZoneId zone() {
         return ZoneId.systemDefault();

@@ -30,6 +30,12 @@ public record PinnedSlot(Kind kind, String source) {
          * The user the client connected to the shepherd as ({@code CURRENT_USER}, {@code USER()}, ...), as its engine
          * would show it: a string.
          */
-        USER
+        USER,
+        /**
+         * The first key the session's latest INSERT into an identity table generated ({@code LAST_INSERT_ID()},
+         * {@code IDENTITY_VAL_LOCAL()}, {@code IDENTITY()}): a long; before any, 0 for a MySQL-family client (as MySQL
+         * answers), else NULL.
+         */
+        LAST_INSERT_ID
     }
 }

@@ -414,6 +414,7 @@ final class Renderer {
                 case UUID: type = target.castType(TypeKind.CHAR, 36, 0); break;
                 case SEQUENCE: type = target.castType(TypeKind.BIGINT, 0, 0); break;
                 case USER: type = target.castType(TypeKind.VARCHAR, 128, 0); break;
+                case LAST_INSERT_ID: type = target.castType(TypeKind.BIGINT, 0, 0); break;
                 default: throw new IllegalArgumentException(kind.name());
             }
             out().append("CAST(?n").append(id).append(" AS ").append(type).append(')');
@@ -516,6 +517,12 @@ final class Renderer {
                 case "SYSTEM_USER":
                     if (!args.isEmpty()) return super.visit(f, context);
                     pin(f, PinnedSlot.Kind.USER, f.toString());
+                    return out();
+                case "LAST_INSERT_ID": // MySQL, MariaDB
+                case "IDENTITY_VAL_LOCAL": // Derby, Db2
+                case "IDENTITY": // HSQLDB
+                    if (!args.isEmpty()) return super.visit(f, context); // LAST_INSERT_ID(expr): refused (SqlText)
+                    pin(f, PinnedSlot.Kind.LAST_INSERT_ID, f.toString());
                     return out();
                 case "RAND":
                 case "RANDOM":

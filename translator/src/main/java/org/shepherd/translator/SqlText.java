@@ -51,8 +51,9 @@ final class SqlText {
 
     /** Function names (followed by "(") that must not survive rendering. */
     private static final Map<String, String> FORBIDDEN_FUNCTIONS = Map.ofEntries(
-            Map.entry("LAST_INSERT_ID", "LAST_INSERT_ID()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
-            Map.entry("IDENTITY_VAL_LOCAL", "IDENTITY_VAL_LOCAL()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
+            Map.entry("LAST_INSERT_ID", "LAST_INSERT_ID(expr) sets a value of each replica's connection; Shepherd answers"
+                    + " LAST_INSERT_ID() without an argument itself (use Statement.getGeneratedKeys() otherwise)"),
+            Map.entry("IDENTITY_VAL_LOCAL", "IDENTITY_VAL_LOCAL(...)" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
             Map.entry("SCOPE_IDENTITY", "SCOPE_IDENTITY()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
             Map.entry("LASTVAL", "LASTVAL()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),
             Map.entry("CURRVAL", "CURRVAL()" + PER_REPLICA + "; use Statement.getGeneratedKeys()"),

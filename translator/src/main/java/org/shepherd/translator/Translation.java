@@ -323,6 +323,11 @@ public final class Translation {
                 case UUID: values[i] = source.uuid().toString(); break;
                 case SEQUENCE: values[i] = source.nextValue(pinned.get(i).source()); break;
                 case USER: values[i] = userAsShown(source.sessionUser()); break;
+                case LAST_INSERT_ID: {
+                    Long last = source.lastInsertId();
+                    values[i] = last == null && client.family() == Dialect.Family.MYSQL ? Long.valueOf(0) : last;
+                    break;
+                }
                 default: throw new IllegalStateException(k.name());
             }
         }

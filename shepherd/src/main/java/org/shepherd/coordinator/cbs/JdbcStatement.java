@@ -221,6 +221,12 @@ public final class JdbcStatement {
         this.primaryKeys = java.util.Collections.unmodifiableList(new ArrayList<>(keys)); // null: an upserted row updated
     }
 
+    /** The keys the primary generated, one per inserted row (null for a row that generated none); empty before. */
+    public List<Object> primaryKeys() {
+        List<Object> keys = primaryKeys;
+        return keys == null ? List.of() : keys;
+    }
+
     /** The SQL the primary runs. */
     public String sqlFor(Dialect d) throws SQLException {
         if (logged != null) return loggedFor(d).sql();
@@ -256,13 +262,14 @@ public final class JdbcStatement {
 
     static Param toParam(Object v) throws SQLException {
         if (v instanceof Param p) return p;
+        if (v == null) return Param.nullOf(Types.BIGINT); // LAST_INSERT_ID() before any insert (not MySQL's), cast BIGINT
         if (v instanceof java.sql.Timestamp t) return new Param(Types.TIMESTAMP, t.toLocalDateTime());
         if (v instanceof java.sql.Date d) return new Param(Types.DATE, d.toLocalDate());
         if (v instanceof java.sql.Time t) return new Param(Types.TIME, t.toLocalTime());
         if (v instanceof Double d) return new Param(Types.DOUBLE, d);
         if (v instanceof Long l) return new Param(Types.BIGINT, l);
         if (v instanceof String s) return new Param(Types.VARCHAR, s);
-        throw new SQLException("cannot bind a pinned value of type " + (v == null ? "null" : v.getClass().getName()), "XX000");
+        throw new SQLException("cannot bind a pinned value of type " + v.getClass().getName(), "XX000");
     }
 
     @Override

@@ -3,14 +3,19 @@ package org.shepherd.coordinator.cbs;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.UUID;
 import org.shepherd.translator.DeterminismSource;
 
-/** The coordinator's values (clock, random, sequences) and a session's own: the user its client connected as. */
+/**
+ * The coordinator's values (clock, random, sequences) and a session's own: the user its client connected as, and the
+ * first key its latest INSERT into an identity table generated.
+ */
 final class SessionDeterminism implements DeterminismSource {
 
     private final DeterminismSource coordinator;
     private final String user;
+    private volatile Long lastInsertId;
 
     SessionDeterminism(DeterminismSource coordinator, String user) {
         this.coordinator = coordinator;
@@ -35,6 +40,21 @@ final class SessionDeterminism implements DeterminismSource {
     @Override
     public long nextValue(String name) throws SQLException {
         return coordinator.nextValue(name);
+    }
+
+    @Override
+    public Long lastInsertId() {
+        return lastInsertId;
+    }
+
+    /** An INSERT of this session generated {@code keys} (one per row; null for a row that generated none). */
+    void inserted(List<Object> keys) {
+        for (Object k : keys) {
+            if (k instanceof Number n) {
+                lastInsertId = n.longValue();
+                return;
+            }
+        }
     }
 
     @Override

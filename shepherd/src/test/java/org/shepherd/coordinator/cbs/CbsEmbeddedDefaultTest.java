@@ -385,6 +385,16 @@ class CbsEmbeddedDefaultTest {
                     while (rs.next()) keys.add(rs.getInt("ID")); // named as asked (Derby itself labels it 1)
                     assertThat(keys).containsExactly(1, 2, 3);
                 }
+                // IDENTITY_VAL_LOCAL() (LAST_INSERT_ID() on MySQL) is the session's, not each replica connection's
+                try (Statement s = c.createStatement(); Connection other = server.connect(); Statement o = other.createStatement()) {
+                    assertThat(rows(s, "VALUES IDENTITY_VAL_LOCAL()")).as("the key of the batch's last element")
+                            .containsExactly("3");
+                    s.executeUpdate("INSERT INTO owners (name) VALUES ('v')");
+                    assertThat(rows(o, "VALUES IDENTITY_VAL_LOCAL()")).as("another session inserted nothing")
+                            .containsExactly("null");
+                    s.executeUpdate("UPDATE owners SET name = 'vv' WHERE id = 1"); // not an insert: the value stays
+                    assertThat(rows(s, "SELECT name FROM owners WHERE id = IDENTITY_VAL_LOCAL()")).containsExactly("v");
+                }
                 noKeys.setString(1, "w");
                 noKeys.addBatch();
                 assertThat(noKeys.executeBatch()).containsExactly(1);
