@@ -328,6 +328,8 @@ class HeterogeneousCbsTest {
                         .isEqualTo(3);
                 assertThat(Workloads.update(s, "INSERT INTO item (v) VALUES ('g'), ('h')")).isEqualTo(2);
                 assertThat(Workloads.update(s, "INSERT INTO item (id, v) VALUES (70, 'i'), (DEFAULT, 'j')")).isEqualTo(2);
+                assertThat(firstColumn(s, "SELECT v FROM item WHERE id = LAST_INSERT_ID()")).as("the first generated key,"
+                        + " not the explicit one before it").containsExactly("j");
                 assertThat(Workloads.update(s, "INSERT INTO item (id, v) VALUES (DEFAULT, 'k')")).isEqualTo(1);
                 assertThat(firstColumn(s, "SELECT v FROM item WHERE id IN (50, 70, 100, 200, 300) ORDER BY id"))
                         .as("explicit keys kept on %s", engines.get(primary)).containsExactly("e", "i", "b", "d", "f");

@@ -536,6 +536,19 @@ public final class Translation {
         }
     }
 
+    /**
+     * Whether VALUES row {@code row} of this INSERT leaves {@code keyColumn} to be generated: the column left out, or
+     * DEFAULT or NULL there. True for a statement that is not such an INSERT (its keys are all generated or none).
+     */
+    public synchronized boolean generatesKey(String keyColumn, int row) {
+        int column = insertValuesOf(ast) == null ? -1 : insertColumnIndex(keyColumn);
+        if (column < 0) return true;
+        List<ExpressionList<Expression>> rows = rows(ast);
+        if (row < 0 || row >= rows.size()) return true;
+        Expression value = rows.get(row).get(column);
+        return value instanceof NullValue || isDefault(value);
+    }
+
     /** The client named the key column: rows that said DEFAULT (or NULL) get the primary's key, the others keep theirs. */
     private String withKeysInPlace(Dialect d, SqlText.Rendered plain, List<ExpressionList<Expression>> rows, int column,
             List<?> keys) throws SQLException {

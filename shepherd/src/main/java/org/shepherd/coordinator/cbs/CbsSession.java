@@ -741,7 +741,7 @@ final class CbsSession implements Session {
                     f.completeExceptionally(e);
                 }
             }), "the primary replica", t.id());
-            if (stmt.pinnedKeyColumn() != null) determinism.inserted(stmt.primaryKeys());
+            determinism.inserted(stmt.firstGeneratedKey());
             return (Answer) a;
         } catch (SQLException e) {
             if ("57014".equals(e.getSQLState())) rollbackOnCore(t);

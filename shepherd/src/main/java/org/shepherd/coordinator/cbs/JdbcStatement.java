@@ -221,10 +221,17 @@ public final class JdbcStatement {
         this.primaryKeys = java.util.Collections.unmodifiableList(new ArrayList<>(keys)); // null: an upserted row updated
     }
 
-    /** The keys the primary generated, one per inserted row (null for a row that generated none); empty before. */
-    public List<Object> primaryKeys() {
+    /**
+     * The first key the primary generated for a row that left the identity column to it (a row that gave its key
+     * explicitly generated none, whatever the driver reported for it), or null.
+     */
+    public Object firstGeneratedKey() {
         List<Object> keys = primaryKeys;
-        return keys == null ? List.of() : keys;
+        if (keys == null || pinnedKeyColumn == null) return null;
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i) != null && bound.translation().generatesKey(pinnedKeyColumn, i)) return keys.get(i);
+        }
+        return null;
     }
 
     /** The SQL the primary runs. */

@@ -3,7 +3,6 @@ package org.shepherd.coordinator.cbs;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.List;
 import java.util.UUID;
 import org.shepherd.translator.DeterminismSource;
 
@@ -47,14 +46,9 @@ final class SessionDeterminism implements DeterminismSource {
         return lastInsertId;
     }
 
-    /** An INSERT of this session generated {@code keys} (one per row; null for a row that generated none). */
-    void inserted(List<Object> keys) {
-        for (Object k : keys) {
-            if (k instanceof Number n) {
-                lastInsertId = n.longValue();
-                return;
-            }
-        }
+    /** An INSERT of this session generated {@code key} first (null: it generated none, and the value stays). */
+    void inserted(Object key) {
+        if (key instanceof Number n) lastInsertId = n.longValue();
     }
 
     @Override
