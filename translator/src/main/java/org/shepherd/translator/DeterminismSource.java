@@ -6,7 +6,8 @@ import java.util.UUID;
 
 /**
  * Where pinned values come from. The coordinator implements it over an injected clock and a seeded random generator
- * and calls {@link Translation#bind} once per statement execution, so every replica receives the same values.
+ * (a session adds its user and its last generated key) and calls {@link Translation#bind} once per statement
+ * execution, so every replica receives the same values.
  */
 public interface DeterminismSource {
 

@@ -1,8 +1,8 @@
 package org.shepherd.translator;
 
 /**
- * A per-replica value (clock, random, UUID, sequence, user) in the client's statement that the translator replaced by a parameter
- * marker; {@link Translation#bind} fills it from a {@link DeterminismSource}.
+ * A per-replica value (clock, random, UUID, sequence, user, the session's last generated key) in the client's statement
+ * that the translator replaced by a parameter marker; {@link Translation#bind} fills it from a {@link DeterminismSource}.
  *
  * @param kind what value the slot receives and as which JDBC type
  * @param source the expression as the client wrote it, for messages and logs; for a SEQUENCE, the sequence's name as
