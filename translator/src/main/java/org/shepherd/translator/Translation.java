@@ -82,6 +82,8 @@ public final class Translation {
     private final SchemaCatalog catalog;
     private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
+    /** {@link #renderedGeneratingKeys} by dialect and key column, for the dialects that need it. */
+    private final ConcurrentHashMap<String, SqlText.Rendered> generatingKeys = new ConcurrentHashMap<>();
 
     Translation(Builder b) {
         this.clientSql = b.clientSql;
@@ -425,17 +427,21 @@ public final class Translation {
      * The INSERT for {@code d} as {@link #rendered} has it, except that an engine where DEFAULT in the identity column
      * does not generate a key ({@link Dialect#defaultGeneratesKey}) gets NULL there; markers are the same.
      */
-    synchronized SqlText.Rendered renderedGeneratingKeys(Dialect d, String keyColumn) throws SQLException {
+    SqlText.Rendered renderedGeneratingKeys(Dialect d, String keyColumn) throws SQLException {
         SqlText.Rendered plain = rendered(d);
-        int column = keyDefaultsToWriteNull(d, keyColumn);
-        if (column < 0) return plain;
-        return withKeyDefaultsAsNull(column, () -> {
-            SqlText.Rendered r = render(d);
+        if (keyColumn == null || d.defaultGeneratesKey()) return plain;
+        String cacheKey = d.name() + '\0' + SchemaCatalog.key(keyColumn);
+        SqlText.Rendered cached = generatingKeys.get(cacheKey);
+        if (cached != null) return cached;
+        synchronized (this) {
+            int column = keyDefaultsToWriteNull(d, keyColumn);
+            SqlText.Rendered r = column < 0 ? plain : withKeyDefaultsAsNull(column, () -> render(d));
             if (!Arrays.equals(r.markers(), plain.markers())) {
                 throw new IllegalStateException("NULL keys changed the marker order of " + clientSql);
             }
+            generatingKeys.put(cacheKey, r);
             return r;
-        });
+        }
     }
 
     /** The position of {@code keyColumn} among the INSERT's columns when d needs NULL for its DEFAULTs, else -1. */
@@ -537,16 +543,19 @@ public final class Translation {
     }
 
     /**
-     * Whether VALUES row {@code row} of this INSERT leaves {@code keyColumn} to be generated: the column left out, or
-     * DEFAULT or NULL there. True for a statement that is not such an INSERT (its keys are all generated or none).
+     * For each VALUES row of this INSERT, whether it leaves {@code keyColumn} to be generated (DEFAULT or NULL there);
+     * null when every row does: the column left out, or a statement that is not such an INSERT.
      */
-    public synchronized boolean generatesKey(String keyColumn, int row) {
+    public synchronized boolean[] rowsGeneratingKey(String keyColumn) {
         int column = insertValuesOf(ast) == null ? -1 : insertColumnIndex(keyColumn);
-        if (column < 0) return true;
+        if (column < 0) return null;
         List<ExpressionList<Expression>> rows = rows(ast);
-        if (row < 0 || row >= rows.size()) return true;
-        Expression value = rows.get(row).get(column);
-        return value instanceof NullValue || isDefault(value);
+        boolean[] generating = new boolean[rows.size()];
+        for (int i = 0; i < generating.length; i++) {
+            Expression value = rows.get(i).get(column);
+            generating[i] = value instanceof NullValue || isDefault(value);
+        }
+        return generating;
     }
 
     /** The client named the key column: rows that said DEFAULT (or NULL) get the primary's key, the others keep theirs. */

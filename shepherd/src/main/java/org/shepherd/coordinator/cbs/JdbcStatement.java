@@ -228,8 +228,9 @@ public final class JdbcStatement {
     public Object firstGeneratedKey() {
         List<Object> keys = primaryKeys;
         if (keys == null || pinnedKeyColumn == null) return null;
+        boolean[] generating = bound.translation().rowsGeneratingKey(pinnedKeyColumn);
         for (int i = 0; i < keys.size(); i++) {
-            if (keys.get(i) != null && bound.translation().generatesKey(pinnedKeyColumn, i)) return keys.get(i);
+            if (keys.get(i) != null && (generating == null || i >= generating.length || generating[i])) return keys.get(i);
         }
         return null;
     }
