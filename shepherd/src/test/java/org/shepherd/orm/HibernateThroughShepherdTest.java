@@ -16,7 +16,6 @@ import jakarta.persistence.OneToMany;
 import jakarta.persistence.OptimisticLockException;
 import jakarta.persistence.Version;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,10 +23,8 @@ import java.util.Map;
 import org.hibernate.SessionFactory;
 import org.hibernate.StaleStateException;
 import org.hibernate.cfg.Configuration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.shepherd.admin.AdminView;
 import org.shepherd.server.ShepherdServer;
 
@@ -44,19 +41,8 @@ class HibernateThroughShepherdTest {
     private static final String USER = ShepherdOverReplicas.USER;
     private static final String PASSWORD = ShepherdOverReplicas.PASSWORD;
 
-    @TempDir
-    static Path dataDirs;
-    private static ShepherdOverReplicas replicas;
-
-    @BeforeAll
-    static void replicaSets() {
-        replicas = new ShepherdOverReplicas(dataDirs, "orm");
-    }
-
-    @AfterAll
-    static void stopServers() {
-        replicas.close();
-    }
+    @RegisterExtension
+    static final ShepherdOverReplicas REPLICAS = new ShepherdOverReplicas("orm");
 
     @Entity(name = "Author")
     public static class Author {
@@ -124,22 +110,22 @@ class HibernateThroughShepherdTest {
 
     @Test
     void derbyDialectOverDerby() throws Exception {
-        runOn(replicas.derbyReplicas("r1"), "org.hibernate.community.dialect.DerbyDialect", Tag.class);
+        runOn(REPLICAS.derbyReplicas("r1"), "org.hibernate.community.dialect.DerbyDialect", Tag.class);
     }
 
     @Test
     void mysqlDialectOverMariaDb() throws Exception {
-        runOn(replicas.mariadbPrimary(), "org.hibernate.dialect.MySQLDialect", Tag.class);
+        runOn(REPLICAS.mariadbPrimary(), "org.hibernate.dialect.MySQLDialect", Tag.class);
     }
 
     @Test
     void mariadbDialectOverMariaDb() throws Exception {
-        runOn(replicas.mariadbPrimary(), "org.hibernate.dialect.MariaDBDialect", Tag.class);
+        runOn(REPLICAS.mariadbPrimary(), "org.hibernate.dialect.MariaDBDialect", Tag.class);
     }
 
     @Test
     void hsqlDialectOverHsqldb() throws Exception {
-        runOn(replicas.hsqldbPrimary(), "org.hibernate.dialect.HSQLDialect", Tag.class);
+        runOn(REPLICAS.hsqldbPrimary(), "org.hibernate.dialect.HSQLDialect", Tag.class);
     }
 
     /**
@@ -148,12 +134,12 @@ class HibernateThroughShepherdTest {
      */
     @Test
     void theDialectFromTheReportedProduct() throws Exception {
-        runOn(replicas.mariadbPrimary(), null, Tag.class);
+        runOn(REPLICAS.mariadbPrimary(), null, Tag.class);
     }
 
     /** Runs {@link #program} with {@code dialect} over {@code set}, and with {@code more} entities their part too. */
     private static void runOn(Map<String, String> set, String dialect, Class<?>... more) throws Exception {
-        try (ShepherdServer server = replicas.start(set)) {
+        try (ShepherdServer server = REPLICAS.start(set)) {
             AdminView admin = (AdminView) server.coordinator();
             try (SessionFactory factory = factory(server.jdbcUrl("orm"), dialect, more)) {
                 program(factory);

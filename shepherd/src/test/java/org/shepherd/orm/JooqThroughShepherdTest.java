@@ -12,7 +12,6 @@ import static org.jooq.impl.DSL.sum;
 import static org.jooq.impl.DSL.table;
 
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.List;
 import java.util.Map;
@@ -26,10 +25,8 @@ import org.jooq.SQLDialect;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.shepherd.jdbc.ShepherdDataSource;
 import org.shepherd.server.ShepherdServer;
 
@@ -44,19 +41,8 @@ import org.shepherd.server.ShepherdServer;
  */
 class JooqThroughShepherdTest {
 
-    @TempDir
-    static Path dirs;
-    private static ShepherdOverReplicas replicas;
-
-    @BeforeAll
-    static void replicaSets() {
-        replicas = new ShepherdOverReplicas(dirs, "jooq");
-    }
-
-    @AfterAll
-    static void stopServers() {
-        replicas.close();
-    }
+    @RegisterExtension
+    static final ShepherdOverReplicas REPLICAS = new ShepherdOverReplicas("jooq");
 
     private static final Table<Record> CUSTOMER = table(name("customer"));
     private static final Table<Record> PURCHASE = table(name("purchase"));
@@ -69,27 +55,27 @@ class JooqThroughShepherdTest {
 
     @Test
     void overDerby() throws Exception {
-        run(replicas.derbyReplicas("r1"), SQLDialect.DERBY);
+        run(REPLICAS.derbyReplicas("r1"), SQLDialect.DERBY);
     }
 
     @Test
     void overHsqldb() throws Exception {
-        run(replicas.hsqldbPrimary(), SQLDialect.HSQLDB);
+        run(REPLICAS.hsqldbPrimary(), SQLDialect.HSQLDB);
     }
 
     /** jOOQ's MARIADB dialect asks for keys with {@code INSERT ... RETURNING}, which the shepherd answers with them. */
     @Test
     void overMariaDbWithDerbySecondaries() throws Exception {
-        run(replicas.mariadbPrimary(), SQLDialect.MARIADB);
+        run(REPLICAS.mariadbPrimary(), SQLDialect.MARIADB);
     }
 
     @Test
     void overMariaDb() throws Exception {
-        run(replicas.threeMariaDb(), SQLDialect.MYSQL);
+        run(REPLICAS.threeMariaDb(), SQLDialect.MYSQL);
     }
 
     private static void run(Map<String, String> set, SQLDialect dialect) throws Exception {
-        try (ShepherdServer server = replicas.start(set)) {
+        try (ShepherdServer server = REPLICAS.start(set)) {
             ShepherdDataSource ds = ShepherdOverReplicas.dataSource(server);
             try (Connection c = ds.getConnection()) {
                 program(DSL.using(c, dialect), dialect);

@@ -2,7 +2,6 @@ package org.shepherd.orm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Map;
 import liquibase.Contexts;
@@ -12,10 +11,8 @@ import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.shepherd.jdbc.ShepherdDataSource;
 import org.shepherd.server.ShepherdServer;
 
@@ -28,43 +25,32 @@ import org.shepherd.server.ShepherdServer;
  */
 class LiquibaseThroughShepherdTest {
 
-    @TempDir
-    static Path dirs;
-    private static ShepherdOverReplicas replicas;
-
-    @BeforeAll
-    static void replicaSets() {
-        replicas = new ShepherdOverReplicas(dirs, "lqb");
-    }
-
-    @AfterAll
-    static void stopServers() {
-        replicas.close();
-    }
+    @RegisterExtension
+    static final ShepherdOverReplicas REPLICAS = new ShepherdOverReplicas("lqb");
 
     @Test
     void overDerby() throws Exception {
-        update(replicas.derbyReplicas("r1"));
+        update(REPLICAS.derbyReplicas("r1"));
     }
 
     @Test
     void overHsqldbWithDerbySecondaries() throws Exception {
-        update(replicas.hsqldbPrimary());
+        update(REPLICAS.hsqldbPrimary());
     }
 
     @Test
     void overMariaDbWithDerbySecondaries() throws Exception {
-        update(replicas.mariadbPrimary());
+        update(REPLICAS.mariadbPrimary());
     }
 
     @Test
     void overMariaDb() throws Exception {
-        update(replicas.threeMariaDb());
+        update(REPLICAS.threeMariaDb());
     }
 
     @SuppressWarnings("deprecation") // Liquibase's own façade, as applications call it
     private static void update(Map<String, String> set) throws Exception {
-        try (ShepherdServer server = replicas.start(set)) {
+        try (ShepherdServer server = REPLICAS.start(set)) {
             ShepherdDataSource ds = ShepherdOverReplicas.dataSource(server);
             try (Connection c = ds.getConnection()) {
                 Database database = DatabaseFactory.getInstance().findCorrectDatabaseImplementation(new JdbcConnection(c));

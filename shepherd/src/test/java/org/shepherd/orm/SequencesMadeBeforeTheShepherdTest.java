@@ -4,17 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.shepherd.server.ShepherdServer;
 
 /**
@@ -26,33 +23,22 @@ import org.shepherd.server.ShepherdServer;
  */
 class SequencesMadeBeforeTheShepherdTest {
 
-    @TempDir
-    static Path dirs;
-    private static ShepherdOverReplicas replicas;
-
-    @BeforeAll
-    static void replicaSets() {
-        replicas = new ShepherdOverReplicas(dirs, "seq");
-    }
-
-    @AfterAll
-    static void stopServers() {
-        replicas.close();
-    }
+    @RegisterExtension
+    static final ShepherdOverReplicas REPLICAS = new ShepherdOverReplicas("seq");
 
     @Test
     void onDerby() throws Exception {
-        adopted(replicas.derbyReplicas("r1"), "VALUES NEXT VALUE FOR %s", "NEXT VALUE FOR %s");
+        adopted(REPLICAS.derbyReplicas("r1"), "VALUES NEXT VALUE FOR %s", "NEXT VALUE FOR %s");
     }
 
     @Test
     void onHsqldb() throws Exception {
-        adopted(replicas.hsqldbPrimary(), "VALUES NEXT VALUE FOR %s", "NEXT VALUE FOR %s");
+        adopted(REPLICAS.hsqldbPrimary(), "VALUES NEXT VALUE FOR %s", "NEXT VALUE FOR %s");
     }
 
     @Test
     void onMariaDb() throws Exception {
-        adopted(replicas.mariadbPrimary(), "SELECT NEXTVAL(%s)", "NEXTVAL(%s)");
+        adopted(REPLICAS.mariadbPrimary(), "SELECT NEXTVAL(%s)", "NEXTVAL(%s)");
     }
 
     /**
@@ -67,7 +53,7 @@ class SequencesMadeBeforeTheShepherdTest {
             assertThat(first(s, String.format(draw, "ticket"))).isEqualTo(10);
             if (!c.getAutoCommit()) c.commit();
         }
-        try (ShepherdServer server = replicas.start(set);
+        try (ShepherdServer server = REPLICAS.start(set);
                 Connection c = ShepherdOverReplicas.dataSource(server).getConnection(); Statement s = c.createStatement()) {
             assertThat(first(s, String.format(draw, "ticket"))).as("where the primary's sequence was").isEqualTo(15);
             assertThat(first(s, String.format(draw, "ticket"))).isEqualTo(20);

