@@ -1,7 +1,6 @@
 package org.shepherd.coordinator.cbs;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,16 +15,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The directory where held autocommit results spill, with the disk bound shared by every result
  * ({@code result.spill.bytes.max}). Files left by a shepherd that crashed are deleted when the space opens; files
- * of results still held are deleted when it closes.
+ * of results still held are deleted when it closes. A temporary space (a coordinator built without a configuration)
+ * creates its directory only when a result first spills, and removes it when it closes.
  */
 final class SpillSpace implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(SpillSpace.class);
     static final String SUFFIX = ".spill";
 
-    private final Path dir;
+    /** Null until a temporary space's first spill. */
+    private volatile Path dir;
     private final long bytesMax;
-    private final boolean deleteDirOnClose;
+    private final boolean temporary;
     private final AtomicLong reserved = new AtomicLong();
     private final Set<SpillingRows> open = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -35,28 +36,37 @@ final class SpillSpace implements AutoCloseable {
      * @param bytesMax disk bytes all spilled results may take together
      */
     SpillSpace(Path dir, long bytesMax) throws IOException {
-        this(dir, bytesMax, false);
-    }
-
-    private SpillSpace(Path dir, long bytesMax, boolean deleteDirOnClose) throws IOException {
-        if (bytesMax < 0) throw new IllegalArgumentException("bytesMax must be >= 0, was " + bytesMax);
+        this(bytesMax, false);
         this.dir = Files.createDirectories(dir);
-        this.bytesMax = bytesMax;
-        this.deleteDirOnClose = deleteDirOnClose;
         for (Path leftover : spillFiles()) Files.deleteIfExists(leftover);
     }
 
-    /** A space in a new temporary directory, removed on close (for coordinators built without a configuration). */
-    static SpillSpace temporary(long bytesMax) {
-        try {
-            return new SpillSpace(Files.createTempDirectory("shepherd-spill"), bytesMax, true);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a directory for spilled results", e);
-        }
+    private SpillSpace(long bytesMax, boolean temporary) {
+        if (bytesMax < 0) throw new IllegalArgumentException("bytesMax must be >= 0, was " + bytesMax);
+        this.bytesMax = bytesMax;
+        this.temporary = temporary;
     }
 
+    /**
+     * A space in a new temporary directory, created at the first spill and removed on close (for coordinators built
+     * without a configuration).
+     */
+    static SpillSpace temporary(long bytesMax) {
+        return new SpillSpace(bytesMax, true);
+    }
+
+    /** The directory, or null while a temporary space has spilled nothing. */
     Path dir() {
         return dir;
+    }
+
+    private Path createdDir() throws IOException {
+        Path d = dir;
+        if (d != null) return d;
+        synchronized (this) {
+            if (dir == null) dir = Files.createTempDirectory("shepherd-spill");
+            return dir;
+        }
     }
 
     long bytesMax() {
@@ -87,7 +97,7 @@ final class SpillSpace implements AutoCloseable {
 
     Path newFile() throws IOException {
         if (closed) throw new IOException("the shepherd is shutting down");
-        return Files.createTempFile(dir, "result-", SUFFIX);
+        return Files.createTempFile(createdDir(), "result-", SUFFIX);
     }
 
     void opened(SpillingRows rows) {
@@ -100,7 +110,9 @@ final class SpillSpace implements AutoCloseable {
 
     /** The spill files present now (for tests and diagnostics). */
     List<Path> spillFiles() throws IOException {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*" + SUFFIX)) {
+        Path d = dir;
+        if (d == null) return List.of();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(d, "*" + SUFFIX)) {
             List<Path> out = new java.util.ArrayList<>();
             files.forEach(out::add);
             return out;
@@ -114,7 +126,8 @@ final class SpillSpace implements AutoCloseable {
         for (SpillingRows r : List.copyOf(open)) r.close();
         try {
             for (Path leftover : spillFiles()) Files.deleteIfExists(leftover);
-            if (deleteDirOnClose) Files.deleteIfExists(dir);
+            Path d = dir;
+            if (temporary && d != null) Files.deleteIfExists(d);
         } catch (IOException e) {
             LOG.warn("cannot clean the spill directory {}: {}", dir, e.getMessage());
         }

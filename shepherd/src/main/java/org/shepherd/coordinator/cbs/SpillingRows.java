@@ -158,7 +158,8 @@ final class SpillingRows implements ResultCursor {
             counter = new CountingStream(new BufferedOutputStream(Files.newOutputStream(file), IO_BUFFER_BYTES));
             out = new DataOutputStream(counter);
         } catch (IOException e) {
-            throw ioFailure("cannot create a file for a held result in " + space.dir(), e);
+            throw ioFailure("cannot create a file for a held result in "
+                    + (space.dir() == null ? "a new temporary directory" : space.dir()), e);
         }
     }
 

@@ -157,10 +157,19 @@ class SpillingRowsTest {
     }
 
     @Test
-    void aTemporarySpaceRemovesItsDirectory() throws IOException {
+    void aTemporarySpaceCreatesItsDirectoryAtTheFirstSpillAndRemovesItOnClose() throws IOException, SQLException {
+        SpillSpace unused = SpillSpace.temporary(DISK_BYTES_MAX);
+        assertThat(unused.dir()).isNull();
+        assertThat(unused.spillFiles()).isEmpty();
+        unused.close();
+
         SpillSpace space = SpillSpace.temporary(DISK_BYTES_MAX);
+        SpillingRows rows = new SpillingRows(space, COLUMNS, 0);
+        rows.add(row(0));
+        rows.finishWriting();
         Path dir = space.dir();
         assertThat(dir).isDirectory();
+        assertThat(space.spillFiles()).hasSize(1);
         space.close();
         assertThat(dir).doesNotExist();
     }
