@@ -379,6 +379,7 @@ final class CbsSession implements Session {
         List<ColumnInfo> keyColumns = List.of();
         List<Object[]> keys = new ArrayList<>();
         List<java.sql.SQLWarning> warnings = new ArrayList<>();
+        Long firstKey = null;
         for (int from = 0; from < rows.size(); from += slice) {
             List<Object[]> part = rows.subList(from, Math.min(rows.size(), from + slice));
             String sql = insertValuesSql(tr, columns.size(), part.size());
@@ -397,11 +398,13 @@ final class CbsSession implements Session {
                         + " to give each its key on every replica); the transaction was rolled back so that the statement"
                         + " leaves nothing: " + e.getMessage(), "40000", e);
             }
+            if (from == 0) firstKey = determinism.lastInsertId();
             count += a.count();
             if (!a.keyColumns().isEmpty()) keyColumns = a.keyColumns();
             keys.addAll(a.generatedKeys());
             warnings.addAll(a.warnings());
         }
+        determinism.inserted(firstKey); // LAST_INSERT_ID() is the statement's first key, not its last slice's
         return new Answer.Update(count, keyColumns, keys, warnings);
     }
 

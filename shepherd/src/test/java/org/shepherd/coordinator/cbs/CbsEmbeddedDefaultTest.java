@@ -448,6 +448,8 @@ class CbsEmbeddedDefaultTest {
                 }
                 // more rows than one INSERT ... VALUES carries: inserted in slices, as one statement
                 assertThat(s.executeUpdate("INSERT INTO pets (name) SELECT CAST(i AS CHAR(10)) FROM many")).isEqualTo(1_001);
+                assertThat(rows(s, "SELECT COUNT(*) FROM pets WHERE id >= IDENTITY_VAL_LOCAL()"))
+                        .as("IDENTITY_VAL_LOCAL() is the statement's first key, not its last slice's").containsExactly("1001");
                 s.executeUpdate("CREATE TABLE tags (id INT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, n INT UNIQUE)");
                 s.executeUpdate("INSERT INTO tags (n) VALUES (2000)");
                 String clash = "INSERT INTO tags (n) SELECT i + 1000 FROM many ORDER BY i"; // its second slice holds 2000
