@@ -333,6 +333,16 @@ class HeterogeneousCbsTest {
                 assertThat(Workloads.update(s, "INSERT INTO item (id, v) VALUES (DEFAULT, 'k')")).isEqualTo(1);
                 assertThat(firstColumn(s, "SELECT v FROM item WHERE id IN (50, 70, 100, 200, 300) ORDER BY id"))
                         .as("explicit keys kept on %s", engines.get(primary)).containsExactly("e", "i", "b", "d", "f");
+                // a parameter bound to NULL in the key column is a NULL there: what the primary does with it (generate a
+                // key, or refuse) is what every replica does, with the primary's key
+                String nullParameter = "INSERT INTO item (v, id) VALUES ('l', ?), ('m', ?)";
+                if (engines.get(primary).equals(ReplicaServers.DERBY)) {
+                    assertThatThrownBy(() -> Workloads.update(s, nullParameter, null, 400)).isInstanceOf(SQLException.class)
+                            .hasFieldOrPropertyWithValue("SQLState", "23502");
+                } else {
+                    assertThat(Workloads.update(s, nullParameter, null, 400)).isEqualTo(2);
+                    assertThat(firstColumn(s, "SELECT v FROM item WHERE id = LAST_INSERT_ID()")).containsExactly("l");
+                }
                 assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
                 ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "item", "id");
                 assertThat(c.divergences().snapshot()).as("primary %s", engines.get(primary)).isEmpty();

@@ -46,7 +46,9 @@ final class SessionSqlClient implements SqlClient {
     private static List<Param> params(Object... values) {
         List<Param> out = new ArrayList<>();
         for (Object v : values) {
-            if (v instanceof Long l) {
+            if (v == null) {
+                out.add(new Param(Types.INTEGER, null));
+            } else if (v instanceof Long l) {
                 out.add(new Param(Types.BIGINT, l));
             } else if (v instanceof Integer i) {
                 out.add(new Param(Types.INTEGER, i.longValue()));

@@ -9,7 +9,7 @@ import org.shepherd.coordinator.Session;
 /**
  * The few calls a test workload makes, over a coordinator {@link Session} or a JDBC {@link Connection}, so one
  * workload runs both below the server and through the driver. Parameters are {@code Integer}, {@code Long},
- * {@code BigDecimal} or {@code String}.
+ * {@code BigDecimal}, {@code String} or null (an INTEGER NULL below the server).
  */
 public interface SqlClient extends AutoCloseable {
 

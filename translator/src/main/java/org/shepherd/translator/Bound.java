@@ -69,6 +69,17 @@ public final class Bound {
         return Collections.unmodifiableList(values);
     }
 
+    /**
+     * This execution with other client parameters (the same count) and the same pinned values: a secondary's, where a
+     * parameter that left a row's key to the engine carries the key the primary generated.
+     */
+    public Bound withClientParameters(List<?> parameters) {
+        if (parameters.size() != clientParams.size()) {
+            throw new IllegalArgumentException(parameters.size() + " parameters for " + clientParams.size());
+        }
+        return new Bound(translation, new ArrayList<>(parameters), pinnedValues);
+    }
+
     /** The values of {@link Translation#nondeterministic()}, slot by slot. */
     public List<Object> pinnedValues() {
         return List.of(pinnedValues);

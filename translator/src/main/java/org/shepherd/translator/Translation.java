@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.StringValue;
@@ -556,6 +557,27 @@ public final class Translation {
             generating[i] = value instanceof NullValue || isDefault(value);
         }
         return generating;
+    }
+
+    /**
+     * For each VALUES row of this INSERT, the client parameter ({@code ?}, numbered from 1) that gives {@code keyColumn}
+     * its value, 0 where something else does; null when no row takes the column from a parameter (the column left out, or
+     * a statement that is not such an INSERT). A parameter bound to NULL there leaves the key to the engine, as a NULL
+     * written in the statement does ({@link Bound#rowsGeneratingKey}).
+     */
+    public synchronized int[] keyParameters(String keyColumn) {
+        int column = insertValuesOf(ast) == null ? -1 : insertColumnIndex(keyColumn);
+        if (column < 0) return null;
+        List<ExpressionList<Expression>> rows = rows(ast);
+        int[] parameters = new int[rows.size()];
+        boolean any = false;
+        for (int i = 0; i < parameters.length; i++) {
+            if (rows.get(i).get(column) instanceof JdbcParameter p && p.getIndex() != null) {
+                parameters[i] = p.getIndex();
+                any = true;
+            }
+        }
+        return any ? parameters : null;
     }
 
     /** The client named the key column: rows that said DEFAULT (or NULL) get the primary's key, the others keep theirs. */

@@ -610,7 +610,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         try {
             Connection c = connection(txId, attempt, gen);
             String sql = primary ? stmt.sqlFor(dialect) : stmt.secondarySqlFor(dialect);
-            List<Param> params = stmt.paramsFor(dialect);
+            List<Param> params = primary ? stmt.paramsFor(dialect) : stmt.secondaryParamsFor(dialect);
             boolean pinKeys = primary && stmt.pinnedKeyColumn() != null;
             ExecOptions asked = stmt.options();
             ExecOptions options = pinKeys && !asked.returnGeneratedKeys()

@@ -128,7 +128,7 @@ public final class JdbcStatement {
                     ignorable = t.existence() == Translation.Existence.IF_NOT_EXISTS ? IgnorableError.ALREADY_EXISTS
                             : IgnorableError.DOES_NOT_EXIST;
                 }
-                out.add(new Rendering(d.name(), secondarySqlFor(d), paramsFor(d), ignorable, t != null && t.dropsCascade()));
+                out.add(new Rendering(d.name(), secondarySqlFor(d), secondaryParamsFor(d), ignorable, t != null && t.dropsCascade()));
             } catch (SQLException cannotExpress) {
                 // replicas of this dialect failed it too: replaying it there fails the same way (no rendering)
             }
@@ -228,11 +228,26 @@ public final class JdbcStatement {
     public Object firstGeneratedKey() {
         List<Object> keys = primaryKeys;
         if (keys == null || pinnedKeyColumn == null) return null;
-        boolean[] generating = bound.translation().rowsGeneratingKey(pinnedKeyColumn);
+        boolean[] generating = rowsGeneratingKey();
         for (int i = 0; i < keys.size(); i++) {
             if (keys.get(i) != null && (generating == null || i >= generating.length || generating[i])) return keys.get(i);
         }
         return null;
+    }
+
+    /**
+     * For each VALUES row, whether it leaves the identity column to the engine: DEFAULT or NULL written there, or a
+     * parameter bound to NULL; null when every row does.
+     */
+    private boolean[] rowsGeneratingKey() {
+        Translation t = bound.translation();
+        boolean[] generating = t.rowsGeneratingKey(pinnedKeyColumn);
+        int[] parameters = generating == null ? null : t.keyParameters(pinnedKeyColumn);
+        if (parameters == null) return generating;
+        for (int i = 0; i < generating.length; i++) {
+            if (parameters[i] > 0 && params.get(parameters[i] - 1).value() == null) generating[i] = true;
+        }
+        return generating;
     }
 
     /** The SQL the primary runs. */
@@ -253,8 +268,33 @@ public final class JdbcStatement {
     public List<Param> paramsFor(Dialect d) throws SQLException {
         if (logged != null) return loggedFor(d).params();
         if (bound == null) return params;
-        List<Param> out = new ArrayList<>();
-        for (Object v : bound.parameters(d)) out.add(toParam(v));
+        return toParams(bound.parameters(d));
+    }
+
+    /**
+     * The parameters for {@link #secondarySqlFor} of the same dialect: {@link #paramsFor}, except that a parameter bound
+     * to NULL in the identity column of a row the primary generated a key for carries that key.
+     */
+    public List<Param> secondaryParamsFor(Dialect d) throws SQLException {
+        List<Object> keys = primaryKeys;
+        int[] parameters = pinnedKeyColumn == null || keys == null || logged != null ? null
+                : bound.translation().keyParameters(pinnedKeyColumn);
+        if (parameters == null) return paramsFor(d);
+        List<Param> withKeys = new ArrayList<>(params);
+        boolean changed = false;
+        for (int i = 0; i < parameters.length && i < keys.size(); i++) {
+            int p = parameters[i] - 1;
+            if (p < 0 || params.get(p).value() != null || keys.get(i) == null) continue;
+            Object key = keys.get(i);
+            withKeys.set(p, key instanceof Number n ? new Param(Types.BIGINT, n.longValue()) : toParam(key));
+            changed = true;
+        }
+        return changed ? toParams(bound.withClientParameters(withKeys).parameters(d)) : paramsFor(d);
+    }
+
+    private static List<Param> toParams(List<Object> values) throws SQLException {
+        List<Param> out = new ArrayList<>(values.size());
+        for (Object v : values) out.add(toParam(v));
         return out;
     }
 
