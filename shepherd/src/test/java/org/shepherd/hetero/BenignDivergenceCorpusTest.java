@@ -136,6 +136,110 @@ class BenignDivergenceCorpusTest {
         assertThat(failures).as("divergences (case x engine):%s", table).isEmpty();
     }
 
+    /** Seed of {@link #generatedQueriesAgreeOnEveryEngineOrAreRejectedUpFront} (a failure prints it to replay). */
+    static final long GENERATED_SEED = Long.getLong("shepherd.generated.seed", 20_261_127L);
+    /** Queries generated per client dialect. */
+    static final int GENERATED_QUERIES = Integer.getInteger("shepherd.generated.queries", 250);
+
+    /**
+     * The generated part of the corpus: random queries over a table of awkward values ({@link RandomQueries}), written
+     * for each client dialect. Each must get the same ballot from every engine (the same error counts too), or be
+     * refused by the translator up front. {@code -Dshepherd.generated.seed=N -Dshepherd.generated.queries=M} replays or
+     * widens it.
+     */
+    @Test
+    void generatedQueriesAgreeOnEveryEngineOrAreRejectedUpFront() throws Exception {
+        List<Engine> all = engines.all();
+        List<Dialect> targets = all.stream().map(Engine::dialect).distinct().toList();
+        List<String> failures = new ArrayList<>();
+        StringBuilder table = new StringBuilder();
+        int rejected = 0;
+        int agreed = 0;
+        for (String client : CorpusCase.DEFAULT_CLIENTS) {
+            Translator tr = new Translator(dialect(client), targets, TRANSLATION_CACHE_MAX);
+            CorpusCase c = new CorpusCase("generated", "generated", "", List.of(client), RandomQueries.SETUP, List.of());
+            List<Planned> plan = new ArrayList<>();
+            for (String sql : RandomQueries.SETUP) {
+                plan.add(plan(tr, c, client, "setup", CorpusCase.Step.plain(sql), true, false, failures));
+            }
+            List<String> queries = new RandomQueries(GENERATED_SEED, client).next(GENERATED_QUERIES);
+            for (int i = 0; i < queries.size(); i++) {
+                Translation t;
+                try {
+                    t = tr.translate(queries.get(i));
+                } catch (SQLException refused) {
+                    rejected++;
+                    continue;
+                }
+                plan.add(new Planned("generated [" + client + "] query " + (i + 1), c, client,
+                        CorpusCase.Step.plain(queries.get(i)), t.bind(List.of(), AnswerReader.fixedSource()), false, false));
+            }
+            plan.removeIf(Objects::isNull);
+            Map<Engine, List<Observation>> observed = runOnEveryEngine(plan, all);
+            for (int i = 0; i < plan.size(); i++) {
+                Planned p = plan.get(i);
+                List<Observation> row = new ArrayList<>();
+                for (Engine e : all) row.add(observed.get(e).get(i));
+                boolean same = row.stream().map(Observation::ballot).distinct().count() == 1;
+                boolean failedSetup = p.setup() && row.stream().anyMatch(o -> o.error() != null);
+                if (same && !failedSetup) {
+                    if (!p.setup()) agreed++;
+                    continue;
+                }
+                String engineBug = same ? null : knownEngineBug(tr, p, all, row);
+                if (engineBug != null) {
+                    System.out.println("known engine bug, outvoted and reported by the shepherd: " + p.label() + " ("
+                            + p.step().sql() + "): " + engineBug);
+                    continue;
+                }
+                failures.add(p.label() + ": " + (same ? "failed" : "different answers") + ": " + p.step().sql());
+                table.append(String.format("%n%s  %s%n", p.label(), p.step().sql()));
+                for (int k = 0; k < all.size(); k++) {
+                    table.append(String.format("    %-14s %s%n", all.get(k).name(), row.get(k).cell()));
+                }
+                for (int k = 0; k < all.size(); k++) {
+                    table.append(String.format("    %-14s %s%n", all.get(k).name(), row.get(k).details()));
+                }
+            }
+            Planned drop = plan(tr, c, client, "cleanup", CorpusCase.Step.plain(RandomQueries.CLEANUP), false, true, failures);
+            if (drop != null) runOnEveryEngine(List.of(drop), all);
+        }
+        System.out.printf("generated corpus (seed %d): %d queries per client on %s, %d agreed, %d refused up front%n",
+                GENERATED_SEED, GENERATED_QUERIES, all, agreed, rejected);
+        assertThat(failures).as("seed %d (-Dshepherd.generated.seed=%d replays it); divergences:%s", GENERATED_SEED,
+                GENERATED_SEED, table).isEmpty();
+    }
+
+    /**
+     * HSQLDB 2.7.4 answers a range condition on an indexed column whose bound is another column of the row wrongly
+     * ({@code id BETWEEN id AND 5}, {@code id >= i AND id <= 5} on the primary key find no row): a wrong answer of the
+     * engine, which the shepherd outvotes and reports, not a difference the translator should hide. It is recognised by
+     * HSQLDB alone dissenting and agreeing once the key column in the WHERE clause is {@code (id + 0)}, which no index
+     * serves. Returns the explanation, or null when the divergence is not that one.
+     */
+    private static String knownEngineBug(Translator tr, Planned p, List<Engine> all, List<Observation> row) throws SQLException {
+        String sql = p.step().sql();
+        int where = sql.indexOf(" WHERE ");
+        int hsqldb = -1;
+        for (int k = 0; k < all.size(); k++) {
+            if (all.get(k).name().equals(Engines.HSQLDB)) hsqldb = k;
+        }
+        if (where < 0 || hsqldb < 0) return null;
+        Ballot majority = null;
+        for (int k = 0; k < all.size(); k++) {
+            if (k == hsqldb) continue;
+            if (majority == null) majority = row.get(k).ballot();
+            if (!row.get(k).ballot().equals(majority)) return null;
+        }
+        int order = sql.indexOf(" ORDER BY ", where);
+        String condition = sql.substring(where, order < 0 ? sql.length() : order).replaceAll("\\bid\\b", "(id + 0)");
+        String unindexed = sql.substring(0, where) + condition + (order < 0 ? "" : sql.substring(order));
+        Engine engine = all.get(hsqldb);
+        Observation again = AnswerReader.run(engine, tr.translate(unindexed).bind(List.of(), AnswerReader.fixedSource()), null);
+        engine.connection().rollback();
+        return again.ballot().equals(majority) ? "HSQLDB's range scan of an index with a bound from the same row" : null;
+    }
+
     /**
      * The check itself must be able to fail: untranslated, {@code 7 / 2} is 3 on most engines and 3.5 on MariaDB,
      * and the ballots say so.

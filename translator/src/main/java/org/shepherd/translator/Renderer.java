@@ -34,6 +34,7 @@ import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.TrimFunction;
 import net.sf.jsqlparser.expression.WhenClause;
 import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
 import net.sf.jsqlparser.expression.operators.arithmetic.Concat;
@@ -334,33 +335,99 @@ final class Renderer {
         return inner;
     }
 
-    /** A VARCHAR column of the catalog, or a string function or concatenation of one. */
+    /** Functions whose result is a string of the kind of their first argument. */
+    private static final Set<String> STRING_FUNCTIONS = Set.of("UPPER", "LOWER", "UCASE", "LCASE", "TRIM", "LTRIM", "RTRIM",
+            "SUBSTR", "SUBSTRING");
+    /** Functions whose result is one of their arguments (CONCAT: made of them). */
+    private static final Set<String> VALUE_CHOOSERS = Set.of("COALESCE", "IFNULL", "NVL", "CONCAT");
+
+    /** The values a CASE may take: its THENs and its ELSE. */
+    private static List<Expression> caseResults(CaseExpression c) {
+        List<Expression> results = new ArrayList<>();
+        for (WhenClause w : c.getWhenClauses()) results.add(w.getThenExpression());
+        if (c.getElseExpression() != null) results.add(c.getElseExpression());
+        return results;
+    }
+
+    /**
+     * A VARCHAR column of the catalog, or a string function, concatenation, COALESCE or CASE of one (a COALESCE or CASE
+     * is VARCHAR when one of the values it may take is).
+     */
     private boolean isVarchar(Expression e) {
+        return isString(e, false);
+    }
+
+    /**
+     * {@code e} is a string by the statement text and the catalog: {@link #isVarchar} when {@code literals} is false;
+     * when true, string literals and parameters count too (an operand compared with a VARCHAR is then compared as a
+     * string).
+     */
+    private boolean isString(Expression e, boolean literals) {
         Expression inner = unparenthesized(e);
         ColumnType type = typeOf(inner);
         if (type != null) {
             return type.isVarchar();
         }
+        if (literals && (inner instanceof StringValue || inner instanceof JdbcParameter)) {
+            return true;
+        }
         if (inner instanceof Concat) {
-            return isVarchar(((Concat) inner).getLeftExpression()) || isVarchar(((Concat) inner).getRightExpression());
+            Concat c = (Concat) inner;
+            return literals ? isString(c.getLeftExpression(), true) && isString(c.getRightExpression(), true)
+                    : isVarchar(c.getLeftExpression()) || isVarchar(c.getRightExpression());
+        }
+        if (inner instanceof TrimFunction) {
+            return isString(((TrimFunction) inner).getExpression(), literals);
+        }
+        if (inner instanceof CaseExpression) {
+            return anyString(caseResults((CaseExpression) inner), literals);
         }
         if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
-            switch (((Function) inner).getName().toUpperCase(Locale.ROOT)) {
-                case "UPPER":
-                case "LOWER":
-                case "UCASE":
-                case "LCASE":
-                case "TRIM":
-                case "LTRIM":
-                case "RTRIM":
-                case "SUBSTR":
-                case "SUBSTRING":
-                    return isVarchar((Expression) ((Function) inner).getParameters().get(0));
-                default:
-                    return false;
-            }
+            @SuppressWarnings("unchecked")
+            List<Expression> args = (List<Expression>) (List<?>) ((Function) inner).getParameters();
+            String name = ((Function) inner).getName().toUpperCase(Locale.ROOT);
+            if (STRING_FUNCTIONS.contains(name) || name.equals("NULLIF")) return isString(args.get(0), literals);
+            return VALUE_CHOOSERS.contains(name) && anyString(args, literals);
         }
         return false;
+    }
+
+    /** A string literal, or a concatenation or string function of constants only (no column, no parameter). */
+    private static boolean constantString(Expression e) {
+        Expression inner = unparenthesized(e);
+        if (inner instanceof StringValue) return true;
+        if (inner instanceof Concat) {
+            return constant(((Concat) inner).getLeftExpression()) && constant(((Concat) inner).getRightExpression())
+                    && (constantString(((Concat) inner).getLeftExpression()) || constantString(((Concat) inner).getRightExpression()));
+        }
+        if (inner instanceof TrimFunction) return constantString(((TrimFunction) inner).getExpression());
+        if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
+            String name = ((Function) inner).getName().toUpperCase(Locale.ROOT);
+            if (!STRING_FUNCTIONS.contains(name) && !name.equals("CONCAT")) return false;
+            for (Object arg : ((Function) inner).getParameters()) {
+                if (!constant((Expression) arg)) return false;
+            }
+            return constantString((Expression) ((Function) inner).getParameters().get(0));
+        }
+        return false;
+    }
+
+    private static boolean constant(Expression e) {
+        Expression inner = unparenthesized(e);
+        return inner instanceof LongValue || inner instanceof SignedExpression s && s.getExpression() instanceof LongValue
+                || constantString(inner);
+    }
+
+    /** For {@code literals}, every value that is not NULL is a string; otherwise one of them is a VARCHAR. */
+    private boolean anyString(List<Expression> values, boolean literals) {
+        boolean any = false;
+        for (Expression v : values) {
+            if (unparenthesized(v) instanceof NullValue) continue;
+            boolean string = isString(v, literals);
+            if (literals && !string) return false;
+            any |= string;
+        }
+        return any;
     }
 
     /** Literal text that Derby may read as a number, date, time, timestamp or boolean when compared with such a column. */
@@ -595,9 +662,17 @@ final class Renderer {
                         return out();
                     }
                     return super.visit(f, context);
+                case "COALESCE":
                 case "IFNULL":
                 case "NVL":
-                    return call("COALESCE", args);
+                    if (f.isDistinct() || args.isEmpty()) return super.visit(f, context);
+                    boolean cast = literalsPadded(args);
+                    out().append("COALESCE(");
+                    for (int i = 0; i < args.size(); i++) {
+                        if (i > 0) out().append(", ");
+                        emitChosenValue(args.get(i), cast);
+                    }
+                    return out().append(')');
                 case "LCASE":
                     return call("LOWER", args);
                 case "UCASE":
@@ -815,6 +890,58 @@ final class Renderer {
             }
         }
 
+        /**
+         * Where a string literal is CHAR(n) (Derby, HSQLDB), a COALESCE or CASE whose values are such literals (or other
+         * CHAR expressions) is a CHAR of the longest, and pads the shorter with blanks ({@code COALESCE('a', 'abc')} is
+         * {@code 'a  '} there, {@code 'a'} elsewhere); one VARCHAR among the values makes the result a VARCHAR. So unless a
+         * value is known to be a VARCHAR, the text literals among them are given as VARCHARs of their length.
+         */
+        private boolean literalsPadded(List<Expression> values) {
+            if (!target.stringLiteralsAreFixedLength()) return false;
+            boolean literal = false;
+            for (Expression v : values) {
+                if (isVarchar(v)) return false;
+                literal |= textLiteralLength(v) != null;
+            }
+            return literal;
+        }
+
+        /** A value a COALESCE or CASE may take, a text literal cast to a VARCHAR when {@code cast} ({@link #literalsPadded}). */
+        private void emitChosenValue(Expression value, boolean cast) {
+            Integer length = cast ? textLiteralLength(value) : null;
+            if (length == null) {
+                emit(value);
+                return;
+            }
+            out().append("CAST(");
+            emit(value);
+            out().append(" AS ").append(target.castType(TypeKind.VARCHAR, Math.max(1, length), 0)).append(')');
+        }
+
+        @Override
+        public <S> StringBuilder visit(CaseExpression c, S context) {
+            boolean cast = literalsPadded(caseResults(c));
+            if (!cast) return super.visit(c, context);
+            out().append(c.isUsingBrackets() ? "(CASE " : "CASE ");
+            if (c.getSwitchExpression() != null) {
+                emit(c.getSwitchExpression());
+                out().append(' ');
+            }
+            for (WhenClause w : c.getWhenClauses()) {
+                out().append("WHEN ");
+                emit(w.getWhenExpression());
+                out().append(" THEN ");
+                emitChosenValue(w.getThenExpression(), true);
+                out().append(' ');
+            }
+            if (c.getElseExpression() != null) {
+                out().append("ELSE ");
+                emitChosenValue(c.getElseExpression(), true);
+                out().append(' ');
+            }
+            return out().append(c.isUsingBrackets() ? "END)" : "END");
+        }
+
         private StringBuilder call(String name, List<Expression> args) {
             out().append(name).append('(');
             emitList(args, ", ");
@@ -901,7 +1028,7 @@ final class Renderer {
             if (derbyNoPad(equals.getLeftExpression(), equals.getRightExpression(), " AND ", " = ")) {
                 return out();
             }
-            return super.visit(equals, context);
+            return constantFirst(equals, " = ") ? out() : super.visit(equals, context);
         }
 
         @Override
@@ -910,15 +1037,26 @@ final class Renderer {
             if (derbyNoPad(notEquals.getLeftExpression(), notEquals.getRightExpression(), " OR ", " <> ")) {
                 return out();
             }
-            if (target.stringLiteralFirstInNotEqualsIgnoresNoPad() && notEquals.getLeftExpression() instanceof StringValue
-                    && !(notEquals.getRightExpression() instanceof StringValue)) {
-                // HSQLDB 2.7 under NO PAD answers 'a' <> s as if PAD SPACE ('a ' not listed) but s <> 'a' correctly.
-                emit(notEquals.getRightExpression());
-                out().append(" <> ");
-                emit(notEquals.getLeftExpression());
-                return out();
+            return constantFirst(notEquals, " <> ") ? out() : super.visit(notEquals, context);
+        }
+
+        /**
+         * HSQLDB 2.7 under NO PAD answers a comparison with a constant string first as if PAD SPACE ({@code 'a' <> s} is
+         * false for {@code s = 'a '}; under NOT also {@code 'a' = s} and {@code 'a' < s}), but the same comparison written
+         * the other way round correctly: {@code l op r} is rendered {@code r mirrored l} there.
+         *
+         * @param mirrored the operator with its operands swapped ({@code " > "} for {@code <})
+         * @return false when nothing was rendered
+         */
+        private boolean constantFirst(BinaryExpression op, String mirrored) {
+            if (!target.stringLiteralFirstIgnoresNoPad() || !constantString(op.getLeftExpression())
+                    || constantString(op.getRightExpression())) {
+                return false;
             }
-            return super.visit(notEquals, context);
+            emit(op.getRightExpression());
+            out().append(mirrored);
+            emit(op.getLeftExpression());
+            return true;
         }
 
         /**
@@ -1131,22 +1269,26 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(MinorThan op, S context) {
-            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " < ") ? out() : super.visit(op, context);
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " < ") || constantFirst(op, " > ") ? out()
+                    : super.visit(op, context);
         }
 
         @Override
         public <S> StringBuilder visit(MinorThanEquals op, S context) {
-            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " <= ") ? out() : super.visit(op, context);
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " <= ") || constantFirst(op, " >= ") ? out()
+                    : super.visit(op, context);
         }
 
         @Override
         public <S> StringBuilder visit(GreaterThan op, S context) {
-            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " > ") ? out() : super.visit(op, context);
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " > ") || constantFirst(op, " < ") ? out()
+                    : super.visit(op, context);
         }
 
         @Override
         public <S> StringBuilder visit(GreaterThanEquals op, S context) {
-            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " >= ") ? out() : super.visit(op, context);
+            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " >= ") || constantFirst(op, " <= ") ? out()
+                    : super.visit(op, context);
         }
 
         @Override
@@ -1171,7 +1313,7 @@ final class Renderer {
         }
 
         private boolean isStringOperand(Expression e) {
-            return isVarchar(e) || e instanceof JdbcParameter || e instanceof StringValue;
+            return isString(e, true);
         }
 
         /**
@@ -1282,6 +1424,10 @@ final class Renderer {
                 } else {
                     newPattern = doubleBackslashes(pattern);
                 }
+            }
+            if (target.likeOfOnlyPercentIsFalseForNull() && newPattern instanceof StringValue any && any.getPrefix() == null
+                    && "%".equals(any.getValue())) {
+                newPattern = new StringValue("%%"); // the same strings, and unknown for NULL
             }
             if (newEscape == escape && newPattern == pattern) {
                 return super.visit(like, context);
@@ -1718,19 +1864,54 @@ final class Renderer {
         if (e instanceof Function && "COUNT".equalsIgnoreCase(((Function) e).getName())) {
             return Numeric.INTEGER;
         }
+        if (e instanceof CaseExpression) {
+            return allIntegers(caseResults((CaseExpression) e));
+        }
+        if (e instanceof Function && ((Function) e).getParameters() != null && ((Function) e).getParameters().size() > 1) {
+            @SuppressWarnings("unchecked")
+            List<Expression> args = (List<Expression>) (List<?>) ((Function) e).getParameters();
+            switch (((Function) e).getName().toUpperCase(Locale.ROOT)) {
+                case "COALESCE":
+                case "IFNULL":
+                case "NVL":
+                case "MOD":
+                    return allIntegers(args);
+                case "NULLIF":
+                    return numeric(args.get(0));
+                default:
+                    return Numeric.UNKNOWN;
+            }
+        }
         if (e instanceof Function && ((Function) e).getParameters() != null && ((Function) e).getParameters().size() == 1) {
             switch (((Function) e).getName().toUpperCase(Locale.ROOT)) {
                 case "MAX":
                 case "MIN":
                 case "SUM":
                 case "ABS":
+                case "COALESCE":
                     return numeric((Expression) ((Function) e).getParameters().get(0)) == Numeric.INTEGER
                             ? Numeric.INTEGER : Numeric.UNKNOWN;
+                case "LENGTH":
+                case "CHAR_LENGTH":
+                case "CHARACTER_LENGTH":
+                case "LEN":
+                    return Numeric.INTEGER;
                 default:
                     return Numeric.UNKNOWN;
             }
         }
         return Numeric.UNKNOWN;
+    }
+
+    /** INTEGER when every value that is not NULL is an integer (and one is), else UNKNOWN. */
+    private Numeric allIntegers(List<Expression> values) {
+        boolean any = false;
+        for (Expression v : values) {
+            if (unparenthesized(v) instanceof NullValue) continue;
+            if (numeric(unparenthesized(v)) != Numeric.INTEGER) return Numeric.UNKNOWN;
+            any = true;
+        }
+        return any ? Numeric.INTEGER : Numeric.UNKNOWN;
     }
 
     private final class Sel extends SelectDeParser {

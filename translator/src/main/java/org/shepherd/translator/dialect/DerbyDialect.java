@@ -120,4 +120,9 @@ public class DerbyDialect extends NoIfExistsDialect {
     public SequenceDefaults sequenceDefaults() {
         return new SequenceDefaults("INTEGER", true, false);
     }
+
+    @Override
+    public boolean stringLiteralsAreFixedLength() {
+        return true;
+    }
 }

@@ -249,8 +249,17 @@ public abstract class Dialect {
         return true;
     }
 
-    /** {@code 'a' <> s} (string literal first) is answered PAD SPACE although the session compares NO PAD (HSQLDB 2.7). */
-    public boolean stringLiteralFirstInNotEqualsIgnoresNoPad() {
+    /**
+     * A comparison with a constant string first is answered PAD SPACE although the session compares NO PAD (HSQLDB 2.7.4:
+     * {@code 'a' <> s}, and under NOT also {@code 'a' = s} and {@code 'a' < s}, are true or false for {@code s = 'a '}
+     * as if the blank were not there).
+     */
+    public boolean stringLiteralFirstIgnoresNoPad() {
+        return false;
+    }
+
+    /** {@code NULL LIKE '%'} is false instead of unknown, so that {@code s NOT LIKE '%'} finds NULLs (HSQLDB 2.7.4). */
+    public boolean likeOfOnlyPercentIsFalseForNull() {
         return false;
     }
 
@@ -405,6 +414,14 @@ public abstract class Dialect {
      * and IN); the replica setup makes every other engine compare NO PAD.
      */
     public boolean comparesStringsPadSpace() {
+        return false;
+    }
+
+    /**
+     * A string literal is CHAR(n), so that a COALESCE or CASE choosing between literals of different lengths pads the
+     * shorter with blanks ({@code COALESCE('a', 'abc')} is {@code 'a  '}); elsewhere it is a VARCHAR-like type.
+     */
+    public boolean stringLiteralsAreFixedLength() {
         return false;
     }
 

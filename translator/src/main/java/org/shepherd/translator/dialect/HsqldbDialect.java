@@ -43,7 +43,12 @@ public class HsqldbDialect extends Dialect {
     }
 
     @Override
-    public boolean stringLiteralFirstInNotEqualsIgnoresNoPad() {
+    public boolean stringLiteralFirstIgnoresNoPad() {
+        return true;
+    }
+
+    @Override
+    public boolean likeOfOnlyPercentIsFalseForNull() {
         return true;
     }
 
@@ -64,5 +69,10 @@ public class HsqldbDialect extends Dialect {
     @Override
     public SequenceDefaults sequenceDefaults() {
         return new SequenceDefaults("INTEGER", true, true);
+    }
+
+    @Override
+    public boolean stringLiteralsAreFixedLength() {
+        return true;
     }
 }
