@@ -377,7 +377,7 @@ final class Renderer {
                     : isVarchar(c.getLeftExpression()) || isVarchar(c.getRightExpression());
         }
         if (inner instanceof TrimFunction) {
-            return isString(((TrimFunction) inner).getExpression(), literals);
+            return plainTrim(inner) && isString(((TrimFunction) inner).getExpression(), literals);
         }
         if (inner instanceof CaseExpression) {
             return anyString(caseResults((CaseExpression) inner), literals);
@@ -400,7 +400,7 @@ final class Renderer {
             return constant(((Concat) inner).getLeftExpression()) && constant(((Concat) inner).getRightExpression())
                     && (constantString(((Concat) inner).getLeftExpression()) || constantString(((Concat) inner).getRightExpression()));
         }
-        if (inner instanceof TrimFunction) return constantString(((TrimFunction) inner).getExpression());
+        if (inner instanceof TrimFunction) return plainTrim(inner) && constantString(((TrimFunction) inner).getExpression());
         if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
             String name = ((Function) inner).getName().toUpperCase(Locale.ROOT);
             if (!STRING_FUNCTIONS.contains(name) && !name.equals("CONCAT")) return false;
@@ -410,6 +410,12 @@ final class Renderer {
             return constantString((Expression) ((Function) inner).getParameters().get(0));
         }
         return false;
+    }
+
+    /** {@code TRIM(x)}, blanks off both ends, without a character or FROM. */
+    private static boolean plainTrim(Expression e) {
+        TrimFunction t = (TrimFunction) e;
+        return t.getFromExpression() == null && t.getTrimSpecification() == null && !t.isUsingFromKeyword();
     }
 
     private static boolean constant(Expression e) {
@@ -662,6 +668,27 @@ final class Renderer {
                         return out();
                     }
                     return super.visit(f, context);
+                case "NULLIF":
+                    if (args.size() == 2 && !f.isDistinct() && comparedAsStrings(args.get(0), args.get(1))) {
+                        // Derby's NULLIF compares PAD SPACE ('x ' and 'x' are equal): NO PAD as for =
+                        out().append("CASE WHEN ");
+                        noPad(args.get(0), args.get(1), " AND ", " = ");
+                        out().append(" THEN NULL ELSE ");
+                        emit(args.get(0));
+                        return out().append(" END");
+                    }
+                    if (args.size() == 2 && !f.isDistinct() && target.stringLiteralFirstIgnoresNoPad() && constantString(args.get(0))
+                            && !constantString(args.get(1))) {
+                        // HSQLDB compares a constant string first PAD SPACE (constantFirst): the other operand first
+                        out().append("CASE WHEN ");
+                        emit(args.get(1));
+                        out().append(" = ");
+                        emit(args.get(0));
+                        out().append(" THEN NULL ELSE ");
+                        emitChosenValue(args.get(0), true); // a CHAR literal would be deduplicated PAD SPACE
+                        return out().append(" END");
+                    }
+                    return super.visit(f, context);
                 case "COALESCE":
                 case "IFNULL":
                 case "NVL":
@@ -901,14 +928,17 @@ final class Renderer {
             boolean literal = false;
             for (Expression v : values) {
                 if (isVarchar(v)) return false;
-                literal |= textLiteralLength(v) != null;
+                literal |= constantLength(v) != null;
             }
             return literal;
         }
 
-        /** A value a COALESCE or CASE may take, a text literal cast to a VARCHAR when {@code cast} ({@link #literalsPadded}). */
+        /**
+         * A value a COALESCE or CASE may take, a text literal (or a string computed from constants alone) cast to a VARCHAR
+         * when {@code cast} ({@link #literalsPadded}).
+         */
         private void emitChosenValue(Expression value, boolean cast) {
-            Integer length = cast ? textLiteralLength(value) : null;
+            Integer length = cast ? constantLength(value) : null;
             if (length == null) {
                 emit(value);
                 return;
@@ -1129,6 +1159,34 @@ final class Renderer {
             out().append(')');
         }
 
+        /**
+         * At least the length of a text literal ({@link #textLiteralLength}) or of a string computed from such literals
+         * alone (UPPER, LOWER, TRIM, SUBSTR and concatenations of them); else null.
+         */
+        private Integer constantLength(Expression e) {
+            Expression inner = unparenthesized(e);
+            if (inner instanceof StringValue) return textLiteralLength(inner);
+            if (!constantString(inner)) return null;
+            List<Expression> parts = new ArrayList<>();
+            if (inner instanceof Concat) {
+                flattenConcat(inner, parts);
+            } else if (inner instanceof TrimFunction) {
+                parts.add(((TrimFunction) inner).getExpression());
+            } else if (inner instanceof Function && "CONCAT".equalsIgnoreCase(((Function) inner).getName())) {
+                parts.addAll(arguments((Function) inner));
+            } else if (inner instanceof Function) {
+                parts.add(arguments((Function) inner).get(0));
+            }
+            int total = 0;
+            for (Expression part : parts) {
+                Integer length = unparenthesized(part) instanceof LongValue ? Integer.valueOf(DERBY_NUMBER_TEXT_LENGTH)
+                        : constantLength(part);
+                if (length == null) return null;
+                total += length;
+            }
+            return total;
+        }
+
         /** The length of a plain string literal that cannot be read as a number, date, time or boolean; else null. */
         private Integer textLiteralLength(Expression e) {
             if (!(e instanceof StringValue)) {
@@ -1296,13 +1354,37 @@ final class Renderer {
             Expression x = between.getLeftExpression();
             Expression low = between.getBetweenExpressionStart();
             Expression high = between.getBetweenExpressionEnd();
-            if (!comparedAsStrings(x, low) || !comparedAsStrings(x, high)) {
+            if (target.stringLiteralFirstIgnoresNoPad() && constantString(x) && !(constantString(low) && constantString(high))) {
+                // HSQLDB compares a constant string first PAD SPACE (constantFirst): the bounds first
+                out().append(between.isNot() ? "NOT (" : "(");
+                emit(low);
+                out().append(" <= ");
+                emit(x);
+                out().append(" AND ");
+                emit(high);
+                out().append(" >= ");
+                emit(x);
+                return out().append(')');
+            }
+            boolean strings = isStringOperand(x) && isStringOperand(low) && isStringOperand(high)
+                    && (isVarchar(x) || isVarchar(low) || isVarchar(high));
+            if (!target.comparesStringsPadSpace() || !strings) {
                 return super.visit(between, context);
             }
+            // each bound is compared NO PAD where the two sides are strings one of which is a VARCHAR, and as written
+            // where both are constants (compared alike everywhere)
             out().append(between.isNot() ? "NOT (" : "(");
-            padSpaceOrder(x, low, " > ", " >= ");
+            if (!padSpaceOrder(x, low, " > ", " >= ")) {
+                emit(x);
+                out().append(" >= ");
+                emit(low);
+            }
             out().append(" AND ");
-            padSpaceOrder(x, high, " < ", " <= ");
+            if (!padSpaceOrder(x, high, " < ", " <= ")) {
+                emit(x);
+                out().append(" <= ");
+                emit(high);
+            }
             return out().append(')');
         }
 
@@ -1368,13 +1450,30 @@ final class Renderer {
                 return super.visit(in, context);
             }
             ExpressionList<?> items = (ExpressionList<?>) in.getRightExpression();
-            if (!isVarchar(left) || items.isEmpty()) {
+            if (target.misreadsNullInValueLists() && items.size() >= 3 && !isStringOperand(left)
+                    && items.stream().anyMatch(item -> !isLiteral((Expression) item))) {
+                // x IN (a, b, c) is x = a OR x = b OR x = c, which Derby evaluates right when a value is NULL
+                out().append(in.isNot() ? "NOT (" : "(");
+                for (int i = 0; i < items.size(); i++) {
+                    if (i > 0) out().append(" OR ");
+                    emit(left);
+                    out().append(" = ");
+                    emit((Expression) items.get(i));
+                }
+                return out().append(')');
+            }
+            if (!isStringOperand(left) || items.isEmpty()) {
                 return super.visit(in, context);
             }
+            boolean varchar = isVarchar(left);
             for (Object item : items) {
-                if (!(item instanceof StringValue || item instanceof JdbcParameter || isVarchar((Expression) item))) {
+                if (!isStringOperand((Expression) item)) {
                     return super.visit(in, context);
                 }
+                varchar |= isVarchar((Expression) item);
+            }
+            if (!varchar) {
+                return super.visit(in, context);
             }
             // x IN (a, b) is x = a OR x = b, each made NO PAD; NOT IN is its negation.
             out().append(in.isNot() ? "NOT (" : "(");
@@ -1586,6 +1685,15 @@ final class Renderer {
                 for (int i = 0; i < parts.size(); i++) {
                     if (i > 0) {
                         out().append(" || ");
+                    }
+                    Integer length = i == 0 && target.stringLiteralFirstIgnoresNoPad() ? constantLength(parts.get(0)) : null;
+                    if (length != null && parts.stream().skip(1).anyMatch(p -> isVarchar(p))) {
+                        // HSQLDB types 'a' || t like its first operand, a CHAR, compared and deduplicated PAD SPACE; a
+                        // VARCHAR operand makes the result a VARCHAR anyway
+                        out().append("CAST(");
+                        emit(parts.get(0));
+                        out().append(" AS ").append(target.castType(TypeKind.VARCHAR, Math.max(1, length), 0)).append(')');
+                        continue;
                     }
                     concatOperand(parts.get(i));
                 }
@@ -1932,6 +2040,7 @@ final class Renderer {
             Expression having = select.getHaving();
             try {
                 padSpaceGrouping(select);
+                groupByAliases(select);
                 Saved saved = rewriteOrderAndLimit(select);
                 boolean noTable = select.getFromItem() == null && target.fromOfSelectWithoutTable() != null;
                 try {
@@ -1994,19 +2103,73 @@ final class Renderer {
      * items include a VARCHAR column is grouped by its items the same way (no aggregates, no GROUP BY). The caller
      * restores DISTINCT and GROUP BY.
      */
+    /** The GROUP BY keys of a plain list (no grouping sets, no ROLLUP), else null. */
+    private static List<Expression> plainGroupByKeys(GroupByElement groupBy) {
+        if (groupBy == null || groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty() || groupBy.isMysqlWithRollup()
+                || groupBy.getGroupByExpressionList() == null) {
+            return null;
+        }
+        List<Expression> keys = new ArrayList<>();
+        for (Object key : groupBy.getGroupByExpressionList()) keys.add((Expression) key);
+        return keys;
+    }
+
+    /**
+     * PostgreSQL refuses {@code GROUP BY 'a'} (42601), which groups nothing: refused up front. MariaDB under
+     * ONLY_FULL_GROUP_BY refuses some GROUP BY expressions it cannot match to the same expression in the select list
+     * ("'t.s' isn't in GROUP BY" for a NULLIF, or a CASE with an OR) where the other engines accept them, and accepts
+     * grouping by that select item's alias: there such a key is the alias, where the alias names no column of a table
+     * in scope (MariaDB resolves a GROUP BY name against the tables first).
+     */
+    private void groupByAliases(PlainSelect select) {
+        List<Expression> keys = plainGroupByKeys(select.getGroupBy());
+        if (keys == null) return;
+        if (!target.groupsByStringConstants()) {
+            for (Expression key : keys) {
+                if (unparenthesized(key) instanceof StringValue) {
+                    throw TranslationException.unsupported("GROUP BY a string constant groups nothing, and " + target.name()
+                            + ", one of the replicas' engines, refuses it; leave it out of the GROUP BY");
+                }
+            }
+        }
+        if (target.family() != Dialect.Family.MYSQL) return;
+        boolean changed = false;
+        for (int i = 0; i < keys.size(); i++) {
+            Expression key = keys.get(i);
+            if (unparenthesized(key) instanceof Column || key instanceof LongValue) continue;
+            for (SelectItem<?> item : select.getSelectItems()) {
+                if (item.getAlias() != null && item.getExpression() != null
+                        && unparenthesized(item.getExpression()).toString().equals(unparenthesized(key).toString())
+                        && namesNoColumn(item.getAlias().getName())) {
+                    keys.set(i, new Column(item.getAlias().getName()));
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        if (changed) select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(keys)));
+    }
+
+    /** No table in any scope has a column of this name, and every such table's columns are known. */
+    private boolean namesNoColumn(String name) {
+        String key = SchemaCatalog.key(name);
+        for (List<ScopeTable> scope : scopes) {
+            for (ScopeTable t : scope) {
+                if (t.columns() == null || t.columns().containsKey(key)) return false;
+            }
+        }
+        return true;
+    }
+
     private void padSpaceGrouping(PlainSelect select) {
         if (!target.comparesStringsPadSpace()) {
             return;
         }
         GroupByElement groupBy = select.getGroupBy();
         if (groupBy != null) {
-            if (groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty() || groupBy.isMysqlWithRollup()
-                    || groupBy.getGroupByExpressionList() == null) {
+            List<Expression> keys = plainGroupByKeys(groupBy);
+            if (keys == null) {
                 return;
-            }
-            List<Expression> keys = new ArrayList<>();
-            for (Object key : groupBy.getGroupByExpressionList()) {
-                keys.add((Expression) key);
             }
             List<Expression> widened = withLengths(keys);
             if (widened.size() != keys.size()) {

@@ -125,4 +125,9 @@ public class DerbyDialect extends NoIfExistsDialect {
     public boolean stringLiteralsAreFixedLength() {
         return true;
     }
+
+    @Override
+    public boolean misreadsNullInValueLists() {
+        return true;
+    }
 }

@@ -258,6 +258,19 @@ public abstract class Dialect {
         return false;
     }
 
+    /**
+     * {@code x NOT IN (a, i, b)} with three or more values, one of them a column, is evaluated wrongly when that column
+     * is NULL outside a WHERE clause (Derby 10.16/10.17: true inside a CASE instead of unknown).
+     */
+    public boolean misreadsNullInValueLists() {
+        return false;
+    }
+
+    /** {@code GROUP BY 'a'} (a string constant) is accepted; PostgreSQL refuses it (42601). */
+    public boolean groupsByStringConstants() {
+        return true;
+    }
+
     /** {@code NULL LIKE '%'} is false instead of unknown, so that {@code s NOT LIKE '%'} finds NULLs (HSQLDB 2.7.4). */
     public boolean likeOfOnlyPercentIsFalseForNull() {
         return false;

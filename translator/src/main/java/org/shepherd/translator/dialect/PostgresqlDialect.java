@@ -83,4 +83,9 @@ public class PostgresqlDialect extends Dialect {
     public boolean likeEscapesWithBackslash() {
         return true;
     }
+
+    @Override
+    public boolean groupsByStringConstants() {
+        return false;
+    }
 }
