@@ -1451,7 +1451,7 @@ final class Renderer {
             }
             ExpressionList<?> items = (ExpressionList<?>) in.getRightExpression();
             if (target.misreadsNullInValueLists() && items.size() >= 3 && !isStringOperand(left)
-                    && items.stream().anyMatch(item -> !isLiteral((Expression) item))) {
+                    && items.stream().anyMatch(item -> readsRow((Expression) item))) {
                 // x IN (a, b, c) is x = a OR x = b OR x = c, which Derby evaluates right when a value is NULL
                 out().append(in.isNot() ? "NOT (" : "(");
                 for (int i = 0; i < items.size(); i++) {
@@ -1835,6 +1835,15 @@ final class Renderer {
         }
     }
 
+    /**
+     * Not a constant and not a parameter: a column, or an expression that may read one (an IN list of parameters and
+     * literals stays an IN list, which Derby probes by index).
+     */
+    private static boolean readsRow(Expression e) {
+        Expression inner = unparenthesized(e);
+        return !(isLiteral(inner) || inner instanceof JdbcParameter || inner instanceof StringValue || inner instanceof NullValue);
+    }
+
     private static boolean isLiteral(Expression e) {
         if (e instanceof SignedExpression) {
             return isLiteral(((SignedExpression) e).getExpression());
@@ -2097,12 +2106,6 @@ final class Renderer {
         }
     }
 
-    /**
-     * Under PAD SPACE (Derby) {@code 'a'} and {@code 'a '} fall into one group; the other replicas keep them apart. Each
-     * VARCHAR grouping key gets its LENGTH as a second key, which separates exactly those values; a SELECT DISTINCT whose
-     * items include a VARCHAR column is grouped by its items the same way (no aggregates, no GROUP BY). The caller
-     * restores DISTINCT and GROUP BY.
-     */
     /** The GROUP BY keys of a plain list (no grouping sets, no ROLLUP), else null. */
     private static List<Expression> plainGroupByKeys(GroupByElement groupBy) {
         if (groupBy == null || groupBy.getGroupingSets() != null && !groupBy.getGroupingSets().isEmpty() || groupBy.isMysqlWithRollup()
@@ -2161,6 +2164,12 @@ final class Renderer {
         return true;
     }
 
+    /**
+     * Under PAD SPACE (Derby) {@code 'a'} and {@code 'a '} fall into one group; the other replicas keep them apart. Each
+     * VARCHAR grouping key gets its LENGTH as a second key, which separates exactly those values; a SELECT DISTINCT whose
+     * items include a VARCHAR column is grouped by its items the same way (no aggregates, no GROUP BY). The caller
+     * restores DISTINCT and GROUP BY.
+     */
     private void padSpaceGrouping(PlainSelect select) {
         if (!target.comparesStringsPadSpace()) {
             return;
