@@ -162,7 +162,9 @@ class BenignDivergenceCorpusTest {
             for (String sql : RandomQueries.SETUP) {
                 plan.add(plan(tr, c, client, "setup", CorpusCase.Step.plain(sql), true, false, failures));
             }
-            List<String> queries = new RandomQueries(GENERATED_SEED, client).next(GENERATED_QUERIES);
+            RandomQueries generator = new RandomQueries(GENERATED_SEED, client);
+            List<String> queries = new ArrayList<>(generator.next(GENERATED_QUERIES));
+            queries.addAll(generator.nextWrites(GENERATED_QUERIES / 5));
             for (int i = 0; i < queries.size(); i++) {
                 Translation t;
                 try {

@@ -50,6 +50,51 @@ final class RandomQueries {
         return out;
     }
 
+    /**
+     * {@code n} writes, each followed by a read of the whole table (a write's ballot is its update count only, so the
+     * read is what shows a value one engine stored differently); the table's rows are put back every few writes.
+     */
+    List<String> nextWrites(int n) {
+        List<String> out = new ArrayList<>();
+        for (int k = 0; k < n; k++) {
+            if (k % 5 == 0) {
+                out.add("DELETE FROM " + TABLE);
+                out.addAll(SETUP.subList(1, SETUP.size()));
+            }
+            out.add(unindexed(write()));
+            out.add("SELECT id, i, j, d, s, t, dt FROM " + TABLE + " ORDER BY id");
+        }
+        return out;
+    }
+
+    /**
+     * The write with its WHERE clause reading the key as {@code (id + 0)}, which no index serves: HSQLDB 2.7.4 finds no
+     * row for a range on the key bounded by another column ({@code id BETWEEN j AND 8}), an engine bug the shepherd
+     * outvotes, which a write would carry into every later read of the table.
+     */
+    private static String unindexed(String write) {
+        int where = write.lastIndexOf(" WHERE ");
+        return where < 0 ? write : write.substring(0, where) + write.substring(where).replaceAll("\\bid\\b", "(id + 0)");
+    }
+
+    private String write() {
+        switch (random.nextInt(6)) {
+            case 0:
+                return "UPDATE " + TABLE + " SET i = " + intExpr(1) + " WHERE " + condition(1);
+            case 1:
+                return "UPDATE " + TABLE + " SET s = " + stringExpr(1) + ", t = " + stringExpr(1) + " WHERE " + condition(1);
+            case 2:
+                return "UPDATE " + TABLE + " SET d = " + decimalAssigned() + " WHERE " + condition(1);
+            case 3:
+                return "DELETE FROM " + TABLE + " WHERE " + condition(1);
+            case 4:
+                return "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt) SELECT id + 100, " + intExpr(2) + ", j, " + decimalAssigned()
+                        + ", " + stringExpr(2) + ", t, dt FROM " + TABLE + " WHERE " + condition(2);
+            default:
+                return "UPDATE " + TABLE + " SET j = " + intExpr(1) + ", d = " + decimalLeaf() + " WHERE " + condition(1);
+        }
+    }
+
     private String query() {
         switch (random.nextInt(11)) {
             case 5:
@@ -102,6 +147,23 @@ final class RandomQueries {
                 return "COALESCE(dt, DATE '2000-01-01')";
             default:
                 return "CASE WHEN dt " + comparison() + " DATE '2000-01-01' THEN 'after' ELSE 'not' END";
+        }
+    }
+
+    /**
+     * A DECIMAL(9, 2) value of at most two decimals: a value of more is stored rounded by HSQLDB, MariaDB and PostgreSQL
+     * and truncated by Derby, with the same update count (docs/benign-divergence.md, still open).
+     */
+    private String decimalAssigned() {
+        switch (random.nextInt(4)) {
+            case 0:
+                return "(d + " + decimalLeaf() + ")";
+            case 1:
+                return "(d - " + intLeaf() + ")";
+            case 2:
+                return "COALESCE(d, " + decimalLeaf() + ")";
+            default:
+                return decimalLeaf();
         }
     }
 
