@@ -206,8 +206,8 @@ class BenignDivergenceCorpusTest {
             Planned drop = plan(tr, c, client, "cleanup", CorpusCase.Step.plain(RandomQueries.CLEANUP), false, true, failures);
             if (drop != null) runOnEveryEngine(List.of(drop), all);
         }
-        System.out.printf("generated corpus (seed %d): %d queries per client on %s, %d agreed, %d refused up front%n",
-                GENERATED_SEED, GENERATED_QUERIES, all, agreed, rejected);
+        System.out.printf("generated corpus (seed %d): %d queries and %d writes per client on %s, %d agreed, %d refused up"
+                + " front%n", GENERATED_SEED, GENERATED_QUERIES, GENERATED_QUERIES / 5, all, agreed, rejected);
         assertThat(failures).as("seed %d (-Dshepherd.generated.seed=%d replays it); divergences:%s", GENERATED_SEED,
                 GENERATED_SEED, table).isEmpty();
     }
@@ -224,6 +224,7 @@ class BenignDivergenceCorpusTest {
         if (crash != null) return crash;
         String sql = p.step().sql();
         int where = sql.indexOf(" WHERE ");
+        if (!sql.startsWith("SELECT ")) return null; // a write is not run twice (the generated writes read (id + 0))
         int hsqldb = -1;
         for (int k = 0; k < all.size(); k++) {
             if (all.get(k).name().equals(Engines.HSQLDB)) hsqldb = k;
