@@ -423,8 +423,7 @@ final class Renderer {
             return anyString(caseResults((CaseExpression) inner), literals);
         }
         if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
-            @SuppressWarnings("unchecked")
-            List<Expression> args = (List<Expression>) (List<?>) ((Function) inner).getParameters();
+            List<Expression> args = arguments((Function) inner);
             String name = ((Function) inner).getName().toUpperCase(Locale.ROOT);
             if (STRING_FUNCTIONS.contains(name) || name.equals("NULLIF")) return isString(args.get(0), literals);
             return VALUE_CHOOSERS.contains(name) && anyString(args, literals);
@@ -444,10 +443,8 @@ final class Renderer {
         if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
             String name = ((Function) inner).getName().toUpperCase(Locale.ROOT);
             if (!STRING_FUNCTIONS.contains(name) && !name.equals("CONCAT")) return false;
-            for (Object arg : ((Function) inner).getParameters()) {
-                if (!constant((Expression) arg)) return false;
-            }
-            return constantString((Expression) ((Function) inner).getParameters().get(0));
+            List<Expression> args = arguments((Function) inner);
+            return args.stream().allMatch(Renderer::constant) && constantString(args.get(0));
         }
         return false;
     }
@@ -1726,13 +1723,11 @@ final class Renderer {
                     if (i > 0) {
                         out().append(" || ");
                     }
-                    Integer length = i == 0 && target.stringLiteralFirstIgnoresNoPad() ? constantLength(parts.get(0)) : null;
-                    if (length != null && parts.stream().skip(1).anyMatch(p -> isVarchar(p))) {
+                    if (i == 0 && target.stringLiteralFirstIgnoresNoPad() && constantLength(parts.get(0)) != null
+                            && parts.stream().skip(1).anyMatch(p -> isVarchar(p))) {
                         // HSQLDB types 'a' || t like its first operand, a CHAR, compared and deduplicated PAD SPACE; a
                         // VARCHAR operand makes the result a VARCHAR anyway
-                        out().append("CAST(");
-                        emit(parts.get(0));
-                        out().append(" AS ").append(target.castType(TypeKind.VARCHAR, Math.max(1, length), 0)).append(')');
+                        emitChosenValue(parts.get(0), true);
                         continue;
                     }
                     concatOperand(parts.get(i));
@@ -2025,8 +2020,7 @@ final class Renderer {
             return allIntegers(caseResults((CaseExpression) e));
         }
         if (e instanceof Function && ((Function) e).getParameters() != null && ((Function) e).getParameters().size() > 1) {
-            @SuppressWarnings("unchecked")
-            List<Expression> args = (List<Expression>) (List<?>) ((Function) e).getParameters();
+            List<Expression> args = arguments((Function) e);
             switch (((Function) e).getName().toUpperCase(Locale.ROOT)) {
                 case "COALESCE":
                 case "IFNULL":

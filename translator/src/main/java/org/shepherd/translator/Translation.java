@@ -85,6 +85,8 @@ public final class Translation {
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
     /** {@link #renderedGeneratingKeys} by dialect and key column, for the dialects that need it. */
     private final ConcurrentHashMap<String, SqlText.Rendered> generatingKeys = new ConcurrentHashMap<>();
+    /** {@link #keyParameters} per key column (an empty array: none). */
+    private final ConcurrentHashMap<String, int[]> keyParameters = new ConcurrentHashMap<>();
 
     Translation(Builder b) {
         this.clientSql = b.clientSql;
@@ -565,7 +567,16 @@ public final class Translation {
      * a statement that is not such an INSERT). A parameter bound to NULL there leaves the key to the engine, as a NULL
      * written in the statement does ({@link Bound#rowsGeneratingKey}).
      */
-    public synchronized int[] keyParameters(String keyColumn) {
+    public int[] keyParameters(String keyColumn) {
+        // asked once per secondary for every INSERT into an identity table that names the key: read without the lock
+        int[] found = keyParameters.computeIfAbsent(SchemaCatalog.key(keyColumn), k -> {
+            int[] of = keyParametersOf(keyColumn);
+            return of == null ? new int[0] : of;
+        });
+        return found.length == 0 ? null : found.clone();
+    }
+
+    private synchronized int[] keyParametersOf(String keyColumn) {
         int column = insertValuesOf(ast) == null ? -1 : insertColumnIndex(keyColumn);
         if (column < 0) return null;
         List<ExpressionList<Expression>> rows = rows(ast);
