@@ -43,13 +43,14 @@ class BenchCliTest {
     /**
      * A real cbs shepherd process over three Derby servers; {@code replica} is killed 2 s into the run and restarted
      * 2 s later; the shepherd probes it every second, replays what it missed, and it serves again before the run ends
-     * (12 s: slack for a busy CI machine). Returns the JSON document; the run must have exited 0 (the replica caught up).
+     * (12 s: slack for a busy CI machine; 3 s of warm-up, as the first transactions on cold Derby servers took over 3 s
+     * there once). Returns the JSON document; the run must have exited 0 (the replica caught up).
      */
     private JsonNode crashRun(String replica) throws Exception {
         Path launcher = BenchTestSupport.shepherdLauncher(dir);
         Path json = dir.resolve("crash.json");
         int exit = bench("--scenario", "crash", "--crash-replica", replica, "--warehouses", "1", "--terminals", "1", "--warmup",
-            "1", "--duration", "12", "--crash-at", "2", "--crash-for", "2", "--cpu-percent", "0", "--work-dir",
+            "3", "--duration", "12", "--crash-at", "2", "--crash-for", "2", "--cpu-percent", "0", "--work-dir",
             dir.resolve("work").toString(), "--json", json.toString(), "--shepherd", launcher.toString(), "--shepherd-set",
             "replica.probe.max.ms=1000");
 
@@ -130,6 +131,24 @@ class BenchCliTest {
         assertThat(bound.note()).contains("at least");
         assertThat(CatchUp.of(samples.subList(0, 5), "r3", 2.0, 4.5).ratio()).as("never up again").isNull();
         assertThat(CatchUp.of(samples, "r3", null, null).note()).contains("never crashed");
+    }
+
+    @Test
+    void withNoCommitBeforeTheCrashTheNormalRateIsTheOthersSlopeAfterTheCatchUp() {
+        // a cold start: nothing committed before the crash at 2 s; r3 recovering from 5 s, up at 6 s; r1 at 8/s afterwards
+        List<CrashRun.Sample> samples = new ArrayList<>();
+        double[][] rows = {{0, -1, -1}, {1, -1, -1}, {2.1, 0, -1}, {3, 4, -1}, {5, 20, 0}, {6, 28, 28}, {7, 36, 36}, {8, 44, 44}};
+        String[] r3States = {"up", "up", "down", "down", "recovering", "up", "up", "up"};
+        for (int i = 0; i < rows.length; i++) {
+            samples.add(new CrashRun.Sample(rows[i][0], Map.of(
+                "r1", new CrashRun.ReplicaState("up", null, (long) rows[i][1], 0, true),
+                "r3", new CrashRun.ReplicaState(r3States[i], null, (long) rows[i][2], 0, false)), null));
+        }
+        CatchUp c = CatchUp.of(samples, "r3", 2.0, 4.5);
+        assertThat(c.normalTps()).isEqualTo(8.0);
+        assertThat(c.catchUpTps()).isEqualTo(28.0);
+        assertThat(c.ratio()).isEqualTo(3.5);
+        assertThat(c.note()).contains("3.50x the normal rate of 8.0/s after the catch-up (nothing committed before the crash)");
     }
 
     @Test
