@@ -108,21 +108,16 @@ class BenchCliTest {
     @Test
     void catchUpRateIsTheRecoveringSlopeOverTheNormalSlope() {
         // 10 tx/s before the crash at 2 s; r3 stuck at 20 while down, recovering from 5 s, up at 6 s with barrier 60
-        List<CrashRun.Sample> samples = new ArrayList<>();
-        double[][] rows = {{0, 0, 0}, {1, 10, 10}, {2.1, 21, 20}, {3, 30, 20}, {4, 40, 20}, {5, 50, 30}, {6, 60, 60}, {7, 70, 70}};
-        String[] r3States = {"up", "up", "down", "down", "down", "recovering", "up", "up"};
-        for (int i = 0; i < rows.length; i++) {
-            samples.add(new CrashRun.Sample(rows[i][0], Map.of(
-                "r1", new CrashRun.ReplicaState("up", null, (long) rows[i][1], 0, true),
-                "r3", new CrashRun.ReplicaState(r3States[i], null, (long) rows[i][2], 0, false)), null));
-        }
+        List<CrashRun.Sample> samples = r1AndR3(
+            new double[][] {{0, 0, 0}, {1, 10, 10}, {2.1, 21, 20}, {3, 30, 20}, {4, 40, 20}, {5, 50, 30}, {6, 60, 60}, {7, 70, 70}},
+            new String[] {"up", "up", "down", "down", "down", "recovering", "up", "up"});
         CatchUp c = CatchUp.of(samples, "r3", 2.0, 4.5);
         assertThat(c.normalTps()).isEqualTo(10.0);
         assertThat(c.catchUpTps()).isEqualTo(30.0);
         assertThat(c.ratio()).isEqualTo(3.0);
         assertThat(c.lowerBound()).isFalse();
         assertThat(c.caughtUpAtS()).isEqualTo(6.0);
-        r3States[5] = "down"; // caught up between two samples: measured from the last down sample, a lower bound
+        // caught up between two samples: measured from the last down sample, a lower bound
         samples.set(5, new CrashRun.Sample(5, Map.of("r1", new CrashRun.ReplicaState("up", null, 50, 0, true),
             "r3", new CrashRun.ReplicaState("down", null, 20, 0, false)), null));
         CatchUp bound = CatchUp.of(samples, "r3", 2.0, 4.5);
@@ -133,17 +128,23 @@ class BenchCliTest {
         assertThat(CatchUp.of(samples, "r3", null, null).note()).contains("never crashed");
     }
 
-    @Test
-    void withNoCommitBeforeTheCrashTheNormalRateIsTheOthersSlopeAfterTheCatchUp() {
-        // a cold start: nothing committed before the crash at 2 s; r3 recovering from 5 s, up at 6 s; r1 at 8/s afterwards
+    /** Samples of r1 (up, the primary) and r3: each row is seconds, r1's barrier, r3's barrier; r3's states beside. */
+    private static List<CrashRun.Sample> r1AndR3(double[][] rows, String[] r3States) {
         List<CrashRun.Sample> samples = new ArrayList<>();
-        double[][] rows = {{0, -1, -1}, {1, -1, -1}, {2.1, 0, -1}, {3, 4, -1}, {5, 20, 0}, {6, 28, 28}, {7, 36, 36}, {8, 44, 44}};
-        String[] r3States = {"up", "up", "down", "down", "recovering", "up", "up", "up"};
         for (int i = 0; i < rows.length; i++) {
             samples.add(new CrashRun.Sample(rows[i][0], Map.of(
                 "r1", new CrashRun.ReplicaState("up", null, (long) rows[i][1], 0, true),
                 "r3", new CrashRun.ReplicaState(r3States[i], null, (long) rows[i][2], 0, false)), null));
         }
+        return samples;
+    }
+
+    @Test
+    void withNoCommitBeforeTheCrashTheNormalRateIsTheOthersSlopeAfterTheCatchUp() {
+        // a cold start: nothing committed before the crash at 2 s; r3 recovering from 5 s, up at 6 s; r1 at 8/s afterwards
+        List<CrashRun.Sample> samples = r1AndR3(
+            new double[][] {{0, -1, -1}, {1, -1, -1}, {2.1, 0, -1}, {3, 4, -1}, {5, 20, 0}, {6, 28, 28}, {7, 36, 36}, {8, 44, 44}},
+            new String[] {"up", "up", "down", "down", "recovering", "up", "up", "up"});
         CatchUp c = CatchUp.of(samples, "r3", 2.0, 4.5);
         assertThat(c.normalTps()).isEqualTo(8.0);
         assertThat(c.catchUpTps()).isEqualTo(28.0);
