@@ -64,6 +64,7 @@ import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.update.UpdateSet;
+import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.Distinct;
@@ -91,6 +92,7 @@ import net.sf.jsqlparser.util.deparser.StatementDeParser;
 
 import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.translator.SchemaCatalog.ColumnType;
+import org.shepherd.translator.dialect.Dialect.DecimalStore;
 import org.shepherd.translator.dialect.Dialect.IntegerArithmetic;
 import org.shepherd.translator.dialect.Dialect.TypeKind;
 
@@ -178,10 +180,22 @@ final class Renderer {
                 addToScope(scope, update.getFromItem());
                 addToScope(scope, update.getJoins());
                 scopes.push(scope);
+                List<Runnable> unmark = StoredDecimal.mark(update, catalog);
                 try {
                     return super.visit(update, context);
                 } finally {
+                    unmark.forEach(Runnable::run);
                     scopes.pop();
+                }
+            }
+
+            @Override
+            public <S> StringBuilder visit(Insert insert, S context) {
+                List<Runnable> unmark = StoredDecimal.mark(insert, catalog);
+                try {
+                    return super.visit(insert, context);
+                } finally {
+                    unmark.forEach(Runnable::run);
                 }
             }
 
@@ -610,6 +624,10 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(Function f, S context) {
+            if (f instanceof StoredDecimal stored) {
+                storedDecimal(stored);
+                return out();
+            }
             String name = f.getName() == null ? "" : f.getName().toUpperCase(Locale.ROOT);
             List<Expression> args = arguments(f);
             if (f.isEscaped() || f.getNamedParameters() != null || f.getMultipartName().size() > 1) {
@@ -833,6 +851,50 @@ final class Renderer {
                 emit(s);
             }
             out().append(')');
+        }
+
+        /**
+         * A value stored into a DECIMAL(p, s) column ({@link StoredDecimal}), with the client's rule for the digits past s
+         * written out where this target's differs: TRUNC(value, s) (a Derby or Db2 client) or ROUND(value, s) (the others'
+         * half away from zero; Derby's emulated). Not where the value visibly has at most s decimals, nor for a lone {@code
+         * ?} of a Derby client on an engine that types it as the column (HSQLDB, which would type it DECIMAL(p, 0) inside
+         * TRUNC: its bound value is truncated as Derby's is). A MySQL client's {@code ?} is first given a DECIMAL type wide
+         * enough for what was bound on an engine that would type it from the column or its other operand.
+         */
+        private void storedDecimal(StoredDecimal stored) {
+            boolean truncate = client.decimalStore() == DecimalStore.TRUNCATES;
+            List<Runnable> untype = new ArrayList<>();
+            Expression value = typedParameters(stored, truncate, untype);
+            try {
+                Integer decimals = decimals(value);
+                // a lone ? takes the column's type there: the bound value is truncated as it is bound (HSQLDB too)
+                boolean boundTruncated = truncate && target.parameterTakesOperandType() && unparenthesized(value) instanceof JdbcParameter;
+                if (decimals != null && decimals <= stored.scale() || boundTruncated
+                        || target.decimalStore() == (truncate ? DecimalStore.TRUNCATES : DecimalStore.ROUNDS)) {
+                    emit(value);
+                } else if (truncate) {
+                    String function = target.truncateFunction();
+                    out().append(function == null ? "CAST(" : function + "(");
+                    emit(value);
+                    out().append(function == null ? " AS " + target.castType(TypeKind.DECIMAL, 31, stored.scale()) + ")"
+                            : ", " + stored.scale() + ")");
+                } else if (!target.supportsRound()) {
+                    if (stored.scale() > MAX_DERBY_ROUND_PLACES) {
+                        throw TranslationException.unsupported("A value of possibly more than " + stored.scale() + " decimals stored"
+                                + " into a DECIMAL column of scale " + stored.scale() + " is rounded by " + client.name() + " and"
+                                + " truncated by a " + target.name() + " replica, whose rounding Shepherd emulates only to "
+                                + MAX_DERBY_ROUND_PLACES + " places: round the value in the application");
+                    }
+                    Expression operand = value instanceof BinaryExpression ? new ParenthesedExpressionList<>(value) : value;
+                    derbyRound(List.of(operand, new LongValue(stored.scale())));
+                } else {
+                    out().append("ROUND(");
+                    emit(value);
+                    out().append(", ").append(stored.scale()).append(')');
+                }
+            } finally {
+                untype.forEach(Runnable::run);
+            }
         }
 
         /**
@@ -1976,6 +2038,119 @@ final class Renderer {
         }
         return (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication)
                 && numeric(inner) == Numeric.INTEGER;
+    }
+
+    /** Decimal places a ? bound for a MySQL client keeps on an engine that types it as a DECIMAL, past the column's scale. */
+    static final int PARAMETER_EXTRA_PLACES = 10;
+
+    /**
+     * {@code stored}'s value with each {@code ?} that is the whole value or an operand of its {@code +}, {@code -} and
+     * {@code *} typed as a MySQL client's engine types it, as what was bound, where the target would type it from the
+     * column or the other operand ({@link Dialect#parameterTakesOperandType}: Derby, HSQLDB): {@code CAST(? AS
+     * DECIMAL(31, s + 10))}; and a Derby client's {@code ?} beside a non-integer operand, which Derby keeps as bound, where
+     * the target cuts it to that operand's scale ({@link Dialect#parameterTakesDecimalOperandScale}: HSQLDB). The tree is
+     * changed in place; {@code untype} puts it back.
+     */
+    private Expression typedParameters(StoredDecimal stored, boolean truncate, List<Runnable> untype) {
+        boolean asBound = !truncate && !client.parameterTakesOperandType() && target.parameterTakesOperandType();
+        boolean besideDecimals = !client.parameterTakesDecimalOperandScale() && target.parameterTakesDecimalOperandScale();
+        int places = Math.min(stored.scale() + PARAMETER_EXTRA_PLACES, 30 - (stored.precision() - stored.scale()));
+        if (!asBound && !besideDecimals || places <= stored.scale()) return stored.value();
+        if (asBound && unparenthesized(stored.value()) instanceof JdbcParameter) return wideParameter(stored.value(), places);
+        typeOperandParameters(stored.value(), places, asBound, untype);
+        return stored.value();
+    }
+
+    /**
+     * Through parentheses, signs, {@code +}, {@code -} and {@code *}: a {@code ?} operand becomes a wide DECIMAL (only
+     * beside a non-integer operand unless {@code besideIntegers}).
+     */
+    private void typeOperandParameters(Expression e, int places, boolean besideIntegers, List<Runnable> untype) {
+        Expression inner = unparenthesized(e);
+        if (inner instanceof SignedExpression signed) {
+            typeOperandParameters(signed.getExpression(), places, besideIntegers, untype);
+        } else if (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication) {
+            BinaryExpression b = (BinaryExpression) inner;
+            Expression left = b.getLeftExpression();
+            Expression right = b.getRightExpression();
+            typeOperand(left, besideIntegers || numeric(right) != Numeric.INTEGER, b::setLeftExpression, places, besideIntegers, untype);
+            typeOperand(right, besideIntegers || numeric(left) != Numeric.INTEGER, b::setRightExpression, places, besideIntegers, untype);
+        }
+    }
+
+    private void typeOperand(Expression operand, boolean widen, java.util.function.Consumer<Expression> set, int places,
+            boolean besideIntegers, List<Runnable> untype) {
+        if (unparenthesized(operand) instanceof JdbcParameter) {
+            if (widen) {
+                set.accept(wideParameter(operand, places));
+                untype.add(() -> set.accept(operand));
+            }
+        } else {
+            typeOperandParameters(operand, places, besideIntegers, untype);
+        }
+    }
+
+    private static Expression wideParameter(Expression parameter, int places) {
+        return new CastExpression("CAST", parameter, "DECIMAL(31, " + places + ")");
+    }
+
+    /**
+     * The most decimal places {@code e} can have, by the statement text and the catalog (exact numbers: literals,
+     * DECIMAL and integer columns, their {@code +}, {@code -}, {@code *}, CASE, COALESCE, CAST, ROUND and TRUNC to a
+     * literal number of places), else null.
+     */
+    private Integer decimals(Expression e) {
+        Expression inner = unparenthesized(e);
+        if (inner instanceof NullValue || inner instanceof LongValue) return 0;
+        if (inner instanceof DoubleValue) {
+            String text = inner.toString();
+            if (text.indexOf('e') >= 0 || text.indexOf('E') >= 0) return null;
+            int dot = text.indexOf('.');
+            return dot < 0 ? 0 : text.length() - dot - 1;
+        }
+        if (inner instanceof StoredDecimal stored) return stored.scale();
+        if (inner instanceof Column) {
+            ColumnType type = typeOf(inner);
+            if (type == null) return null;
+            return type.isInteger() ? Integer.valueOf(0) : type.kind() == TypeKind.DECIMAL ? Integer.valueOf(type.scale()) : null;
+        }
+        if (inner instanceof SignedExpression signed) return decimals(signed.getExpression());
+        if (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication) {
+            Integer l = decimals(((BinaryExpression) inner).getLeftExpression());
+            Integer r = decimals(((BinaryExpression) inner).getRightExpression());
+            if (l == null || r == null) return null;
+            return inner instanceof Multiplication ? l + r : Math.max(l, r);
+        }
+        if (inner instanceof CastExpression cast) {
+            try {
+                SqlTypes.Spec spec = SqlTypes.parse(cast.getColDataType().toString(), client);
+                return spec.isInteger() ? Integer.valueOf(0) : spec.kind() == TypeKind.DECIMAL ? Integer.valueOf(spec.scale()) : null;
+            } catch (TranslationException notPortable) {
+                return null;
+            }
+        }
+        if (inner instanceof CaseExpression c) return mostDecimals(caseResults(c));
+        if (inner instanceof Function f && f.getName() != null) {
+            String name = f.getName().toUpperCase(Locale.ROOT);
+            List<Expression> args = f.getParameters() == null ? List.of() : arguments(f);
+            if (VALUE_CHOOSERS.contains(name) && !"CONCAT".equals(name)) return mostDecimals(args);
+            if (Set.of("ROUND", "TRUNC", "TRUNCATE").contains(name) && args.size() == 2 && args.get(1) instanceof LongValue n
+                    && n.getValue() >= 0) {
+                Integer of = decimals(args.get(0));
+                return of == null ? Integer.valueOf((int) n.getValue()) : Integer.valueOf(Math.min(of, (int) n.getValue()));
+            }
+        }
+        return null;
+    }
+
+    private Integer mostDecimals(List<Expression> values) {
+        int most = 0;
+        for (Expression v : values) {
+            Integer d = decimals(v);
+            if (d == null) return null;
+            most = Math.max(most, d);
+        }
+        return most;
     }
 
     /** What the statement text and the catalog's column types say about an operand's type. */

@@ -49,4 +49,14 @@ public class Db2Dialect extends NoIfExistsDialect {
     public SequenceDefaults sequenceDefaults() {
         return new SequenceDefaults("INTEGER", false, false);
     }
+
+    @Override
+    public DecimalStore decimalStore() {
+        return DecimalStore.TRUNCATES;
+    }
+
+    @Override
+    public boolean parameterTakesOperandType() {
+        return true;
+    }
 }

@@ -130,4 +130,14 @@ public class DerbyDialect extends NoIfExistsDialect {
     public boolean misreadsNullInValueLists() {
         return true;
     }
+
+    @Override
+    public DecimalStore decimalStore() {
+        return DecimalStore.TRUNCATES;
+    }
+
+    @Override
+    public boolean parameterTakesOperandType() {
+        return true;
+    }
 }

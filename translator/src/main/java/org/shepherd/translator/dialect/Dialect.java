@@ -219,6 +219,38 @@ public abstract class Dialect {
         return false;
     }
 
+    /** What storing a number with more decimals than a DECIMAL column keeps does to the digits past its scale. */
+    public enum DecimalStore {
+        /** Drops them (Derby, Db2). */
+        TRUNCATES,
+        /** Rounds half away from zero (MySQL, MariaDB, PostgreSQL). */
+        ROUNDS,
+        /** Either, by the value's form (HSQLDB 2.7 truncates a column, a literal or a parameter and rounds a product). */
+        DEPENDS
+    }
+
+    /** See {@link DecimalStore}: what an INSERT or UPDATE storing {@code 1.005} into a DECIMAL(9, 2) column stores. */
+    public DecimalStore decimalStore() {
+        return DecimalStore.ROUNDS;
+    }
+
+    /**
+     * A {@code ?} operand of {@code +}, {@code -} or {@code *} beside a DECIMAL operand is cut to that operand's scale as
+     * it is bound (HSQLDB: {@code d + ?} with 1.00 and -0.005 is 1.00); Derby keeps what was bound (0.995).
+     */
+    public boolean parameterTakesDecimalOperandScale() {
+        return false;
+    }
+
+    /**
+     * A {@code ?} stored into a column takes the column's type, a {@code ?} operand of {@code +}, {@code -} or {@code *} an
+     * integer other operand's (Derby, HSQLDB, Db2: a value bound with more decimals loses them as it is bound), rather
+     * than the bound value's (MySQL, MariaDB, PostgreSQL).
+     */
+    public boolean parameterTakesOperandType() {
+        return false;
+    }
+
     /** {@code SUBSTR(s, p, n)} fails (22011) when p or p + n reaches past the end of s, instead of returning what is there. */
     public boolean substrFailsPastEnd() {
         return false;

@@ -75,4 +75,19 @@ public class HsqldbDialect extends Dialect {
     public boolean stringLiteralsAreFixedLength() {
         return true;
     }
+
+    @Override
+    public DecimalStore decimalStore() {
+        return DecimalStore.DEPENDS;
+    }
+
+    @Override
+    public boolean parameterTakesOperandType() {
+        return true;
+    }
+
+    @Override
+    public boolean parameterTakesDecimalOperandScale() {
+        return true;
+    }
 }
