@@ -165,22 +165,24 @@ class BenignDivergenceCorpusTest {
             RandomQueries generator = new RandomQueries(GENERATED_SEED, client);
             // the queries first, judged before the writes change the table (an engine bug is recognised by running a
             // query again on the same rows), then the writes
-            List<List<String>> phases = List.of(generator.next(GENERATED_QUERIES), generator.nextWrites(GENERATED_QUERIES / 5));
+            List<List<RandomQueries.Generated>> phases = List.of(generator.next(GENERATED_QUERIES),
+                    generator.nextWrites(GENERATED_QUERIES / 5));
             for (int phase = 0; phase < phases.size(); phase++) {
                 List<Planned> run = new ArrayList<>(plan);
                 plan.clear();
-                List<String> statements = phases.get(phase);
+                List<RandomQueries.Generated> statements = phases.get(phase);
                 for (int i = 0; i < statements.size(); i++) {
+                    RandomQueries.Generated g = statements.get(i);
                     Translation t;
                     try {
-                        t = tr.translate(statements.get(i));
+                        t = tr.translate(g.sql());
                     } catch (SQLException refused) {
                         rejected++;
                         continue;
                     }
                     String label = "generated [" + client + "] " + (phase == 0 ? "query " : "write step ") + (i + 1);
-                    run.add(new Planned(label, c, client, CorpusCase.Step.plain(statements.get(i)),
-                            t.bind(List.of(), AnswerReader.fixedSource()), false, false));
+                    CorpusCase.Step step = new CorpusCase.Step(g.sql(), g.params(), null, null, null, null, List.of(), null);
+                    run.add(new Planned(label, c, client, step, t.bind(g.params(), AnswerReader.fixedSource()), false, false));
                 }
                 run.removeIf(Objects::isNull);
                 agreed += judgeGenerated(tr, run, all, failures, table);
@@ -218,8 +220,9 @@ class BenignDivergenceCorpusTest {
                         + p.step().sql() + "): " + engineBug);
                 continue;
             }
-            failures.add(p.label() + ": " + (same ? "failed" : "different answers") + ": " + p.step().sql());
-            table.append(String.format("%n%s  %s%n", p.label(), p.step().sql()));
+            String params = p.step().params().isEmpty() ? "" : "  bound " + p.step().params();
+            failures.add(p.label() + ": " + (same ? "failed" : "different answers") + ": " + p.step().sql() + params);
+            table.append(String.format("%n%s  %s%s%n", p.label(), p.step().sql(), params));
             for (int k = 0; k < all.size(); k++) {
                 table.append(String.format("    %-14s %s%n", all.get(k).name(), row.get(k).cell()));
             }
@@ -261,8 +264,9 @@ class BenignDivergenceCorpusTest {
         // both forms again, now (later writes may have changed the table since): HSQLDB answering the same question
         // differently once no index serves it is the bug
         Engine engine = all.get(hsqldb);
-        Observation plain = AnswerReader.run(engine, tr.translate(sql).bind(List.of(), AnswerReader.fixedSource()), null);
-        Observation again = AnswerReader.run(engine, tr.translate(unindexed).bind(List.of(), AnswerReader.fixedSource()), null);
+        List<Object> params = p.step().params();
+        Observation plain = AnswerReader.run(engine, tr.translate(sql).bind(params, AnswerReader.fixedSource()), null);
+        Observation again = AnswerReader.run(engine, tr.translate(unindexed).bind(params, AnswerReader.fixedSource()), null);
         engine.connection().rollback();
         boolean bug = plain.error() == null && again.error() == null && !again.ballot().equals(plain.ballot());
         return bug ? "HSQLDB's range scan of an index with a bound from the same row" : null;

@@ -1,5 +1,6 @@
 package org.shepherd.hetero;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -7,8 +8,9 @@ import java.util.Random;
 /**
  * Random queries over one small table of awkward values (NULLs, zero, negatives, empty and blank-padded strings,
  * mixed case, a leap day), written in a client's dialect, for the generated part of the benign-divergence corpus: every
- * engine must give the voter the same ballot for each, or the translator must refuse it up front. The same seed gives
- * the same queries.
+ * engine must give the voter the same ballot for each, or the translator must refuse it up front. Some compare a
+ * column with a {@code ?}, or store one, bound to an awkward value (blank-padded strings, three decimals). The same seed
+ * gives the same queries.
  */
 final class RandomQueries {
 
@@ -32,8 +34,17 @@ final class RandomQueries {
     private static final String[] STRING_COLUMNS = {"s", "t"};
     private static final String[] STRING_LITERALS = {"''", "'a'", "'abc'", "'A'", "' x'", "'zz'", "'a b'"};
 
+    /** Values for {@code ?} markers: strings with leading and trailing blanks, empty, mixed case. */
+    private static final String[] STRING_VALUES = {"", "a", "a ", "abc", "A", " x", "x ", "a b ", "a b", "zz"};
+
+    /** A statement and the values bound to its markers, in order. */
+    record Generated(String sql, List<Object> params) {
+    }
+
     private final Random random;
     private final boolean mysql;
+    /** The values of the statement being generated, in the order of its markers. */
+    private List<Object> params = new ArrayList<>();
 
     /**
      * @param client the client dialect the queries are written in: "derby" (standard SQL) or "mysql"
@@ -44,25 +55,38 @@ final class RandomQueries {
     }
 
     /** {@code n} queries. */
-    List<String> next(int n) {
-        List<String> out = new ArrayList<>(n);
-        for (int k = 0; k < n; k++) out.add(query());
+    List<Generated> next(int n) {
+        List<Generated> out = new ArrayList<>(n);
+        for (int k = 0; k < n; k++) out.add(generated(query()));
         return out;
+    }
+
+    /** {@code sql} with the values its generation bound; the next statement starts with none. */
+    private Generated generated(String sql) {
+        Generated g = new Generated(sql, params);
+        params = new ArrayList<>();
+        return g;
+    }
+
+    /** A {@code ?} bound to {@code value}. */
+    private String param(Object value) {
+        params.add(value);
+        return "?";
     }
 
     /**
      * {@code n} writes, each followed by a read of the whole table (a write's ballot is its update count only, so the
      * read is what shows a value one engine stored differently); the table's rows are put back every few writes.
      */
-    List<String> nextWrites(int n) {
-        List<String> out = new ArrayList<>();
+    List<Generated> nextWrites(int n) {
+        List<Generated> out = new ArrayList<>();
         for (int k = 0; k < n; k++) {
             if (k % 5 == 0) {
-                out.add("DELETE FROM " + TABLE);
-                out.addAll(SETUP.subList(1, SETUP.size()));
+                out.add(new Generated("DELETE FROM " + TABLE, List.of()));
+                SETUP.subList(1, SETUP.size()).forEach(sql -> out.add(new Generated(sql, List.of())));
             }
-            out.add(unindexed(write()));
-            out.add("SELECT id, i, j, d, s, t, dt FROM " + TABLE + " ORDER BY id");
+            out.add(generated(unindexed(write())));
+            out.add(new Generated("SELECT id, i, j, d, s, t, dt FROM " + TABLE + " ORDER BY id", List.of()));
         }
         return out;
     }
@@ -78,7 +102,13 @@ final class RandomQueries {
     }
 
     private String write() {
-        switch (random.nextInt(6)) {
+        switch (random.nextInt(8)) {
+            case 6:
+                return "UPDATE " + TABLE + " SET " + STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)] + " = " + stringValue()
+                        + " WHERE " + condition(1);
+            case 7:
+                return "UPDATE " + TABLE + " SET i = i + " + param((long) random.nextInt(21) - 10) + ", d = "
+                        + (random.nextBoolean() ? "d + " : "") + param(decimalValue()) + " WHERE " + condition(1);
             case 0:
                 return "UPDATE " + TABLE + " SET i = " + intExpr(1) + " WHERE " + condition(1);
             case 1:
@@ -98,7 +128,9 @@ final class RandomQueries {
     private String query() {
         switch (random.nextInt(11)) {
             case 5:
+                int before = params.size();
                 String key = columnString();
+                params.addAll(new ArrayList<>(params.subList(before, params.size()))); // the key is written twice
                 return "SELECT " + key + " AS g, COUNT(*) AS n, MIN(id) AS low FROM " + TABLE + " GROUP BY " + key
                         + " ORDER BY low";
             case 6:
@@ -270,7 +302,11 @@ final class RandomQueries {
 
     private String condition(int depth) {
         if (depth >= DEPTH_MAX) return intLeaf() + " < " + intLeaf();
-        switch (random.nextInt(14)) {
+        switch (random.nextInt(16)) {
+            case 14:
+                return parameterComparison();
+            case 15:
+                return STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)] + " IN (" + stringValue() + ", " + stringValue() + ")";
             case 0:
                 return intExpr(depth + 1) + " " + comparison() + " " + intExpr(depth + 1);
             case 1:
@@ -302,6 +338,31 @@ final class RandomQueries {
             default:
                 return decimalExpr(depth + 1) + " " + comparison() + " " + decimalLeaf();
         }
+    }
+
+    /** A column compared with a {@code ?}: the marker's type comes from the column on every engine. */
+    private String parameterComparison() {
+        switch (random.nextInt(4)) {
+            case 0:
+                return INT_COLUMNS[random.nextInt(INT_COLUMNS.length)] + " " + comparison() + " " + param((long) random.nextInt(21) - 10);
+            case 1:
+                return "d " + comparison() + " " + param(decimalValue());
+            case 2:
+                return STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)] + " LIKE " + param(
+                        STRING_VALUES[random.nextInt(STRING_VALUES.length)] + (random.nextBoolean() ? "%" : "_"));
+            default:
+                return STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)] + " " + comparison() + " " + stringValue();
+        }
+    }
+
+    private String stringValue() {
+        return param(STRING_VALUES[random.nextInt(STRING_VALUES.length)]);
+    }
+
+    /** A decimal of two or three places (three: more than the DECIMAL(9, 2) column keeps). */
+    private BigDecimal decimalValue() {
+        int places = 2 + random.nextInt(2);
+        return BigDecimal.valueOf(random.nextInt(4001) - 2000, places);
     }
 
     private String comparison() {

@@ -244,6 +244,19 @@ final class Renderer {
         }
     }
 
+    /** The expression holds a {@code ?}. */
+    private static boolean holdsMarker(Expression e) {
+        boolean[] found = new boolean[1];
+        e.accept(new net.sf.jsqlparser.expression.ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(JdbcParameter parameter, S context) {
+                found[0] = true;
+                return null;
+            }
+        }, null);
+        return found[0];
+    }
+
     /** The names of the columns an expression reads (subqueries aside). */
     private static Set<String> columnsRead(Expression e) {
         Set<String> names = new HashSet<>();
@@ -856,21 +869,21 @@ final class Renderer {
         /**
          * A value stored into a DECIMAL(p, s) column ({@link StoredDecimal}), with the client's rule for the digits past s
          * written out where this target's differs: TRUNC(value, s) (a Derby or Db2 client) or ROUND(value, s) (the others'
-         * half away from zero; Derby's emulated). Not where the value visibly has at most s decimals, nor for a lone {@code
-         * ?} of a Derby client on an engine that types it as the column (HSQLDB, which would type it DECIMAL(p, 0) inside
-         * TRUNC: its bound value is truncated as Derby's is). A MySQL client's {@code ?} is first given a DECIMAL type wide
-         * enough for what was bound on an engine that would type it from the column or its other operand.
+         * half away from zero; Derby's emulated). Not where the value visibly has at most s decimals. Where it is written out
+         * on an engine that types a {@code ?} from the column or its other operand, the {@code ?} is first given a DECIMAL
+         * type wide enough for what was bound ({@link #typedParameters}).
          */
         private void storedDecimal(StoredDecimal stored) {
             boolean truncate = client.decimalStore() == DecimalStore.TRUNCATES;
+            if (target.decimalStore() == (truncate ? DecimalStore.TRUNCATES : DecimalStore.ROUNDS)) {
+                emit(stored.value());
+                return;
+            }
             List<Runnable> untype = new ArrayList<>();
-            Expression value = typedParameters(stored, truncate, untype);
+            Expression value = typedParameters(stored, untype);
             try {
                 Integer decimals = decimals(value);
-                // a lone ? takes the column's type there: the bound value is truncated as it is bound (HSQLDB too)
-                boolean boundTruncated = truncate && target.parameterTakesOperandType() && unparenthesized(value) instanceof JdbcParameter;
-                if (decimals != null && decimals <= stored.scale() || boundTruncated
-                        || target.decimalStore() == (truncate ? DecimalStore.TRUNCATES : DecimalStore.ROUNDS)) {
+                if (decimals != null && decimals <= stored.scale()) {
                     emit(value);
                 } else if (truncate) {
                     String function = target.truncateFunction();
@@ -2044,20 +2057,23 @@ final class Renderer {
     static final int PARAMETER_EXTRA_PLACES = 10;
 
     /**
-     * {@code stored}'s value with each {@code ?} that is the whole value or an operand of its {@code +}, {@code -} and
-     * {@code *} typed as a MySQL client's engine types it, as what was bound, where the target would type it from the
-     * column or the other operand ({@link Dialect#parameterTakesOperandType}: Derby, HSQLDB): {@code CAST(? AS
-     * DECIMAL(31, s + 10))}; and a Derby client's {@code ?} beside a non-integer operand, which Derby keeps as bound, where
-     * the target cuts it to that operand's scale ({@link Dialect#parameterTakesDecimalOperandScale}: HSQLDB). The tree is
-     * changed in place; {@code untype} puts it back.
+     * {@code stored}'s value, about to be rounded or truncated explicitly on a target that types a {@code ?} from the
+     * column or the other operand ({@link Dialect#parameterTakesOperandType}: Derby, HSQLDB, Db2), with each {@code ?}
+     * typed {@code DECIMAL(31, s + 10)}, which keeps what was bound for the explicit rule to act on: a lone {@code ?}
+     * (typed as the column, it would be rounded or cut as it is bound), an operand of {@code +}, {@code -} or {@code *}
+     * beside an integer for a client whose engine keeps what was bound there (MySQL), and beside a DECIMAL where the
+     * target cuts it to that operand's scale and the client's engine does not ({@link
+     * Dialect#parameterTakesDecimalOperandScale}: HSQLDB, not Derby). The tree is changed in place; {@code untype} puts it
+     * back.
      */
-    private Expression typedParameters(StoredDecimal stored, boolean truncate, List<Runnable> untype) {
-        boolean asBound = !truncate && !client.parameterTakesOperandType() && target.parameterTakesOperandType();
-        boolean besideDecimals = !client.parameterTakesDecimalOperandScale() && target.parameterTakesDecimalOperandScale();
+    private Expression typedParameters(StoredDecimal stored, List<Runnable> untype) {
         int places = Math.min(stored.scale() + PARAMETER_EXTRA_PLACES, 30 - (stored.precision() - stored.scale()));
-        if (!asBound && !besideDecimals || places <= stored.scale()) return stored.value();
-        if (asBound && unparenthesized(stored.value()) instanceof JdbcParameter) return wideParameter(stored.value(), places);
-        typeOperandParameters(stored.value(), places, asBound, untype);
+        if (!target.parameterTakesOperandType() || places <= stored.scale()) return stored.value();
+        if (unparenthesized(stored.value()) instanceof JdbcParameter) return wideParameter(stored.value(), places);
+        boolean besideIntegers = !client.parameterTakesOperandType();
+        if (besideIntegers || !client.parameterTakesDecimalOperandScale() && target.parameterTakesDecimalOperandScale()) {
+            typeOperandParameters(stored.value(), places, besideIntegers, untype);
+        }
         return stored.value();
     }
 
@@ -2344,11 +2360,15 @@ final class Renderer {
                 }
             }
         }
-        if (target.family() != Dialect.Family.MYSQL) return;
+        if (target.family() != Dialect.Family.MYSQL) {
+            refuseMarkersInGroupedItems(select, keys);
+            return;
+        }
         boolean changed = false;
         for (int i = 0; i < keys.size(); i++) {
             Expression key = keys.get(i);
-            if (unparenthesized(key) instanceof Column || key instanceof LongValue) continue;
+            // a key holding a ? equals a select item's text, not necessarily its value (each marker is bound apart)
+            if (unparenthesized(key) instanceof Column || key instanceof LongValue || holdsMarker(key)) continue;
             for (SelectItem<?> item : select.getSelectItems()) {
                 if (item.getAlias() != null && item.getExpression() != null
                         && unparenthesized(item.getExpression()).toString().equals(unparenthesized(key).toString())
@@ -2360,6 +2380,21 @@ final class Renderer {
             }
         }
         if (changed) select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(keys)));
+    }
+
+    /**
+     * Derby, HSQLDB and PostgreSQL cannot match a select item holding a {@code ?} to a GROUP BY key holding one (each
+     * marker is a value of its own: 42Y36, 42574, 42803) where MariaDB matches their text: refused up front.
+     */
+    private static void refuseMarkersInGroupedItems(PlainSelect select, List<Expression> keys) {
+        if (keys.stream().noneMatch(Renderer::holdsMarker)) return;
+        for (SelectItem<?> item : select.getSelectItems()) {
+            if (item.getExpression() != null && !mayAggregate(item.getExpression()) && holdsMarker(item.getExpression())) {
+                throw TranslationException.unsupported("GROUP BY an expression holding a ? that the select list repeats: Derby,"
+                        + " HSQLDB and PostgreSQL cannot match the two (each ? is a value of its own) and refuse it; group a"
+                        + " derived table's column instead (SELECT v, COUNT(*) FROM (SELECT <expression> AS v FROM ...) x GROUP BY v)");
+            }
+        }
     }
 
     /** No table in any scope has a column of this name, and every such table's columns are known. */
@@ -2411,6 +2446,11 @@ final class Renderer {
         }
         List<Expression> widened = withLengths(items);
         if (widened.size() != items.size()) {
+            if (items.stream().anyMatch(Renderer::holdsMarker)) {
+                throw TranslationException.unsupported("SELECT DISTINCT of a string holding a ?: " + target.name() + " would"
+                        + " deduplicate it ignoring trailing blanks, and grouping it instead needs the ? twice, which "
+                        + target.name() + " cannot match; select DISTINCT from a derived table's column instead");
+            }
             select.setDistinct(null);
             select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(widened)));
             forceGrouping(select);

@@ -20,7 +20,7 @@ import org.shepherd.translator.dialect.Dialect.TypeKind;
 /**
  * A value an INSERT or an UPDATE stores into a DECIMAL(p, s) column, marked in the statement's tree while it renders.
  * Engines disagree on the digits past s with the same update count (Derby and Db2 truncate, MariaDB and PostgreSQL round
- * half away from zero, HSQLDB does either by the value's form): the {@link Renderer} writes the client's rule out where a
+ * half away from zero, HSQLDB rounds half toward zero): the {@link Renderer} writes the client's rule out where a
  * target's differs, so replicas store the same value (found by the generated benign-divergence corpus).
  */
 final class StoredDecimal extends Function {

@@ -225,8 +225,8 @@ public abstract class Dialect {
         TRUNCATES,
         /** Rounds half away from zero (MySQL, MariaDB, PostgreSQL). */
         ROUNDS,
-        /** Either, by the value's form (HSQLDB 2.7 truncates a column, a literal or a parameter and rounds a product). */
-        DEPENDS
+        /** Rounds half toward zero (HSQLDB 2.7: 1.005 is stored as 1.00, 1.006 as 1.01). */
+        ROUNDS_HALF_DOWN
     }
 
     /** See {@link DecimalStore}: what an INSERT or UPDATE storing {@code 1.005} into a DECIMAL(9, 2) column stores. */

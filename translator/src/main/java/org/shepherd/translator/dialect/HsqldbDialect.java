@@ -78,7 +78,7 @@ public class HsqldbDialect extends Dialect {
 
     @Override
     public DecimalStore decimalStore() {
-        return DecimalStore.DEPENDS;
+        return DecimalStore.ROUNDS_HALF_DOWN;
     }
 
     @Override
