@@ -126,7 +126,18 @@ final class RandomQueries {
     }
 
     private String query() {
-        switch (random.nextInt(11)) {
+        switch (random.nextInt(16)) {
+            case 11:
+                return join();
+            case 12:
+                return union();
+            case 13:
+                return "SELECT id, " + intExpr(1) + " AS v FROM " + TABLE + " WHERE " + condition(1) + " ORDER BY id "
+                        + limit(1 + random.nextInt(4), random.nextInt(3));
+            case 14:
+                return correlated();
+            case 15:
+                return exists();
             case 5:
                 int before = params.size();
                 String key = columnString();
@@ -160,21 +171,87 @@ final class RandomQueries {
         }
     }
 
+    /** Column references name {@code a} or {@code b} while {@link #qualified} generates (null: unqualified). */
+    private String[] qualifiers;
+
+    /** {@code part} generated with its column references qualified by one of {@code names}, picked per reference. */
+    private String qualified(java.util.function.Supplier<String> part, String... names) {
+        String[] saved = qualifiers;
+        qualifiers = names;
+        try {
+            return part.get();
+        } finally {
+            qualifiers = saved;
+        }
+    }
+
+    private String q(String column) {
+        return qualifiers == null ? column : qualifiers[random.nextInt(qualifiers.length)] + "." + column;
+    }
+
+    private String intColumn() {
+        return q(INT_COLUMNS[random.nextInt(INT_COLUMNS.length)]);
+    }
+
+    private String stringColumn() {
+        return q(STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)]);
+    }
+
+    /** A self-join (inner or left) on a random condition over both sides, every pair in a total order. */
+    private String join() {
+        boolean left = random.nextBoolean();
+        String value = qualified(() -> random.nextBoolean() ? intExpr(1) : stringExpr(1), "a", "b");
+        String on = qualified(() -> condition(1), "a", "b");
+        return "SELECT a.id AS aid, b.id AS bid, " + value + " AS v FROM " + TABLE + " a " + (left ? "LEFT JOIN " : "JOIN ")
+                + TABLE + " b ON " + on + " ORDER BY aid, bid";
+    }
+
+    /** Two selects of strings or integers combined by UNION or UNION ALL, ordered by the value. */
+    private String union() {
+        boolean strings = random.nextBoolean();
+        String first = strings ? columnString() : intExpr(1);
+        String firstWhere = condition(1);
+        String second = strings ? columnString() : intExpr(1);
+        return "SELECT " + first + " AS v FROM " + TABLE + " WHERE " + firstWhere + " UNION " + (random.nextBoolean() ? "ALL " : "")
+                + "SELECT " + second + " FROM " + TABLE + " WHERE " + condition(1) + " ORDER BY v";
+    }
+
+    /** A limit in the client's spelling. */
+    private String limit(int rows, int offset) {
+        return mysql ? "LIMIT " + rows + " OFFSET " + offset : "OFFSET " + offset + " ROWS FETCH FIRST " + rows + " ROWS ONLY";
+    }
+
+    /** A scalar subquery correlated with the outer row in the select list. */
+    private String correlated() {
+        String[] aggregates = {"MAX(b.i)", "MIN(b.d)", "COUNT(*)", "SUM(b.j)", "MAX(b.s)", "MIN(b.t)"};
+        String inner = qualified(() -> condition(1), "a", "b");
+        return "SELECT a.id, (SELECT " + aggregates[random.nextInt(aggregates.length)] + " FROM " + TABLE + " b WHERE "
+                + "b." + INT_COLUMNS[random.nextInt(INT_COLUMNS.length)] + " " + comparison() + " a."
+                + INT_COLUMNS[random.nextInt(INT_COLUMNS.length)] + " AND " + inner + ") AS m FROM " + TABLE + " a ORDER BY a.id";
+    }
+
+    /** EXISTS or NOT EXISTS of a subquery correlated by a condition over both sides. */
+    private String exists() {
+        String inner = qualified(() -> condition(1), "a", "b");
+        return "SELECT a.id FROM " + TABLE + " a WHERE " + (random.nextBoolean() ? "NOT " : "") + "EXISTS (SELECT 1 FROM " + TABLE
+                + " b WHERE " + inner + ") ORDER BY a.id";
+    }
+
     /**
      * A string expression that is a VARCHAR, for grouping, DISTINCT, MIN/MAX and IN (SELECT ...): a string computed from
      * constants alone is a CHAR on Derby and HSQLDB, whose values differing by trailing blanks those engines group as one
      * (docs/benign-divergence.md, still open).
      */
     private String columnString() {
-        return "COALESCE(" + stringExpr(1) + ", t)";
+        return "COALESCE(" + stringExpr(1) + ", " + q("t") + ")";
     }
 
     private String dateExpr() {
         switch (random.nextInt(4)) {
             case 0:
-                return "YEAR(dt)";
+                return "YEAR(" + q("dt") + ")";
             case 1:
-                return "MONTH(dt)";
+                return "MONTH(" + q("dt") + ")";
             case 2:
                 return "COALESCE(dt, DATE '2000-01-01')";
             default:
@@ -233,7 +310,7 @@ final class RandomQueries {
     }
 
     private String intLeaf() {
-        return random.nextBoolean() ? INT_COLUMNS[random.nextInt(INT_COLUMNS.length)] : Integer.toString(random.nextInt(21) - 10);
+        return random.nextBoolean() ? intColumn() : Integer.toString(random.nextInt(21) - 10);
     }
 
     private String decimalExpr(int depth) {
@@ -263,7 +340,7 @@ final class RandomQueries {
     }
 
     private String decimalLeaf() {
-        if (random.nextBoolean()) return "d";
+        if (random.nextBoolean()) return q("d");
         return (random.nextBoolean() ? "-" : "") + random.nextInt(10) + "." + random.nextInt(10) + random.nextInt(10);
     }
 
@@ -296,7 +373,7 @@ final class RandomQueries {
     }
 
     private String stringLeaf() {
-        return random.nextInt(3) > 0 ? STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)]
+        return random.nextInt(3) > 0 ? stringColumn()
                 : STRING_LITERALS[random.nextInt(STRING_LITERALS.length)];
     }
 
@@ -306,7 +383,7 @@ final class RandomQueries {
             case 14:
                 return parameterComparison();
             case 15:
-                return STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)] + " IN (" + stringValue() + ", " + stringValue() + ")";
+                return stringColumn() + " IN (" + stringValue() + ", " + stringValue() + ")";
             case 0:
                 return intExpr(depth + 1) + " " + comparison() + " " + intExpr(depth + 1);
             case 1:
@@ -344,14 +421,14 @@ final class RandomQueries {
     private String parameterComparison() {
         switch (random.nextInt(4)) {
             case 0:
-                return INT_COLUMNS[random.nextInt(INT_COLUMNS.length)] + " " + comparison() + " " + param((long) random.nextInt(21) - 10);
+                return intColumn() + " " + comparison() + " " + param((long) random.nextInt(21) - 10);
             case 1:
-                return "d " + comparison() + " " + param(decimalValue());
+                return q("d") + " " + comparison() + " " + param(decimalValue());
             case 2:
-                return STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)] + " LIKE " + param(
+                return stringColumn() + " LIKE " + param(
                         STRING_VALUES[random.nextInt(STRING_VALUES.length)] + (random.nextBoolean() ? "%" : "_"));
             default:
-                return STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)] + " " + comparison() + " " + stringValue();
+                return stringColumn() + " " + comparison() + " " + stringValue();
         }
     }
 

@@ -2274,6 +2274,7 @@ final class Renderer {
             Expression having = select.getHaving();
             try {
                 padSpaceGrouping(select);
+                nullOrderedGrouping(select);
                 groupByAliases(select);
                 Saved saved = rewriteOrderAndLimit(select);
                 boolean noTable = select.getFromItem() == null && target.fromOfSelectWithoutTable() != null;
@@ -2297,6 +2298,16 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(SetOperationList select, S context) {
             registerCommonTables(select);
+            PlainSelect ordered = nullOrderedSetOperation(select);
+            if (ordered != null) {
+                Saved saved = new Saved(select.getOrderByElements(), select.getLimit(), select.getOffset(), select.getFetch());
+                try {
+                    new Saved(null, null, null, null).restore(select);
+                    return visit(ordered, context);
+                } finally {
+                    saved.restore(select);
+                }
+            }
             PlainSelect deduplicated = padSpaceUnion(select);
             if (deduplicated != null) {
                 List<SetOperation> operations = select.getOperations();
@@ -2458,6 +2469,54 @@ final class Renderer {
     }
 
     /**
+     * Derby 10.16/10.17 ignores NULLS FIRST (NULLS LAST after DESC) when the ORDER BY is served by the sort of a DISTINCT
+     * or of a GROUP BY without aggregates ({@code SELECT DISTINCT i ... ORDER BY i NULLS FIRST} puts NULL last; found by
+     * the generated corpus); a GROUP BY with an aggregate keeps it. Such a query is grouped with an always-true HAVING
+     * ({@link #forceGrouping}); a DISTINCT holding a {@code ?}, which Derby cannot group by, is refused. The caller
+     * restores DISTINCT, GROUP BY and HAVING.
+     */
+    private void nullOrderedGrouping(PlainSelect select) {
+        if (!target.losesNullOrderingOfDeduplicatedRows() || select.getOrderByElements() == null
+                || !nullsAgainstTargetDefault(select.getOrderByElements())) {
+            return;
+        }
+        if (select.getGroupBy() != null) {
+            if (plainGroupByKeys(select.getGroupBy()) != null) forceGrouping(select);
+            return;
+        }
+        Distinct distinct = select.getDistinct();
+        if (distinct == null || distinct.getOnSelectItems() != null && !distinct.getOnSelectItems().isEmpty()
+                || distinct.isUseUnique() || select.getHaving() != null) {
+            return;
+        }
+        List<Expression> items = new ArrayList<>();
+        for (SelectItem<?> item : select.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (e instanceof AllColumns || e instanceof AllTableColumns || mayAggregate(e)) return;
+            if (holdsMarker(e)) {
+                throw TranslationException.unsupported("SELECT DISTINCT of an expression holding a ?, ordered with NULLs "
+                        + (target.nullsSortHighByDefault() ? "first" : "last") + ": " + target.name() + " would put them "
+                        + (target.nullsSortHighByDefault() ? "last" : "first") + "; select DISTINCT from a derived table's column");
+            }
+            items.add(e);
+        }
+        select.setDistinct(null);
+        select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(items)));
+        forceGrouping(select);
+    }
+
+    /** An ORDER BY key wants its NULLs where the target does not put them by default (the client's or as written). */
+    private boolean nullsAgainstTargetDefault(List<OrderByElement> order) {
+        for (OrderByElement e : order) {
+            boolean desc = !e.isAsc();
+            boolean nullsFirst = e.getNullOrdering() != null ? e.getNullOrdering() == OrderByElement.NullOrdering.NULLS_FIRST
+                    : client.nullsSortHighByDefault() == desc;
+            if ((target.nullsSortHighByDefault() == desc) != nullsFirst) return true;
+        }
+        return false;
+    }
+
+    /**
      * Derby answers a GROUP BY without aggregates as a DISTINCT of the select list, dropping the LENGTH keys
      * ({@code SELECT s ... GROUP BY s, LENGTH(s)} gives 'a' once); an always-true HAVING with an aggregate makes it group.
      * The caller restores HAVING.
@@ -2512,10 +2571,36 @@ final class Renderer {
         if (columns == null || columns.values().stream().noneMatch(t -> t != null && t.isVarchar())) {
             return null;
         }
+        return outerQuery(select, true);
+    }
+
+    /**
+     * Derby 10.16/10.17 ignores NULLS FIRST (NULLS LAST after DESC) when the ORDER BY of a UNION, INTERSECT or EXCEPT
+     * without ALL is served by the sort that removes duplicates ({@code ... UNION ... ORDER BY v NULLS FIRST} puts NULL
+     * last; found by the generated corpus). Ordering the operation's rows in an outer query keeps the NULL placement:
+     * returns that outer query (the caller moves ORDER BY and the row limit out for the time of rendering), or null when
+     * not needed or the columns have no names.
+     */
+    private PlainSelect nullOrderedSetOperation(SetOperationList select) {
+        if (!target.losesNullOrderingOfDeduplicatedRows() || select.getOrderByElements() == null || select.getOperations() == null
+                || !(select.getSelect(0) instanceof PlainSelect)
+                || select.getOperations().stream().allMatch(op -> op.toString().toUpperCase(Locale.ROOT).contains("ALL"))
+                || !nullsAgainstTargetDefault(select.getOrderByElements())) {
+            return null;
+        }
+        return outerQuery(select, false);
+    }
+
+    /**
+     * {@code SELECT [DISTINCT] <names> FROM (<select>) shepherd_union (<names>) ORDER BY ...} with {@code select}'s ORDER BY
+     * and row limit, or null when its first branch's columns have no names or repeat one.
+     */
+    private static PlainSelect outerQuery(SetOperationList select, boolean distinct) {
         PlainSelect outer = new PlainSelect();
-        outer.setDistinct(new Distinct());
+        if (distinct) outer.setDistinct(new Distinct());
         List<String> names = new ArrayList<>();
         for (SelectItem<?> item : ((PlainSelect) select.getSelect(0)).getSelectItems()) {
+            if (item.getAlias() == null && !(item.getExpression() instanceof Column)) return null;
             String name = item.getAlias() != null ? item.getAlias().getName() : ((Column) item.getExpression()).getColumnName();
             if (names.stream().anyMatch(n -> SchemaCatalog.unquoted(n).equalsIgnoreCase(SchemaCatalog.unquoted(name)))) {
                 return null;

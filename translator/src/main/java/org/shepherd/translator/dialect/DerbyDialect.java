@@ -140,4 +140,9 @@ public class DerbyDialect extends NoIfExistsDialect {
     public boolean parameterTakesOperandType() {
         return true;
     }
+
+    @Override
+    public boolean losesNullOrderingOfDeduplicatedRows() {
+        return true;
+    }
 }

@@ -219,6 +219,14 @@ public abstract class Dialect {
         return false;
     }
 
+    /**
+     * NULLS FIRST (NULLS LAST after DESC) is ignored when the ORDER BY is served by the sort that removes duplicates: a
+     * DISTINCT, a GROUP BY without aggregates, a UNION/INTERSECT/EXCEPT without ALL (Derby 10.16/10.17).
+     */
+    public boolean losesNullOrderingOfDeduplicatedRows() {
+        return false;
+    }
+
     /** What storing a number with more decimals than a DECIMAL column keeps does to the digits past its scale. */
     public enum DecimalStore {
         /** Drops them (Derby, Db2). */
