@@ -2442,19 +2442,8 @@ final class Renderer {
             }
             return;
         }
-        Distinct distinct = select.getDistinct();
-        if (distinct == null || distinct.getOnSelectItems() != null && !distinct.getOnSelectItems().isEmpty()
-                || distinct.isUseUnique() || select.getHaving() != null) {
-            return;
-        }
-        List<Expression> items = new ArrayList<>();
-        for (SelectItem<?> item : select.getSelectItems()) {
-            Expression e = item.getExpression();
-            if (e instanceof AllColumns || e instanceof AllTableColumns || mayAggregate(e)) {
-                return;
-            }
-            items.add(e);
-        }
+        List<Expression> items = plainDistinctItems(select);
+        if (items == null) return;
         List<Expression> widened = withLengths(items);
         if (widened.size() != items.size()) {
             if (items.stream().anyMatch(Renderer::holdsMarker)) {
@@ -2484,25 +2473,35 @@ final class Renderer {
             if (plainGroupByKeys(select.getGroupBy()) != null) forceGrouping(select);
             return;
         }
-        Distinct distinct = select.getDistinct();
-        if (distinct == null || distinct.getOnSelectItems() != null && !distinct.getOnSelectItems().isEmpty()
-                || distinct.isUseUnique() || select.getHaving() != null) {
-            return;
-        }
-        List<Expression> items = new ArrayList<>();
-        for (SelectItem<?> item : select.getSelectItems()) {
-            Expression e = item.getExpression();
-            if (e instanceof AllColumns || e instanceof AllTableColumns || mayAggregate(e)) return;
-            if (holdsMarker(e)) {
-                throw TranslationException.unsupported("SELECT DISTINCT of an expression holding a ?, ordered with NULLs "
-                        + (target.nullsSortHighByDefault() ? "first" : "last") + ": " + target.name() + " would put them "
-                        + (target.nullsSortHighByDefault() ? "last" : "first") + "; select DISTINCT from a derived table's column");
-            }
-            items.add(e);
+        List<Expression> items = plainDistinctItems(select);
+        if (items == null) return;
+        if (items.stream().anyMatch(Renderer::holdsMarker)) {
+            throw TranslationException.unsupported("SELECT DISTINCT of an expression holding a ?, ordered with NULLs "
+                    + (target.nullsSortHighByDefault() ? "first" : "last") + ": " + target.name() + " would put them "
+                    + (target.nullsSortHighByDefault() ? "last" : "first") + "; select DISTINCT from a derived table's column");
         }
         select.setDistinct(null);
         select.setGroupByElement(new GroupByElement().withGroupByExpressions(new ExpressionList<>(items)));
         forceGrouping(select);
+    }
+
+    /**
+     * The items of a plain SELECT DISTINCT (no DISTINCT ON or UNIQUE, no HAVING, no star, no aggregate), which a GROUP BY
+     * of them can replace; else null.
+     */
+    private static List<Expression> plainDistinctItems(PlainSelect select) {
+        Distinct distinct = select.getDistinct();
+        if (distinct == null || distinct.getOnSelectItems() != null && !distinct.getOnSelectItems().isEmpty()
+                || distinct.isUseUnique() || select.getHaving() != null) {
+            return null;
+        }
+        List<Expression> items = new ArrayList<>();
+        for (SelectItem<?> item : select.getSelectItems()) {
+            Expression e = item.getExpression();
+            if (e instanceof AllColumns || e instanceof AllTableColumns || mayAggregate(e)) return null;
+            items.add(e);
+        }
+        return items;
     }
 
     /** An ORDER BY key wants its NULLs where the target does not put them by default (the client's or as written). */
