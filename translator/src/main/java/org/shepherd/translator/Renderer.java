@@ -2055,6 +2055,8 @@ final class Renderer {
 
     /** Decimal places a ? bound for a MySQL client keeps on an engine that types it as a DECIMAL, past the column's scale. */
     static final int PARAMETER_EXTRA_PLACES = 10;
+    /** Digits of the widest DECIMAL every engine holds (Derby's and Db2's 31). */
+    static final int DECIMAL_DIGITS_EVERYWHERE = 31;
 
     /**
      * {@code stored}'s value, about to be rounded or truncated explicitly on a target that types a {@code ?} from the
@@ -2067,8 +2069,11 @@ final class Renderer {
      * back.
      */
     private Expression typedParameters(StoredDecimal stored, List<Runnable> untype) {
-        int places = Math.min(stored.scale() + PARAMETER_EXTRA_PLACES, 30 - (stored.precision() - stored.scale()));
-        if (!target.parameterTakesOperandType() || places <= stored.scale()) return stored.value();
+        if (!target.parameterTakesOperandType()) return stored.value();
+        // as many places as leave the column's integer digits in 31 (Derby's widest), and always one past its scale
+        int integerDigits = Math.min(stored.precision(), DECIMAL_DIGITS_EVERYWHERE) - stored.scale();
+        int places = Math.max(stored.scale() + 1,
+                Math.min(stored.scale() + PARAMETER_EXTRA_PLACES, DECIMAL_DIGITS_EVERYWHERE - integerDigits));
         if (unparenthesized(stored.value()) instanceof JdbcParameter) return wideParameter(stored.value(), places);
         boolean besideIntegers = !client.parameterTakesOperandType();
         if (besideIntegers || !client.parameterTakesDecimalOperandScale() && target.parameterTakesDecimalOperandScale()) {
@@ -2504,15 +2509,18 @@ final class Renderer {
         return items;
     }
 
-    /** An ORDER BY key wants its NULLs where the target does not put them by default (the client's or as written). */
+    /** An ORDER BY key wants its NULLs where the target does not put them by default. */
     private boolean nullsAgainstTargetDefault(List<OrderByElement> order) {
         for (OrderByElement e : order) {
-            boolean desc = !e.isAsc();
-            boolean nullsFirst = e.getNullOrdering() != null ? e.getNullOrdering() == OrderByElement.NullOrdering.NULLS_FIRST
-                    : client.nullsSortHighByDefault() == desc;
-            if ((target.nullsSortHighByDefault() == desc) != nullsFirst) return true;
+            if ((target.nullsSortHighByDefault() == !e.isAsc()) != wantsNullsFirst(e)) return true;
         }
         return false;
+    }
+
+    /** Where an ORDER BY key wants its NULLs: as written, else the client dialect's default for its direction. */
+    private boolean wantsNullsFirst(OrderByElement e) {
+        return e.getNullOrdering() != null ? e.getNullOrdering() == OrderByElement.NullOrdering.NULLS_FIRST
+                : client.nullsSortHighByDefault() == !e.isAsc();
     }
 
     /**
@@ -2785,12 +2793,7 @@ final class Renderer {
         List<OrderByElement> result = new ArrayList<>(order.size() + 2);
         for (OrderByElement e : order) {
             boolean desc = !e.isAsc();
-            boolean nullsFirst;
-            if (e.getNullOrdering() != null) {
-                nullsFirst = e.getNullOrdering() == OrderByElement.NullOrdering.NULLS_FIRST;
-            } else {
-                nullsFirst = client.nullsSortHighByDefault() == desc;
-            }
+            boolean nullsFirst = wantsNullsFirst(e);
             OrderByElement copy = new OrderByElement().withExpression(e.getExpression()).withAsc(e.isAsc())
                     .withAscDescPresent(e.isAscDescPresent());
             Expression padded = padSpaceOrderKey(s, e.getExpression());
