@@ -246,6 +246,7 @@ class BenignDivergenceCorpusTest {
         if (crash != null) return crash;
         String sql = p.step().sql();
         int where = sql.indexOf(" WHERE ");
+        if (where < 0) where = sql.indexOf(" ON "); // a join's condition
         if (!sql.startsWith("SELECT ")) return null; // a write is not run twice (the generated writes read (id + 0))
         int hsqldb = -1;
         for (int k = 0; k < all.size(); k++) {

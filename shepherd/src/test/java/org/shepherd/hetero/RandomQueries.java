@@ -102,7 +102,12 @@ final class RandomQueries {
     }
 
     private String write() {
-        switch (random.nextInt(8)) {
+        switch (random.nextInt(10)) {
+            case 8:
+                return "UPDATE " + TABLE + " SET dt = " + dateValue() + " WHERE " + condition(1);
+            case 9:
+                return "UPDATE " + TABLE + " SET dt = " + param(java.sql.Date.valueOf(DATES[random.nextInt(DATES.length)]))
+                        + ", j = j + 1 WHERE " + condition(1);
             case 6:
                 return "UPDATE " + TABLE + " SET " + STRING_COLUMNS[random.nextInt(STRING_COLUMNS.length)] + " = " + stringValue()
                         + " WHERE " + condition(1);
@@ -126,7 +131,14 @@ final class RandomQueries {
     }
 
     private String query() {
-        switch (random.nextInt(16)) {
+        switch (random.nextInt(18)) {
+            case 16:
+                String group = random.nextBoolean() ? "j" : "COALESCE(i, j)";
+                return "SELECT " + group + " AS k, COUNT(*) AS n, MIN(" + intExpr(1) + ") AS low FROM " + TABLE + " WHERE "
+                        + condition(1) + " GROUP BY " + group + " HAVING " + havingCondition() + " ORDER BY k";
+            case 17:
+                return "SELECT id, " + stringExpr(1) + " AS v FROM " + TABLE + " ORDER BY CASE WHEN " + condition(1)
+                        + " THEN 0 ELSE 1 END, id";
             case 11:
                 return join();
             case 12:
@@ -261,8 +273,8 @@ final class RandomQueries {
 
     /**
      * A value for the DECIMAL(9, 2) column, often of more decimals than it keeps (a product, a literal of three): Derby
-     * truncates such a value, MariaDB and PostgreSQL round it, HSQLDB does either; the translator writes the client's rule
-     * out (docs/benign-divergence.md).
+     * truncates such a value, MariaDB and PostgreSQL round it half away from zero, HSQLDB half toward zero; the
+     * translator writes the client's rule out (docs/benign-divergence.md).
      */
     private String decimalAssigned() {
         switch (random.nextInt(6)) {
@@ -379,7 +391,12 @@ final class RandomQueries {
 
     private String condition(int depth) {
         if (depth >= DEPTH_MAX) return intLeaf() + " < " + intLeaf();
-        switch (random.nextInt(16)) {
+        switch (random.nextInt(18)) {
+            case 16:
+                return q("dt") + " " + comparison() + " " + dateValue();
+            case 17:
+                return q("dt") + (random.nextBoolean() ? " BETWEEN " + dateValue() + " AND " + dateValue()
+                        : " IS " + (random.nextBoolean() ? "" : "NOT ") + "NULL");
             case 14:
                 return parameterComparison();
             case 15:
@@ -429,6 +446,29 @@ final class RandomQueries {
                         STRING_VALUES[random.nextInt(STRING_VALUES.length)] + (random.nextBoolean() ? "%" : "_"));
             default:
                 return stringColumn() + " " + comparison() + " " + stringValue();
+        }
+    }
+
+    /** Dates around the table's: a leap day, the turn of the millennium, the epoch. */
+    private static final String[] DATES = {"2024-02-29", "2024-03-01", "2000-01-01", "1999-12-31", "1970-01-01", "2024-12-31"};
+
+    /** A date literal, or a {@code ?} bound to a {@link java.sql.Date}. */
+    private String dateValue() {
+        String date = DATES[random.nextInt(DATES.length)];
+        return random.nextInt(3) == 0 ? param(java.sql.Date.valueOf(date)) : "DATE '" + date + "'";
+    }
+
+    /** A HAVING condition over aggregates of the group. */
+    private String havingCondition() {
+        switch (random.nextInt(4)) {
+            case 0:
+                return "COUNT(*) > " + random.nextInt(3);
+            case 1:
+                return "MIN(" + intColumn() + ") " + comparison() + " " + (random.nextInt(21) - 10);
+            case 2:
+                return "MAX(" + stringColumn() + ") " + comparison() + " " + STRING_LITERALS[random.nextInt(STRING_LITERALS.length)];
+            default:
+                return "SUM(d) IS " + (random.nextBoolean() ? "" : "NOT ") + "NULL";
         }
     }
 

@@ -1167,19 +1167,15 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(EqualsTo equals, S context) {
             refuseNullComparison(equals.getLeftExpression(), equals.getRightExpression(), "IS NULL");
-            if (derbyNoPad(equals.getLeftExpression(), equals.getRightExpression(), " AND ", " = ")) {
-                return out();
-            }
-            return constantFirst(equals, " = ") ? out() : super.visit(equals, context);
+            return comparedWide(equals, () -> derbyNoPad(equals.getLeftExpression(), equals.getRightExpression(), " AND ", " = ")
+                    || constantFirst(equals, " = ") ? out() : super.visit(equals, context));
         }
 
         @Override
         public <S> StringBuilder visit(NotEqualsTo notEquals, S context) {
             refuseNullComparison(notEquals.getLeftExpression(), notEquals.getRightExpression(), "IS NOT NULL");
-            if (derbyNoPad(notEquals.getLeftExpression(), notEquals.getRightExpression(), " OR ", " <> ")) {
-                return out();
-            }
-            return constantFirst(notEquals, " <> ") ? out() : super.visit(notEquals, context);
+            return comparedWide(notEquals, () -> derbyNoPad(notEquals.getLeftExpression(), notEquals.getRightExpression(), " OR ",
+                    " <> ") || constantFirst(notEquals, " <> ") ? out() : super.visit(notEquals, context));
         }
 
         /**
@@ -1439,26 +1435,26 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(MinorThan op, S context) {
-            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " < ") || constantFirst(op, " > ") ? out()
-                    : super.visit(op, context);
+            return comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " < ")
+                    || constantFirst(op, " > ") ? out() : super.visit(op, context));
         }
 
         @Override
         public <S> StringBuilder visit(MinorThanEquals op, S context) {
-            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " <= ") || constantFirst(op, " >= ") ? out()
-                    : super.visit(op, context);
+            return comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " <= ")
+                    || constantFirst(op, " >= ") ? out() : super.visit(op, context));
         }
 
         @Override
         public <S> StringBuilder visit(GreaterThan op, S context) {
-            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " > ") || constantFirst(op, " < ") ? out()
-                    : super.visit(op, context);
+            return comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " > ")
+                    || constantFirst(op, " < ") ? out() : super.visit(op, context));
         }
 
         @Override
         public <S> StringBuilder visit(GreaterThanEquals op, S context) {
-            return padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " >= ") || constantFirst(op, " <= ") ? out()
-                    : super.visit(op, context);
+            return comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " >= ")
+                    || constantFirst(op, " <= ") ? out() : super.visit(op, context));
         }
 
         @Override
@@ -1551,6 +1547,16 @@ final class Renderer {
                 emit(direct);
                 return out();
             }
+            if (target.failsOnValueListsReadingTheRow() && in.getRightExpression() instanceof ExpressionList<?> list
+                    && !list.isEmpty() && list.stream().anyMatch(item -> readsRow((Expression) item))) {
+                // HSQLDB 2.7.4 fails (S1000 "General error") on such a list in an ORDER BY: the same OR of equalities
+                out().append(in.isNot() ? "NOT (" : "(");
+                for (int i = 0; i < list.size(); i++) {
+                    if (i > 0) out().append(" OR ");
+                    emit(new EqualsTo(in.getLeftExpression(), (Expression) list.get(i)));
+                }
+                return out().append(')');
+            }
             if (!target.comparesStringsPadSpace() || in.getOldOracleJoinSyntax() != 0 || in.getOraclePriorPosition() != 0) {
                 return super.visit(in, context);
             }
@@ -1612,6 +1618,19 @@ final class Renderer {
          */
         @Override
         public <S> StringBuilder visit(LikeExpression like, S context) {
+            Expression subject = like.getLeftExpression();
+            Integer length = target.stringLiteralFirstIgnoresNoPad() && !(unparenthesized(subject) instanceof StringValue)
+                    && !(unparenthesized(subject) instanceof CastExpression) ? constantLength(subject) : null;
+            if (length != null) {
+                // HSQLDB 2.7.4 matches TRIM('a') LIKE 'a ' (a string computed from constants is a CHAR there; found by the
+                // generated corpus): a VARCHAR of it
+                like.setLeftExpression(new CastExpression("CAST", subject, "VARCHAR(" + Math.max(1, length) + ")"));
+                try {
+                    return visit(like, context);
+                } finally {
+                    like.setLeftExpression(subject);
+                }
+            }
             Expression escape = like.getEscape();
             boolean emptyEscape = escape instanceof StringValue && ((StringValue) escape).getValue().isEmpty();
             if (like.getLikeKeyWord() != LikeExpression.KeyWord.LIKE && like.getLikeKeyWord() != LikeExpression.KeyWord.ILIKE
@@ -2070,10 +2089,7 @@ final class Renderer {
      */
     private Expression typedParameters(StoredDecimal stored, List<Runnable> untype) {
         if (!target.parameterTakesOperandType()) return stored.value();
-        // as many places as leave the column's integer digits in 31 (Derby's widest), and always one past its scale
-        int integerDigits = Math.min(stored.precision(), DECIMAL_DIGITS_EVERYWHERE) - stored.scale();
-        int places = Math.max(stored.scale() + 1,
-                Math.min(stored.scale() + PARAMETER_EXTRA_PLACES, DECIMAL_DIGITS_EVERYWHERE - integerDigits));
+        int places = wideParameterPlaces(stored.precision(), stored.scale());
         if (unparenthesized(stored.value()) instanceof JdbcParameter) return wideParameter(stored.value(), places);
         boolean besideIntegers = !client.parameterTakesOperandType();
         if (besideIntegers || !client.parameterTakesDecimalOperandScale() && target.parameterTakesDecimalOperandScale()) {
@@ -2109,6 +2125,44 @@ final class Renderer {
         } else {
             typeOperandParameters(operand, places, besideIntegers, untype);
         }
+    }
+
+    /**
+     * Places of a {@code ?} typed wide beside a DECIMAL(precision, scale): as many as leave its integer digits in 31
+     * (Derby's widest), up to scale + 10, and always one past its scale.
+     */
+    private static int wideParameterPlaces(int precision, int scale) {
+        int integerDigits = Math.min(precision, DECIMAL_DIGITS_EVERYWHERE) - scale;
+        return Math.max(scale + 1, Math.min(scale + PARAMETER_EXTRA_PLACES, DECIMAL_DIGITS_EVERYWHERE - integerDigits));
+    }
+
+    /**
+     * {@code op} rendered by {@code render} with a {@code ?} compared with a DECIMAL column typed wide where the target
+     * would cut what was bound to the column's scale ({@link Dialect#parameterTakesDecimalOperandScale}: HSQLDB matched
+     * {@code d = ?} bound to -1.505 with a row holding -1.50; found by the generated corpus).
+     */
+    private StringBuilder comparedWide(BinaryExpression op, java.util.function.Supplier<StringBuilder> render) {
+        if (!target.parameterTakesDecimalOperandScale()) return render.get();
+        Expression left = op.getLeftExpression();
+        Expression right = op.getRightExpression();
+        Expression wideLeft = wideBeside(left, right);
+        Expression wideRight = wideBeside(right, left);
+        if (wideLeft == left && wideRight == right) return render.get();
+        op.setLeftExpression(wideLeft);
+        op.setRightExpression(wideRight);
+        try {
+            return render.get();
+        } finally {
+            op.setLeftExpression(left);
+            op.setRightExpression(right);
+        }
+    }
+
+    private Expression wideBeside(Expression operand, Expression other) {
+        if (!(unparenthesized(operand) instanceof JdbcParameter)) return operand;
+        ColumnType type = typeOf(other);
+        return type == null || type.kind() != TypeKind.DECIMAL ? operand
+                : wideParameter(operand, wideParameterPlaces(type.length(), type.scale()));
     }
 
     private static Expression wideParameter(Expression parameter, int places) {
@@ -2584,18 +2638,23 @@ final class Renderer {
     /**
      * Derby 10.16/10.17 ignores NULLS FIRST (NULLS LAST after DESC) when the ORDER BY of a UNION, INTERSECT or EXCEPT
      * without ALL is served by the sort that removes duplicates ({@code ... UNION ... ORDER BY v NULLS FIRST} puts NULL
-     * last; found by the generated corpus). Ordering the operation's rows in an outer query keeps the NULL placement:
-     * returns that outer query (the caller moves ORDER BY and the row limit out for the time of rendering), or null when
-     * not needed or the columns have no names.
+     * last; found by the generated corpus). And Derby orders a UNION ALL's VARCHAR keys PAD SPACE ({@code ''} and
+     * {@code ' '} tie), where an outer query's ORDER BY gets the LENGTH key of the NO PAD order ({@link #orderFor}). Ordering
+     * the operation's rows in an outer query keeps both: returns that outer query (the caller moves ORDER BY and the row
+     * limit out for the time of rendering), or null when not needed or the columns have no names.
      */
     private PlainSelect nullOrderedSetOperation(SetOperationList select) {
-        if (!target.losesNullOrderingOfDeduplicatedRows() || select.getOrderByElements() == null || select.getOperations() == null
-                || !(select.getSelect(0) instanceof PlainSelect)
-                || select.getOperations().stream().allMatch(op -> op.toString().toUpperCase(Locale.ROOT).contains("ALL"))
-                || !nullsAgainstTargetDefault(select.getOrderByElements())) {
+        if (select.getOrderByElements() == null || select.getOperations() == null || !(select.getSelect(0) instanceof PlainSelect)) {
             return null;
         }
-        return outerQuery(select, false);
+        boolean allKept = select.getOperations().stream().allMatch(op -> op.toString().toUpperCase(Locale.ROOT).contains("ALL"));
+        boolean nulls = target.losesNullOrderingOfDeduplicatedRows() && !allKept && nullsAgainstTargetDefault(select.getOrderByElements());
+        boolean padded = false;
+        if (target.comparesStringsPadSpace() && allKept && expressionSubqueries == 0) {
+            Map<String, ColumnType> columns = derivedColumns(select);
+            padded = columns != null && columns.values().stream().anyMatch(t -> t != null && t.isVarchar());
+        }
+        return nulls || padded ? outerQuery(select, false) : null;
     }
 
     /**

@@ -220,6 +220,14 @@ public abstract class Dialect {
     }
 
     /**
+     * {@code x IN (a, col, ...)} with an item reading the row fails in an ORDER BY expression (HSQLDB 2.7.4: S1000
+     * "General error"); such a list is written as the OR of its equalities everywhere on this engine.
+     */
+    public boolean failsOnValueListsReadingTheRow() {
+        return false;
+    }
+
+    /**
      * NULLS FIRST (NULLS LAST after DESC) is ignored when the ORDER BY is served by the sort that removes duplicates: a
      * DISTINCT, a GROUP BY without aggregates, a UNION/INTERSECT/EXCEPT without ALL (Derby 10.16/10.17).
      */

@@ -90,4 +90,9 @@ public class HsqldbDialect extends Dialect {
     public boolean parameterTakesDecimalOperandScale() {
         return true;
     }
+
+    @Override
+    public boolean failsOnValueListsReadingTheRow() {
+        return true;
+    }
 }
