@@ -469,7 +469,10 @@ final class Renderer {
         if (inner instanceof TrimFunction) return plainTrim(inner) && constantString(((TrimFunction) inner).getExpression());
         if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
             String name = ((Function) inner).getName().toUpperCase(Locale.ROOT);
-            if (!STRING_FUNCTIONS.contains(name) && !name.equals("CONCAT")) return false;
+            // NULLIF and COALESCE of constants are their first argument (or NULL): a constant string when it is one
+            if (!STRING_FUNCTIONS.contains(name) && !name.equals("CONCAT") && !name.equals("NULLIF") && !name.equals("COALESCE")) {
+                return false;
+            }
             List<Expression> args = arguments((Function) inner);
             return args.stream().allMatch(Renderer::constant) && constantString(args.get(0));
         }
