@@ -452,7 +452,10 @@ final class Renderer {
         if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
             List<Expression> args = arguments((Function) inner);
             String name = ((Function) inner).getName().toUpperCase(Locale.ROOT);
-            if (STRING_FUNCTIONS.contains(name) || name.equals("NULLIF")) return isString(args.get(0), literals);
+            // MIN and MAX of strings are strings (HAVING MAX(s) > 'a b' compared PAD SPACE on Derby; generated corpus)
+            if (STRING_FUNCTIONS.contains(name) || name.equals("NULLIF") || name.equals("MIN") || name.equals("MAX")) {
+                return isString(args.get(0), literals);
+            }
             return VALUE_CHOOSERS.contains(name) && anyString(args, literals);
         }
         return false;
@@ -2142,14 +2145,17 @@ final class Renderer {
     /**
      * {@code op} rendered by {@code render} with a {@code ?} compared with a DECIMAL column typed wide where the target
      * would cut what was bound to the column's scale ({@link Dialect#parameterTakesDecimalOperandScale}: HSQLDB matched
-     * {@code d = ?} bound to -1.505 with a row holding -1.50; found by the generated corpus).
+     * {@code d = ?} bound to -1.505 with a row holding -1.50; found by the generated corpus), or, in an equality where the
+     * target mismatches integer types ({@link Dialect#mismatchesIntegerEqualityAcrossTypes}), an integer column beside
+     * BIGINT arithmetic cast to BIGINT ({@link #bigintBeside}).
      */
     private StringBuilder comparedWide(BinaryExpression op, java.util.function.Supplier<StringBuilder> render) {
-        if (!target.parameterTakesDecimalOperandScale()) return render.get();
+        boolean integerKeys = op instanceof EqualsTo && target.mismatchesIntegerEqualityAcrossTypes();
+        if (!target.parameterTakesDecimalOperandScale() && !integerKeys) return render.get();
         Expression left = op.getLeftExpression();
         Expression right = op.getRightExpression();
-        Expression wideLeft = wideBeside(left, right);
-        Expression wideRight = wideBeside(right, left);
+        Expression wideLeft = integerKeys ? bigintBeside(left, right) : wideBeside(left, right);
+        Expression wideRight = integerKeys ? bigintBeside(right, left) : wideBeside(right, left);
         if (wideLeft == left && wideRight == right) return render.get();
         op.setLeftExpression(wideLeft);
         op.setRightExpression(wideRight);
@@ -2159,6 +2165,22 @@ final class Renderer {
             op.setLeftExpression(left);
             op.setRightExpression(right);
         }
+    }
+
+    /**
+     * An INTEGER or SMALLINT column compared for equality with integer arithmetic, which this target computes in BIGINT:
+     * the column cast to BIGINT too (Derby 10.16 joins {@code a.i = (CAST(-8 AS BIGINT) + b.id)} to no row where
+     * {@code a.i} is -7 and {@code b.id} is 1; found by the generated corpus).
+     */
+    private Expression bigintBeside(Expression operand, Expression other) {
+        ColumnType type = typeOf(operand);
+        Expression inner = unparenthesized(other);
+        boolean arithmetic = inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication
+                || inner instanceof SignedExpression;
+        if (type == null || !type.isInteger() || type.kind() == TypeKind.BIGINT || !arithmetic || numeric(inner) != Numeric.INTEGER) {
+            return operand;
+        }
+        return new CastExpression("CAST", operand, "BIGINT");
     }
 
     private Expression wideBeside(Expression operand, Expression other) {

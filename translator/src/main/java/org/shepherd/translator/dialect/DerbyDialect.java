@@ -145,4 +145,9 @@ public class DerbyDialect extends NoIfExistsDialect {
     public boolean losesNullOrderingOfDeduplicatedRows() {
         return true;
     }
+
+    @Override
+    public boolean mismatchesIntegerEqualityAcrossTypes() {
+        return true;
+    }
 }

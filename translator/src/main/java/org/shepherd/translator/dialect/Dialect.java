@@ -220,6 +220,14 @@ public abstract class Dialect {
     }
 
     /**
+     * An equality of an INTEGER column and a BIGINT expression of another table's row finds no match (Derby 10.16: {@code
+     * a.i = (CAST(-8 AS BIGINT) + b.id)} in a join); both sides are then compared as BIGINT.
+     */
+    public boolean mismatchesIntegerEqualityAcrossTypes() {
+        return false;
+    }
+
+    /**
      * {@code x IN (a, col, ...)} with an item reading the row fails in an ORDER BY expression (HSQLDB 2.7.4: S1000
      * "General error"); such a list is written as the OR of its equalities everywhere on this engine.
      */
