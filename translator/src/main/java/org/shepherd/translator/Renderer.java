@@ -2175,8 +2175,9 @@ final class Renderer {
     private Expression bigintBeside(Expression operand, Expression other) {
         ColumnType type = typeOf(operand);
         Expression inner = unparenthesized(other);
-        boolean arithmetic = inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication
-                || inner instanceof SignedExpression;
+        // arithmetic reading a column (of constants, a negative literal included, it is a constant to Derby)
+        boolean arithmetic = (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication
+                || inner instanceof SignedExpression) && !columnsRead(inner).isEmpty();
         if (type == null || !type.isInteger() || type.kind() == TypeKind.BIGINT || !arithmetic || numeric(inner) != Numeric.INTEGER) {
             return operand;
         }
