@@ -892,11 +892,10 @@ final class Renderer {
                 if (decimals != null && decimals <= stored.scale()) {
                     emit(value);
                 } else if (truncate) {
-                    String function = target.truncateFunction();
-                    out().append(function == null ? "CAST(" : function + "(");
+                    // only an engine that rounds gets here, and each has a truncating function (Derby, whose CAST is it, truncates)
+                    out().append(target.truncateFunction()).append('(');
                     emit(value);
-                    out().append(function == null ? " AS " + target.castType(TypeKind.DECIMAL, 31, stored.scale()) + ")"
-                            : ", " + stored.scale() + ")");
+                    out().append(", ").append(stored.scale()).append(')');
                 } else if (!target.supportsRound()) {
                     if (stored.scale() > MAX_DERBY_ROUND_PLACES) {
                         throw TranslationException.unsupported("A value of possibly more than " + stored.scale() + " decimals stored"
@@ -2383,25 +2382,20 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(SetOperationList select, S context) {
             registerCommonTables(select);
-            PlainSelect ordered = nullOrderedSetOperation(select);
-            if (ordered != null) {
-                Saved saved = new Saved(select.getOrderByElements(), select.getLimit(), select.getOffset(), select.getFetch());
-                try {
-                    new Saved(null, null, null, null).restore(select);
-                    return visit(ordered, context);
-                } finally {
-                    saved.restore(select);
-                }
-            }
+            // an outer query orders (or, for Derby's PAD SPACE UNION, deduplicates) the operation's rows: the operation
+            // renders inside it without its ORDER BY and row limit (and, deduplicated there, as UNION ALL)
             PlainSelect deduplicated = padSpaceUnion(select);
-            if (deduplicated != null) {
+            PlainSelect outer = deduplicated != null ? deduplicated : nullOrderedSetOperation(select);
+            if (outer != null) {
                 List<SetOperation> operations = select.getOperations();
                 Saved saved = new Saved(select.getOrderByElements(), select.getLimit(), select.getOffset(), select.getFetch());
                 try {
-                    select.setOperations(operations.stream().map(op -> (SetOperation) new UnionOp().withAll(true))
-                            .collect(Collectors.toList()));
+                    if (deduplicated != null) {
+                        select.setOperations(operations.stream().map(op -> (SetOperation) new UnionOp().withAll(true))
+                                .collect(Collectors.toList()));
+                    }
                     new Saved(null, null, null, null).restore(select);
-                    return visit(deduplicated, context);
+                    return visit(outer, context);
                 } finally {
                     select.setOperations(operations);
                     saved.restore(select);
