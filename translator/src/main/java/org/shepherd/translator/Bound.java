@@ -1,5 +1,6 @@
 package org.shepherd.translator;
 
+import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,7 +30,8 @@ public final class Bound {
     }
 
     public String sqlFor(Dialect d) throws SQLException {
-        return translation.sqlFor(d);
+        SqlText.Rendered r = translation.rendered(d);
+        return typed(d, r.sql(), r.markers());
     }
 
     /** Values for the markers of {@link #sqlFor(Dialect)} (and of {@link #sqlWithExplicitKeys}), in marker order. */
@@ -48,7 +50,9 @@ public final class Bound {
      */
     public List<Part> rowByRow(Dialect d, String keyColumn) throws SQLException {
         List<Part> parts = new ArrayList<>();
-        for (SqlText.Rendered r : translation.renderedRowByRow(d, keyColumn)) parts.add(new Part(r.sql(), values(r.markers())));
+        for (SqlText.Rendered r : translation.renderedRowByRow(d, keyColumn)) {
+            parts.add(new Part(typed(d, r.sql(), r.markers()), values(r.markers())));
+        }
         return parts;
     }
 
@@ -58,7 +62,7 @@ public final class Bound {
      * ({@link Dialect#defaultGeneratesKey}). Parameters are {@link #parameters(Dialect)} unchanged.
      */
     public String sqlGeneratingKeys(Dialect d, String keyColumn) throws SQLException {
-        return translation.renderedGeneratingKeys(d, keyColumn).sql();
+        return typed(d, translation.renderedGeneratingKeys(d, keyColumn).sql(), translation.rendered(d).markers());
     }
 
     private List<Object> values(int[] markers) {
@@ -92,6 +96,36 @@ public final class Bound {
      * every engine accepts the explicit values.
      */
     public String sqlWithExplicitKeys(Dialect d, String keyColumn, List<?> keyValuesPerRow) throws SQLException {
-        return translation.sqlWithExplicitKeys(d, keyColumn, keyValuesPerRow);
+        return typed(d, translation.sqlWithExplicitKeys(d, keyColumn, keyValuesPerRow), translation.rendered(d).markers());
+    }
+
+    /**
+     * {@code sql} with each {@code ?} bound to an exact or approximate number given that number's type, on an engine
+     * that would otherwise type the marker from its place in the statement for a client whose engine types it from the
+     * value ({@link Translation#typesBoundNumbers}). A MySQL, MariaDB or PostgreSQL client's {@code ?} bound to 1.505
+     * is 1.505 wherever it stands; Derby, HSQLDB and Db2 give it the type of a DECIMAL(9, 2) beside it (in a comparison,
+     * {@code +}, a CASE, COALESCE ...) or of the column it is stored into, and lose the third decimal as it is bound:
+     * {@code CAST(? AS DECIMAL(31, 3))} keeps it. A number of more than 31 digits is left as it is.
+     */
+    private String typed(Dialect d, String sql, int[] markers) {
+        if (!translation.typesBoundNumbers(d)) return sql;
+        String[] types = null;
+        for (int k = 0; k < markers.length; k++) {
+            if (markers[k] <= 0) continue;
+            String type = numberType(d, clientParams.get(markers[k] - 1));
+            if (type == null) continue;
+            if (types == null) types = new String[markers.length];
+            types[k] = type;
+        }
+        return types == null ? sql : SqlText.castMarkers(sql, types);
+    }
+
+    private static String numberType(Dialect d, Object value) {
+        if (value instanceof Double || value instanceof Float) return d.castType(Dialect.TypeKind.DOUBLE, 0, 0);
+        if (!(value instanceof BigDecimal decimal)) return null;
+        int scale = Math.max(0, decimal.scale());
+        int integerDigits = Math.max(1, decimal.precision() - decimal.scale());
+        if (integerDigits + scale > Renderer.DECIMAL_DIGITS_EVERYWHERE) return null;
+        return d.castType(Dialect.TypeKind.DECIMAL, Renderer.DECIMAL_DIGITS_EVERYWHERE, scale);
     }
 }

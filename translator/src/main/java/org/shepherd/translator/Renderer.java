@@ -94,6 +94,7 @@ import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.translator.SchemaCatalog.ColumnType;
 import org.shepherd.translator.dialect.Dialect.DecimalStore;
 import org.shepherd.translator.dialect.Dialect.IntegerArithmetic;
+import org.shepherd.translator.dialect.Dialect.ParameterPosition;
 import org.shepherd.translator.dialect.Dialect.TypeKind;
 
 /**
@@ -148,6 +149,8 @@ final class Renderer {
     private final Set<String> commonTableNames = new HashSet<>();
     /** The tables visible to column references, innermost query first. */
     private final Deque<List<ScopeTable>> scopes = new ArrayDeque<>();
+    /** {@code ?}s rendered as a DECIMAL of this many places ({@link #typeParametersBesideDecimal}). */
+    private final Map<JdbcParameter, Integer> wideParameters = new IdentityHashMap<>();
 
     /** A FROM item a column may belong to: its name or alias, and its columns (null: unknown). */
     private record ScopeTable(String name, String tableName, Map<String, ColumnType> columns) {
@@ -569,6 +572,11 @@ final class Renderer {
                 throw TranslationException.unsupported("Only '?' parameter markers are supported, not " + parameter);
             }
             clientMarkers.set(parameter.getIndex());
+            Integer places = wideParameters.get(parameter);
+            if (places != null) {
+                return out().append("CAST(?").append(parameter.getIndex()).append(" AS DECIMAL(").append(DECIMAL_DIGITS_EVERYWHERE)
+                        .append(", ").append(places).append("))");
+            }
             return out().append('?').append(parameter.getIndex());
         }
 
@@ -651,6 +659,11 @@ final class Renderer {
             List<Expression> args = arguments(f);
             if (f.isEscaped() || f.getNamedParameters() != null || f.getMultipartName().size() > 1) {
                 return super.visit(f, context);
+            }
+            if (VALUE_CHOOSERS.contains(name) && !"CONCAT".equals(name)) {
+                typeParametersBesideDecimal(ParameterPosition.COALESCE, args.toArray(new Expression[0]));
+            } else if ("NULLIF".equals(name)) {
+                typeParametersBesideDecimal(ParameterPosition.COMPARISON, args.toArray(new Expression[0]));
             }
             PinnedSlot.Kind kind = timeKind(name, true);
             if (kind != null) {
@@ -1067,6 +1080,14 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(CaseExpression c, S context) {
+            List<Expression> results = caseResults(c);
+            typeParametersBesideDecimal(ParameterPosition.CASE_RESULT, results.toArray(new Expression[0]));
+            if (c.getSwitchExpression() != null) {
+                List<Expression> compared = new ArrayList<>();
+                compared.add(c.getSwitchExpression());
+                c.getWhenClauses().forEach(w -> compared.add(w.getWhenExpression()));
+                typeParametersBesideDecimal(ParameterPosition.COMPARISON, compared.toArray(new Expression[0]));
+            }
             boolean cast = literalsPadded(caseResults(c));
             if (!cast) return super.visit(c, context);
             out().append(c.isUsingBrackets() ? "(CASE " : "CASE ");
@@ -1324,16 +1345,20 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(Addition addition, S context) {
+            typeParametersBesideDecimal(ParameterPosition.ADDITIVE, addition.getLeftExpression(), addition.getRightExpression());
             return integerArithmetic(addition, " + ") ? out() : super.visit(addition, context);
         }
 
         @Override
         public <S> StringBuilder visit(Subtraction subtraction, S context) {
+            typeParametersBesideDecimal(ParameterPosition.ADDITIVE, subtraction.getLeftExpression(), subtraction.getRightExpression());
             return integerArithmetic(subtraction, " - ") ? out() : super.visit(subtraction, context);
         }
 
         @Override
         public <S> StringBuilder visit(Multiplication multiplication, S context) {
+            typeParametersBesideDecimal(ParameterPosition.MULTIPLICATIVE, multiplication.getLeftExpression(),
+                    multiplication.getRightExpression());
             return integerArithmetic(multiplication, " * ") ? out() : super.visit(multiplication, context);
         }
 
@@ -1467,6 +1492,7 @@ final class Renderer {
             Expression x = between.getLeftExpression();
             Expression low = between.getBetweenExpressionStart();
             Expression high = between.getBetweenExpressionEnd();
+            typeParametersBesideDecimal(ParameterPosition.COMPARISON, x, low, high);
             if (target.stringLiteralFirstIgnoresNoPad() && constantString(x) && !(constantString(low) && constantString(high))) {
                 // HSQLDB compares a constant string first PAD SPACE (constantFirst): the bounds first
                 out().append(between.isNot() ? "NOT (" : "(");
@@ -1540,6 +1566,12 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(InExpression in, S context) {
+            if (in.getRightExpression() instanceof ExpressionList<?> list) {
+                List<Expression> operands = new ArrayList<>();
+                operands.add(in.getLeftExpression());
+                list.forEach(item -> operands.add((Expression) item));
+                typeParametersBesideDecimal(ParameterPosition.COMPARISON, operands.toArray(new Expression[0]));
+            }
             Expression reassociated = reassociated(in);
             if (reassociated != in) {
                 emit(reassociated);
@@ -1871,6 +1903,7 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(Division division, S context) {
+            typeParametersBesideDecimal(ParameterPosition.MULTIPLICATIVE, division.getLeftExpression(), division.getRightExpression());
             if (client.integerDivisionTruncates() == target.integerDivisionTruncates()) {
                 return super.visit(division, context);
             }
@@ -2088,16 +2121,18 @@ final class Renderer {
      * typed {@code DECIMAL(31, s + 10)}, which keeps what was bound for the explicit rule to act on: a lone {@code ?}
      * (typed as the column, it would be rounded or cut as it is bound), an operand of {@code +}, {@code -} or {@code *}
      * beside an integer for a client whose engine keeps what was bound there (MySQL), and beside a DECIMAL where the
-     * target cuts it to that operand's scale and the client's engine does not ({@link
-     * Dialect#parameterTakesDecimalOperandScale}: HSQLDB, not Derby). The tree is changed in place; {@code untype} puts it
-     * back.
+     * target cuts it to that operand's scale ({@link Dialect#cutsParameterBesideDecimal}) by another rule than the client's
+     * engine (HSQLDB for a Derby client). The tree is changed in place; {@code untype} puts it back.
      */
     private Expression typedParameters(StoredDecimal stored, List<Runnable> untype) {
         if (!target.parameterTakesOperandType()) return stored.value();
         int places = wideParameterPlaces(stored.precision(), stored.scale());
         if (unparenthesized(stored.value()) instanceof JdbcParameter) return wideParameter(stored.value(), places);
         boolean besideIntegers = !client.parameterTakesOperandType();
-        if (besideIntegers || !client.parameterTakesDecimalOperandScale() && target.parameterTakesDecimalOperandScale()) {
+        // cut to the operand's scale by a rule of its own (HSQLDB half toward zero, Derby down): kept for the client's rule
+        boolean cutBesideDecimals = target.cutsParameterBesideDecimal(ParameterPosition.MULTIPLICATIVE)
+                && target.decimalStore() != client.decimalStore();
+        if (besideIntegers || cutBesideDecimals) {
             typeOperandParameters(stored.value(), places, besideIntegers, untype);
         }
         return stored.value();
@@ -2142,19 +2177,18 @@ final class Renderer {
     }
 
     /**
-     * {@code op} rendered by {@code render} with a {@code ?} compared with a DECIMAL column typed wide where the target
-     * would cut what was bound to the column's scale ({@link Dialect#parameterTakesDecimalOperandScale}: HSQLDB matched
-     * {@code d = ?} bound to -1.505 with a row holding -1.50; found by the generated corpus), or, in an equality where the
-     * target mismatches integer types ({@link Dialect#mismatchesIntegerEqualityAcrossTypes}), an integer column beside
-     * BIGINT arithmetic cast to BIGINT ({@link #bigintBeside}).
+     * {@code op} rendered by {@code render} with a {@code ?} compared with a DECIMAL operand typed wide where the target
+     * would cut what was bound to the operand's scale ({@link #typeParametersBesideDecimal}), and, in an equality
+     * where the target mismatches integer types ({@link Dialect#mismatchesIntegerEqualityAcrossTypes}), an integer column
+     * beside BIGINT arithmetic cast to BIGINT ({@link #bigintBeside}).
      */
     private StringBuilder comparedWide(BinaryExpression op, java.util.function.Supplier<StringBuilder> render) {
-        boolean integerKeys = op instanceof EqualsTo && target.mismatchesIntegerEqualityAcrossTypes();
-        if (!target.parameterTakesDecimalOperandScale() && !integerKeys) return render.get();
         Expression left = op.getLeftExpression();
         Expression right = op.getRightExpression();
-        Expression wideLeft = integerKeys ? bigintBeside(left, right) : wideBeside(left, right);
-        Expression wideRight = integerKeys ? bigintBeside(right, left) : wideBeside(right, left);
+        typeParametersBesideDecimal(ParameterPosition.COMPARISON, left, right);
+        if (!(op instanceof EqualsTo) || !target.mismatchesIntegerEqualityAcrossTypes()) return render.get();
+        Expression wideLeft = bigintBeside(left, right);
+        Expression wideRight = bigintBeside(right, left);
         if (wideLeft == left && wideRight == right) return render.get();
         op.setLeftExpression(wideLeft);
         op.setRightExpression(wideRight);
@@ -2164,6 +2198,96 @@ final class Renderer {
             op.setLeftExpression(left);
             op.setRightExpression(right);
         }
+    }
+
+    /**
+     * Each {@code ?} among {@code operands} rendered as a DECIMAL wide enough for what was bound ({@link #wideParameterPlaces}
+     * of the widest DECIMAL operand among the others), where this target would give it that operand's type at {@code
+     * position} and cut what was bound to its scale and the client's engine would not ({@link
+     * Dialect#cutsParameterBesideDecimal}: HSQLDB matched {@code d = ?} bound to -1.505 with a row holding -1.50, Derby
+     * computes {@code d + ?} bound to -0.505 as {@code d - 0.51}). Where both cut, each its own way, nothing is done.
+     */
+    private void typeParametersBesideDecimal(ParameterPosition position, Expression... operands) {
+        if (!target.cutsParameterBesideDecimal(position) || client.cutsParameterBesideDecimal(position)) return;
+        int places = -1;
+        for (Expression operand : operands) {
+            if (unparenthesized(operand) instanceof JdbcParameter) continue;
+            ColumnType type = decimalType(operand);
+            if (type != null) places = Math.max(places, wideParameterPlaces(type.length(), type.scale()));
+        }
+        if (places < 0) return;
+        for (Expression operand : operands) {
+            if (unparenthesized(operand) instanceof JdbcParameter parameter) wideParameters.merge(parameter, places, Math::max);
+        }
+    }
+
+    /** Integer digits assumed for a DECIMAL-typed expression whose precision the statement does not show. */
+    private static final int ASSUMED_INTEGER_DIGITS = 15;
+
+    /**
+     * The DECIMAL type of {@code e} as far as the catalog and the statement show it (a DECIMAL column; a decimal
+     * literal; a CAST to DECIMAL; {@code +}, {@code -}, {@code *} of such and integers; a sign; MIN, MAX, SUM, ABS of such;
+     * ROUND or TRUNC of such to a literal number of places; the widest of a CASE's results or COALESCE's arguments), else
+     * null.
+     */
+    private ColumnType decimalType(Expression e) {
+        Expression inner = unparenthesized(e);
+        if (inner instanceof Column) {
+            ColumnType type = typeOf(inner);
+            return type != null && type.kind() == TypeKind.DECIMAL ? type : null;
+        }
+        if (inner instanceof SignedExpression signed) return decimalType(signed.getExpression());
+        if (inner instanceof CastExpression cast) {
+            try {
+                SqlTypes.Spec spec = SqlTypes.parse(cast.getColDataType().toString(), client);
+                return spec.kind() == TypeKind.DECIMAL ? new ColumnType(TypeKind.DECIMAL, spec.length(), spec.scale()) : null;
+            } catch (TranslationException notPortable) {
+                return null;
+            }
+        }
+        if (inner instanceof DoubleValue) {
+            Integer places = decimals(inner);
+            return places == null ? null : new ColumnType(TypeKind.DECIMAL, places + ASSUMED_INTEGER_DIGITS, places);
+        }
+        if (inner instanceof Function f && f.getParameters() != null && f.getName() != null) {
+            String name = f.getName().toUpperCase(Locale.ROOT);
+            List<Expression> args = arguments(f);
+            if (args.size() == 1 && Set.of("MIN", "MAX", "SUM", "ABS").contains(name)) return decimalType(args.get(0));
+            if (args.size() == 2 && Set.of("ROUND", "TRUNC", "TRUNCATE").contains(name) && args.get(1) instanceof LongValue n
+                    && n.getValue() >= 0 && n.getValue() <= DECIMAL_DIGITS_EVERYWHERE && decimalType(args.get(0)) != null) {
+                return new ColumnType(TypeKind.DECIMAL, (int) n.getValue() + ASSUMED_INTEGER_DIGITS, (int) n.getValue());
+            }
+            if (Set.of("COALESCE", "IFNULL", "NVL", "NULLIF").contains(name)) return widestDecimal(args);
+            return null;
+        }
+        if (inner instanceof CaseExpression c) return widestDecimal(caseResults(c));
+        if (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication) {
+            BinaryExpression b = (BinaryExpression) inner;
+            ColumnType left = decimalType(b.getLeftExpression());
+            ColumnType right = decimalType(b.getRightExpression());
+            if (left == null && right == null) return null;
+            if (left == null && numeric(b.getLeftExpression()) != Numeric.INTEGER
+                    || right == null && numeric(b.getRightExpression()) != Numeric.INTEGER) {
+                return null;
+            }
+            int scale = inner instanceof Multiplication ? scale(left) + scale(right) : Math.max(scale(left), scale(right));
+            return new ColumnType(TypeKind.DECIMAL, Math.min(DECIMAL_DIGITS_EVERYWHERE, scale + ASSUMED_INTEGER_DIGITS), scale);
+        }
+        return null;
+    }
+
+    /** The DECIMAL type of the widest scale among {@code values} that have one ({@link #decimalType}), else null. */
+    private ColumnType widestDecimal(List<Expression> values) {
+        ColumnType widest = null;
+        for (Expression v : values) {
+            ColumnType type = decimalType(v);
+            if (type != null && (widest == null || type.scale() > widest.scale())) widest = type;
+        }
+        return widest;
+    }
+
+    private static int scale(ColumnType decimalOrInteger) {
+        return decimalOrInteger == null ? 0 : decimalOrInteger.scale();
     }
 
     /**
@@ -2181,13 +2305,6 @@ final class Renderer {
             return operand;
         }
         return new CastExpression("CAST", operand, "BIGINT");
-    }
-
-    private Expression wideBeside(Expression operand, Expression other) {
-        if (!(unparenthesized(operand) instanceof JdbcParameter)) return operand;
-        ColumnType type = typeOf(other);
-        return type == null || type.kind() != TypeKind.DECIMAL ? operand
-                : wideParameter(operand, wideParameterPlaces(type.length(), type.scale()));
     }
 
     private static Expression wideParameter(Expression parameter, int places) {

@@ -181,6 +181,29 @@ final class SqlText {
     }
 
     /**
+     * {@code sql} (rendered for a Derby, HSQLDB or Db2 target: standard string literals, double-quoted identifiers) with
+     * its k-th {@code ?} written {@code CAST(? AS types[k])} where {@code types[k]} is not null.
+     */
+    static String castMarkers(String sql, String[] types) {
+        StringBuilder out = new StringBuilder(sql.length() + 32 * types.length);
+        int marker = 0;
+        int n = sql.length();
+        for (int i = 0; i < n; i++) {
+            char c = sql.charAt(i);
+            if (c == '\'' || c == '"') {
+                int end = skipQuoted(sql, i, c);
+                out.append(sql, i, end);
+                i = end - 1;
+            } else if (c == '?' && marker < types.length && types[marker++] != null) {
+                out.append("CAST(? AS ").append(types[marker - 1]).append(')');
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /**
      * The last pass over deparsed text: re-quotes delimited identifiers with the target's quote character, re-escapes
      * string literals for the target, turns numbered markers ({@code ?3}, {@code ?n0}) into plain {@code ?} while
      * recording their order, and rejects words that would be evaluated per replica.

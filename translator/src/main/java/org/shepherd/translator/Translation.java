@@ -297,6 +297,15 @@ public final class Translation {
         return existence == Existence.IF_NOT_EXISTS ? d.isAlreadyExistsError(e) : d.isDoesNotExistError(e);
     }
 
+    /**
+     * Whether a {@code ?} bound to a number is given the number's type on {@code d} ({@link Bound}): the client's engine
+     * types a marker from the value bound to it (MySQL, MariaDB, PostgreSQL), {@code d} from its place in the statement
+     * ({@link Dialect#parameterTakesOperandType}: Derby, HSQLDB, Db2).
+     */
+    boolean typesBoundNumbers(Dialect d) {
+        return !client.parameterTakesOperandType() && d.parameterTakesOperandType();
+    }
+
     /** The statement for an engine of dialect {@code d}, with '?' markers; throws SQLState 0A000 if it cannot be expressed. */
     public String sqlFor(Dialect d) throws SQLException {
         return rendered(d).sql();

@@ -236,6 +236,26 @@ class TranslatorTest {
     }
 
     @Test
+    void numbersBoundForAClientWhoseEngineTypesMarkersByValueKeepTheirTypeWhereTheTargetTypesThemByPlace() throws SQLException {
+        String sql = "SELECT d + ?, '?' AS `q?` FROM t WHERE s = ? AND d BETWEEN ? AND ? AND i = ?";
+        List<Object> values = Arrays.asList(new java.math.BigDecimal("-1.505"), "a?", 0.5d, new java.math.BigDecimal("1E+3"), 7L);
+        Bound mysql = new Translator(Dialect.MYSQL, 8).translate(sql).bind(values, new CountingSource());
+        for (Dialect d : List.of(Dialect.DERBY, Dialect.HSQLDB, Dialect.DB2)) {
+            assertThat(mysql.sqlFor(d)).as(d.name()).startsWith("SELECT d + CAST(? AS DECIMAL(31, 3)) AS ")
+                    .containsIgnoringCase("'?' AS \"q?\"").contains("WHERE s = ? AND d BETWEEN CAST(? AS DOUBLE")
+                    .endsWith(") AND CAST(? AS DECIMAL(31, 0)) AND i = ?");
+            assertThat(mysql.parameters(d)).as(d.name()).isEqualTo(values);
+        }
+        for (Dialect d : List.of(Dialect.MYSQL, Dialect.MARIADB, Dialect.POSTGRESQL)) {
+            assertThat(mysql.sqlFor(d)).as(d.name()).doesNotContain("CAST(");
+        }
+        // a Derby client's markers are typed by their place on Derby too: its statements are left as they are
+        Bound derby = new Translator(Dialect.DERBY, 8).translate(sql).bind(values, new CountingSource());
+        assertThat(derby.sqlFor(Dialect.DERBY)).doesNotContain("CAST(");
+        assertThat(derby.sqlFor(Dialect.MYSQL)).doesNotContain("CAST(");
+    }
+
+    @Test
     void explicitKeysAreAddedPerRowWithoutMovingMarkers() throws SQLException {
         Translation t = new Translator(Dialect.DERBY, 8).translate("INSERT INTO \"Orders\" (name, qty) VALUES (?, ?), ('x', ?)");
         assertThat(t.insertTable()).isEqualTo("\"Orders\"");

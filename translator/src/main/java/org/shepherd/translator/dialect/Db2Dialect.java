@@ -59,4 +59,10 @@ public class Db2Dialect extends NoIfExistsDialect {
     public boolean parameterTakesOperandType() {
         return true;
     }
+
+    @Override
+    public boolean cutsParameterBesideDecimal(ParameterPosition position) {
+        return position == ParameterPosition.ADDITIVE || position == ParameterPosition.MULTIPLICATIVE
+                || position == ParameterPosition.COALESCE;
+    }
 }

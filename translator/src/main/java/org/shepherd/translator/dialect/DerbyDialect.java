@@ -142,6 +142,12 @@ public class DerbyDialect extends NoIfExistsDialect {
     }
 
     @Override
+    public boolean cutsParameterBesideDecimal(ParameterPosition position) {
+        return position == ParameterPosition.ADDITIVE || position == ParameterPosition.MULTIPLICATIVE
+                || position == ParameterPosition.COALESCE;
+    }
+
+    @Override
     public boolean losesNullOrderingOfDeduplicatedRows() {
         return true;
     }

@@ -258,11 +258,30 @@ public abstract class Dialect {
         return DecimalStore.ROUNDS;
     }
 
+    /** Where a {@code ?} beside a DECIMAL operand may take that operand's type ({@link #cutsParameterBesideDecimal}). */
+    public enum ParameterPosition {
+        /** A comparison ({@code = <> < <= > >=}), BETWEEN, IN, NULLIF, {@code CASE x WHEN ?}. */
+        COMPARISON,
+        /** {@code +} and {@code -}. */
+        ADDITIVE,
+        /** {@code *} and {@code /}. */
+        MULTIPLICATIVE,
+        /** A CASE's THEN or ELSE beside another one. */
+        CASE_RESULT,
+        /** An argument of COALESCE (IFNULL, NVL) beside another one. */
+        COALESCE
+    }
+
     /**
-     * A {@code ?} operand of {@code +}, {@code -} or {@code *} beside a DECIMAL operand is cut to that operand's scale as
-     * it is bound (HSQLDB: {@code d + ?} with 1.00 and -0.005 is 1.00); Derby keeps what was bound (0.995).
+     * A {@code ?} at {@code position} beside a DECIMAL(p, s) operand takes that type, and what was bound loses its
+     * decimals past s as it is bound, where MySQL, MariaDB and PostgreSQL keep them. HSQLDB 2.7 does it everywhere
+     * ({@code d = ?} bound to 1.505 matches 1.50, {@code d * ?} is {@code d * 1.50}); Derby 10.16 beside {@code +},
+     * {@code -} and in COALESCE ({@code d + ?} bound to -0.505 is {@code d - 0.51}) and cuts the product of {@code d * ?}
+     * to twice d's scale (99.99 * -1.221 is -122.0877), not in a comparison or a CASE's result. Db2 is assumed to do as
+     * Derby (not verified here). Where the client's engine types markers by value ({@link Bound}), a {@code ?} bound to a
+     * number is given the number's type on such an engine anyway; this is for the other clients.
      */
-    public boolean parameterTakesDecimalOperandScale() {
+    public boolean cutsParameterBesideDecimal(ParameterPosition position) {
         return false;
     }
 

@@ -87,7 +87,7 @@ public class HsqldbDialect extends Dialect {
     }
 
     @Override
-    public boolean parameterTakesDecimalOperandScale() {
+    public boolean cutsParameterBesideDecimal(ParameterPosition position) {
         return true;
     }
 
