@@ -331,9 +331,9 @@ final class RandomQueries {
             case 10:
                 // a ? beside a DECIMAL: Derby, HSQLDB and Db2 may type it from its place and cut what was bound to that
                 // type's scale (docs/benign-divergence.md); a Derby client's engine does so too, in more places than the
-                // translator writes out on the others (beside + or in a CASE, to the scale of a ROUND(x, 0) ...; the
-                // product d * ? to twice d's scale), so one decimal beside d * ?, whole numbers elsewhere
-                return random.nextBoolean() ? "(" + q("d") + " * " + param(BigDecimal.valueOf(random.nextInt(201) - 100, 1)) + ")"
+                // translator writes out on the others (beside a CASE or a ROUND(x, 0) in arithmetic ...; d + ?, d * ? and
+                // COALESCE(?, d) are written out), so decimals beside d * ?, whole numbers elsewhere
+                return random.nextBoolean() ? "(" + q("d") + " * " + param(decimalValue()) + ")"
                         : "(" + decimalExpr(depth + 1) + " + " + param(BigDecimal.valueOf(random.nextInt(21) - 10)) + ")";
             case 11:
                 return "CASE WHEN " + condition(depth + 1) + " THEN " + decimalExpr(depth + 1) + " ELSE "
@@ -454,8 +454,7 @@ final class RandomQueries {
             case 6:
                 return param(decimalValue()) + " " + comparison() + " " + (random.nextBoolean() ? q("d") : decimalExpr(2));
             case 7:
-                return "(" + q("d") + " * " + param(BigDecimal.valueOf(random.nextInt(201) - 100, 1)) + ") " + comparison() + " "
-                        + decimalLeaf();
+                return "(" + q("d") + " * " + param(decimalValue()) + ") " + comparison() + " " + decimalLeaf();
             case 0:
                 return intColumn() + " " + comparison() + " " + param((long) random.nextInt(21) - 10);
             case 1:

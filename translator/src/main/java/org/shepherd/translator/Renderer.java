@@ -780,13 +780,15 @@ final class Renderer {
                 case "IFNULL":
                 case "NVL":
                     if (f.isDistinct() || args.isEmpty()) return super.visit(f, context);
-                    boolean cast = literalsPadded(args);
-                    out().append("COALESCE(");
-                    for (int i = 0; i < args.size(); i++) {
-                        if (i > 0) out().append(", ");
-                        emitChosenValue(args.get(i), cast);
-                    }
-                    return out().append(')');
+                    return clientCutWritten(f, () -> {
+                        boolean cast = literalsPadded(args);
+                        out().append("COALESCE(");
+                        for (int i = 0; i < args.size(); i++) {
+                            if (i > 0) out().append(", ");
+                            emitChosenValue(args.get(i), cast);
+                        }
+                        return out().append(')');
+                    });
                 case "LCASE":
                     return call("LOWER", args);
                 case "UCASE":
@@ -1346,20 +1348,37 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(Addition addition, S context) {
             typeParametersBesideDecimal(ParameterPosition.ADDITIVE, addition.getLeftExpression(), addition.getRightExpression());
-            return integerArithmetic(addition, " + ") ? out() : super.visit(addition, context);
+            return clientCutWritten(addition, () -> integerArithmetic(addition, " + ") ? out() : super.visit(addition, context));
         }
 
         @Override
         public <S> StringBuilder visit(Subtraction subtraction, S context) {
             typeParametersBesideDecimal(ParameterPosition.ADDITIVE, subtraction.getLeftExpression(), subtraction.getRightExpression());
-            return integerArithmetic(subtraction, " - ") ? out() : super.visit(subtraction, context);
+            return clientCutWritten(subtraction,
+                    () -> integerArithmetic(subtraction, " - ") ? out() : super.visit(subtraction, context));
         }
 
         @Override
         public <S> StringBuilder visit(Multiplication multiplication, S context) {
             typeParametersBesideDecimal(ParameterPosition.MULTIPLICATIVE, multiplication.getLeftExpression(),
                     multiplication.getRightExpression());
-            return integerArithmetic(multiplication, " * ") ? out() : super.visit(multiplication, context);
+            return clientCutWritten(multiplication,
+                    () -> integerArithmetic(multiplication, " * ") ? out() : super.visit(multiplication, context));
+        }
+
+        /**
+         * {@code e} rendered by {@code render}, truncated to the scale a Derby client's engine computes it in ({@link
+         * #clientCut}) where the target computes it otherwise: {@code TRUNCATE(d + ?, 2)} on MySQL and MariaDB, {@code
+         * TRUNC(d + ?, 2)} on PostgreSQL, {@code TRUNC(d + CAST(? AS DECIMAL(31, 12)), 2)} on HSQLDB (which would cut the
+         * {@code ?} half toward zero first). Derby and Db2 compute it so themselves.
+         */
+        private StringBuilder clientCutWritten(Expression e, Supplier<StringBuilder> render) {
+            ClientCut cut = clientCut(e);
+            if (cut == null || target.decimalStore() == DecimalStore.TRUNCATES && target.parameterTakesOperandType()) return render.get();
+            if (target.parameterTakesOperandType()) wideParameters.merge(cut.marker(), cut.places(), Math::max);
+            out().append(target.truncateFunction()).append('(');
+            render.get();
+            return out().append(", ").append(cut.scale()).append(')');
         }
 
         /**
@@ -2201,6 +2220,45 @@ final class Renderer {
     }
 
     /**
+     * How a Derby (or Db2) client's engine computes {@code e} when it is {@code d + ?}, {@code d - ?}, {@code d * ?} or
+     * {@code COALESCE(?, d)} with d of a DECIMAL(p, s) type ({@link #decimalType}): it gives the {@code ?} d's type and
+     * computes the result in the type that makes, DECIMAL(p + 1, s) for {@code + -} and COALESCE, DECIMAL(2p, 2s) for
+     * {@code *}, truncating what was bound past that scale (Derby 10.16: {@code d + ?} with d = 1.00 bound to -0.505 is
+     * 0.49, with d = -1.50 bound to 1.495 is 0.00; {@code d * ?} with d = 99.99 bound to -1.221 is -122.0877); else null.
+     *
+     * @param marker the {@code ?}, and {@code places} those its value keeps where a target types it by place
+     */
+    private record ClientCut(JdbcParameter marker, int places, int scale) {
+    }
+
+    private ClientCut clientCut(Expression e) {
+        boolean product = e instanceof Multiplication;
+        ParameterPosition position = product ? ParameterPosition.MULTIPLICATIVE
+                : e instanceof Addition || e instanceof Subtraction ? ParameterPosition.ADDITIVE
+                : e instanceof Function f && f.getName() != null && Set.of("COALESCE", "IFNULL", "NVL")
+                        .contains(f.getName().toUpperCase(Locale.ROOT)) && f.getParameters() != null ? ParameterPosition.COALESCE : null;
+        if (position == null || !client.cutsParameterBesideDecimal(position) || client.decimalStore() != DecimalStore.TRUNCATES) {
+            return null;
+        }
+        List<Expression> operands = e instanceof BinaryExpression b ? List.of(b.getLeftExpression(), b.getRightExpression())
+                : arguments((Function) e);
+        JdbcParameter marker = null;
+        List<Expression> others = new ArrayList<>();
+        for (Expression operand : operands) {
+            if (unparenthesized(operand) instanceof JdbcParameter p) {
+                if (marker != null) return null;
+                marker = p;
+            } else {
+                others.add(operand);
+            }
+        }
+        ColumnType type = marker == null || others.isEmpty() ? null : widestDecimal(others);
+        int precision = type == null ? 0 : product ? 2 * type.length() : type.length() + 1;
+        if (type == null || precision > DECIMAL_DIGITS_EVERYWHERE) return null;
+        return new ClientCut(marker, wideParameterPlaces(type.length(), type.scale()), product ? 2 * type.scale() : type.scale());
+    }
+
+    /**
      * Each {@code ?} among {@code operands} rendered as a DECIMAL wide enough for what was bound ({@link #wideParameterPlaces}
      * of the widest DECIMAL operand among the others), where this target would give it that operand's type at {@code
      * position} and cut what was bound to its scale and the client's engine would not ({@link
@@ -2247,7 +2305,9 @@ final class Renderer {
         }
         if (inner instanceof DoubleValue) {
             Integer places = decimals(inner);
-            return places == null ? null : new ColumnType(TypeKind.DECIMAL, places + ASSUMED_INTEGER_DIGITS, places);
+            if (places == null) return null;
+            int digits = (int) inner.toString().chars().filter(Character::isDigit).count();
+            return new ColumnType(TypeKind.DECIMAL, Math.max(places + 1, digits), places);
         }
         if (inner instanceof Function f && f.getParameters() != null && f.getName() != null) {
             String name = f.getName().toUpperCase(Locale.ROOT);
@@ -2326,6 +2386,8 @@ final class Renderer {
             return dot < 0 ? 0 : text.length() - dot - 1;
         }
         if (inner instanceof StoredDecimal stored) return stored.scale();
+        ClientCut cut = clientCut(inner);
+        if (cut != null) return cut.scale();
         if (inner instanceof Column) {
             ColumnType type = typeOf(inner);
             if (type == null) return null;
