@@ -10,7 +10,9 @@ import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
+import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.update.UpdateSet;
@@ -68,31 +70,43 @@ final class StoredDecimal extends Function {
     }
 
     /**
-     * Marks the values an {@code INSERT INTO t (columns) VALUES ...} or {@code INSERT INTO t (columns) SELECT ...} stores
-     * into DECIMAL columns; an INSERT without a column list is left as written.
+     * Marks the values an {@code INSERT INTO t [(columns)] VALUES ...} or {@code INSERT INTO t [(columns)] SELECT ...}
+     * (a UNION of SELECTs included) stores into DECIMAL columns; without a column list, the table's columns in the
+     * catalog's order (the engines' ordinal order).
      */
     static List<Runnable> mark(Insert insert, SchemaCatalog catalog) {
         List<Runnable> restore = new ArrayList<>();
         Map<String, ColumnType> columns = columnsOf(catalog, insert.getTable().getFullyQualifiedName());
-        if (columns == null || insert.getColumns() == null) return restore;
+        if (columns == null || columns.isEmpty()) return restore;
+        List<Column> targets = insert.getColumns() != null ? insert.getColumns()
+                : columns.keySet().stream().map(Column::new).toList();
         if (insert.getSelect() instanceof Values values) {
             for (ExpressionList<Expression> row : ClockDefaults.rows(values)) {
-                if (row.size() == insert.getColumns().size()) mark(insert.getColumns(), row, columns, restore);
+                if (row.size() == targets.size()) mark(targets, row, columns, restore);
             }
-        } else if (insert.getSelect() instanceof PlainSelect select && select.getSelectItems().size() == insert.getColumns().size()) {
-            for (int i = 0; i < select.getSelectItems().size(); i++) {
-                SelectItem<?> item = select.getSelectItems().get(i);
-                Expression value = item.getExpression();
-                StoredDecimal marked = marked(insert.getColumns().get(i), value, columns);
-                if (marked != null) {
-                    @SuppressWarnings("unchecked")
-                    SelectItem<Expression> typed = (SelectItem<Expression>) item;
-                    typed.setExpression(marked);
-                    restore.add(() -> typed.setExpression(value));
-                }
+        } else if (insert.getSelect() instanceof PlainSelect select) {
+            markItems(select, targets, columns, restore);
+        } else if (insert.getSelect() instanceof SetOperationList union) {
+            for (Select branch : union.getSelects()) {
+                if (branch instanceof PlainSelect select) markItems(select, targets, columns, restore);
             }
         }
         return restore;
+    }
+
+    private static void markItems(PlainSelect select, List<Column> targets, Map<String, ColumnType> columns, List<Runnable> restore) {
+        if (select.getSelectItems().size() != targets.size()) return;
+        for (int i = 0; i < select.getSelectItems().size(); i++) {
+            SelectItem<?> item = select.getSelectItems().get(i);
+            Expression value = item.getExpression();
+            StoredDecimal marked = marked(targets.get(i), value, columns);
+            if (marked != null) {
+                @SuppressWarnings("unchecked")
+                SelectItem<Expression> typed = (SelectItem<Expression>) item;
+                typed.setExpression(marked);
+                restore.add(() -> typed.setExpression(value));
+            }
+        }
     }
 
     private static Map<String, ColumnType> columnsOf(SchemaCatalog catalog, String table) {
