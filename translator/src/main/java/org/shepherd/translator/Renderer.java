@@ -65,6 +65,7 @@ import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.update.UpdateSet;
 import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.merge.Merge;
 import net.sf.jsqlparser.statement.select.AllColumns;
 import net.sf.jsqlparser.statement.select.AllTableColumns;
 import net.sf.jsqlparser.statement.select.Distinct;
@@ -164,6 +165,15 @@ final class Renderer {
         this.mixedPadding = mixedPadding;
     }
 
+    /** {@code render}'s text, the tree marked by {@link StoredDecimal#mark} put back after it ({@code unmark}). */
+    private static StringBuilder withStoredDecimals(List<Runnable> unmark, Supplier<StringBuilder> render) {
+        try {
+            return render.get();
+        } finally {
+            unmark.forEach(Runnable::run);
+        }
+    }
+
     /** Client markers seen by the last rendering (bit k set for '?' number k). */
     BitSet clientMarkers() {
         return clientMarkers;
@@ -194,12 +204,12 @@ final class Renderer {
 
             @Override
             public <S> StringBuilder visit(Insert insert, S context) {
-                List<Runnable> unmark = StoredDecimal.mark(insert, catalog);
-                try {
-                    return super.visit(insert, context);
-                } finally {
-                    unmark.forEach(Runnable::run);
-                }
+                return withStoredDecimals(StoredDecimal.mark(insert, catalog), () -> super.visit(insert, context));
+            }
+
+            @Override
+            public <S> StringBuilder visit(Merge merge, S context) {
+                return withStoredDecimals(StoredDecimal.mark(merge, catalog), () -> super.visit(merge, context));
             }
 
             @Override

@@ -9,6 +9,10 @@ import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.insert.Insert;
+import net.sf.jsqlparser.statement.merge.Merge;
+import net.sf.jsqlparser.statement.merge.MergeInsert;
+import net.sf.jsqlparser.statement.merge.MergeOperation;
+import net.sf.jsqlparser.statement.merge.MergeUpdate;
 import net.sf.jsqlparser.statement.select.PlainSelect;
 import net.sf.jsqlparser.statement.select.Select;
 import net.sf.jsqlparser.statement.select.SelectItem;
@@ -89,6 +93,30 @@ final class StoredDecimal extends Function {
         } else if (insert.getSelect() instanceof SetOperationList union) {
             for (Select branch : union.getSelects()) {
                 if (branch instanceof PlainSelect select) markItems(select, targets, columns, restore);
+            }
+        }
+        return restore;
+    }
+
+    /**
+     * Marks the values a MERGE's WHEN MATCHED THEN UPDATE SET and WHEN NOT MATCHED THEN INSERT store into DECIMAL columns
+     * of its target table.
+     */
+    static List<Runnable> mark(Merge merge, SchemaCatalog catalog) {
+        List<Runnable> restore = new ArrayList<>();
+        Map<String, ColumnType> columns = columnsOf(catalog, merge.getTable() == null ? null : merge.getTable().getFullyQualifiedName());
+        if (columns == null || columns.isEmpty() || merge.getOperations() == null) return restore;
+        for (MergeOperation op : merge.getOperations()) {
+            if (op instanceof MergeUpdate update && update.getUpdateSets() != null) {
+                for (UpdateSet set : update.getUpdateSets()) {
+                    if (set.getColumns().size() == set.getValues().size()) {
+                        mark(set.getColumns(), expressions(set.getValues()), columns, restore);
+                    }
+                }
+            } else if (op instanceof MergeInsert insert && insert.getValues() != null) {
+                List<Column> targets = insert.getColumns() != null ? insert.getColumns()
+                        : columns.keySet().stream().map(Column::new).toList();
+                if (insert.getValues().size() == targets.size()) mark(targets, expressions(insert.getValues()), columns, restore);
             }
         }
         return restore;
