@@ -19,13 +19,18 @@ final class RandomQueries {
     /** The table, created once for every client. */
     static final List<String> SETUP = List.of(
             "CREATE TABLE " + TABLE + " (id INTEGER NOT NULL PRIMARY KEY, i INTEGER, j INTEGER, d DECIMAL(9, 2),"
-                    + " s VARCHAR(20), t VARCHAR(20), dt DATE)",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt) VALUES (1, 0, 1, 0.00, '', 'a', DATE '2024-02-29')",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt) VALUES (2, -7, 2, -1.50, 'abc', 'ABC', DATE '2000-01-01')",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt) VALUES (3, 7, -2, 2.50, 'a b ', 'b', DATE '1999-12-31')",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt) VALUES (4, NULL, 3, NULL, NULL, '', NULL)",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt) VALUES (5, 1000000, 0, 99.99, 'Zz', 'zz', DATE '2024-12-31')",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt) VALUES (6, 13, 5, -0.01, ' x', 'x ', DATE '1970-01-01')");
+                    + " s VARCHAR(20), t VARCHAR(20), dt DATE, ts TIMESTAMP)",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (1, 0, 1, 0.00, '', 'a', DATE '2024-02-29',"
+                    + " TIMESTAMP '2024-02-29 23:59:59.999999')",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (2, -7, 2, -1.50, 'abc', 'ABC', DATE '2000-01-01',"
+                    + " TIMESTAMP '2000-01-01 00:00:00')",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (3, 7, -2, 2.50, 'a b ', 'b', DATE '1999-12-31',"
+                    + " TIMESTAMP '1999-12-31 12:30:00.5')",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (4, NULL, 3, NULL, NULL, '', NULL, NULL)",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (5, 1000000, 0, 99.99, 'Zz', 'zz', DATE '2024-12-31',"
+                    + " TIMESTAMP '2024-12-31 00:00:00.000001')",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (6, 13, 5, -0.01, ' x', 'x ', DATE '1970-01-01',"
+                    + " TIMESTAMP '1970-01-01 00:00:01')");
 
     static final String CLEANUP = "DROP TABLE " + TABLE;
 
@@ -86,7 +91,7 @@ final class RandomQueries {
                 SETUP.subList(1, SETUP.size()).forEach(sql -> out.add(new Generated(sql, List.of())));
             }
             out.add(generated(unindexed(write())));
-            out.add(new Generated("SELECT id, i, j, d, s, t, dt FROM " + TABLE + " ORDER BY id", List.of()));
+            out.add(new Generated("SELECT id, i, j, d, s, t, dt, ts FROM " + TABLE + " ORDER BY id", List.of()));
         }
         return out;
     }
@@ -102,7 +107,12 @@ final class RandomQueries {
     }
 
     private String write() {
-        switch (random.nextInt(10)) {
+        switch (random.nextInt(12)) {
+            case 10:
+                return "UPDATE " + TABLE + " SET ts = " + timestampValue() + " WHERE " + condition(1);
+            case 11:
+                // pinned: every replica stores the shepherd's clock
+                return "UPDATE " + TABLE + " SET ts = CURRENT_TIMESTAMP, dt = CURRENT_DATE WHERE " + condition(1);
             case 8:
                 return "UPDATE " + TABLE + " SET dt = " + dateValue() + " WHERE " + condition(1);
             case 9:
@@ -123,8 +133,8 @@ final class RandomQueries {
             case 3:
                 return "DELETE FROM " + TABLE + " WHERE " + condition(1);
             case 4:
-                return "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt) SELECT id + 100, " + intExpr(2) + ", j, " + decimalAssigned()
-                        + ", " + stringExpr(2) + ", t, dt FROM " + TABLE + " WHERE " + condition(2);
+                return "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) SELECT id + 100, " + intExpr(2) + ", j, "
+                        + decimalAssigned() + ", " + stringExpr(2) + ", t, dt, ts FROM " + TABLE + " WHERE " + condition(2);
             default:
                 return "UPDATE " + TABLE + " SET j = " + intExpr(1) + ", d = " + decimalLeaf() + " WHERE " + condition(1);
         }
@@ -159,7 +169,15 @@ final class RandomQueries {
             case 6:
                 return "SELECT DISTINCT " + columnString() + " AS v FROM " + TABLE;
             case 7:
-                return "SELECT id, " + dateExpr() + " AS v FROM " + TABLE + " ORDER BY id";
+                switch (random.nextInt(4)) {
+                    case 0:
+                        return "SELECT id, ts FROM " + TABLE + " WHERE " + condition(1) + " ORDER BY ts DESC, id";
+                    case 1:
+                        return "SELECT MIN(ts) AS low, MAX(ts) AS high, COUNT(DISTINCT ts) AS n FROM " + TABLE + " WHERE "
+                                + condition(1);
+                    default:
+                        return "SELECT id, " + dateExpr() + " AS v FROM " + TABLE + " ORDER BY id";
+                }
             case 8:
                 return "SELECT MIN(" + columnString() + ") AS low, MAX(" + columnString() + ") AS high, COUNT(DISTINCT "
                         + columnString() + ") AS n FROM " + TABLE + " WHERE " + condition(1);
@@ -259,7 +277,17 @@ final class RandomQueries {
     }
 
     private String dateExpr() {
-        switch (random.nextInt(4)) {
+        switch (random.nextInt(9)) {
+            case 4:
+                return "YEAR(" + q("ts") + ")";
+            case 5:
+                return "CAST(" + q("ts") + " AS DATE)";
+            case 6:
+                return "EXTRACT(DAY FROM " + q("ts") + ")";
+            case 7:
+                return "COALESCE(ts, TIMESTAMP '2000-01-01 00:00:00')";
+            case 8:
+                return "CASE WHEN ts " + comparison() + " " + timestampValue() + " THEN 'after' ELSE 'not' END";
             case 0:
                 return "YEAR(" + q("dt") + ")";
             case 1:
@@ -403,8 +431,10 @@ final class RandomQueries {
         if (depth >= DEPTH_MAX) return intLeaf() + " < " + intLeaf();
         switch (random.nextInt(18)) {
             case 16:
-                return q("dt") + " " + comparison() + " " + dateValue();
+                return random.nextBoolean() ? q("dt") + " " + comparison() + " " + dateValue()
+                        : q("ts") + " " + comparison() + " " + timestampValue();
             case 17:
+                if (random.nextBoolean()) return q("ts") + " BETWEEN " + timestampValue() + " AND " + timestampValue();
                 return q("dt") + (random.nextBoolean() ? " BETWEEN " + dateValue() + " AND " + dateValue()
                         : " IS " + (random.nextBoolean() ? "" : "NOT ") + "NULL");
             case 14:
@@ -469,6 +499,16 @@ final class RandomQueries {
 
     /** Dates around the table's: a leap day, the turn of the millennium, the epoch. */
     private static final String[] DATES = {"2024-02-29", "2024-03-01", "2000-01-01", "1999-12-31", "1970-01-01", "2024-12-31"};
+
+    /** Timestamps around the table's: a microsecond before and after midnight, half a second, the epoch's first second. */
+    private static final String[] TIMESTAMPS = {"2024-02-29 23:59:59.999999", "2024-03-01 00:00:00", "2000-01-01 00:00:00",
+        "1999-12-31 12:30:00.5", "2024-12-31 00:00:00.000001", "1970-01-01 00:00:01"};
+
+    /** A timestamp literal, or a {@code ?} bound to a {@link java.sql.Timestamp}. */
+    private String timestampValue() {
+        String at = TIMESTAMPS[random.nextInt(TIMESTAMPS.length)];
+        return random.nextInt(3) == 0 ? param(java.sql.Timestamp.valueOf(at)) : "TIMESTAMP '" + at + "'";
+    }
 
     /** A date literal, or a {@code ?} bound to a {@link java.sql.Date}. */
     private String dateValue() {

@@ -2335,6 +2335,9 @@ final class Renderer {
             BinaryExpression b = (BinaryExpression) inner;
             ColumnType left = decimalType(b.getLeftExpression());
             ColumnType right = decimalType(b.getRightExpression());
+            // a ? beside a DECIMAL takes its type where markers are typed by place (Derby's d * ? is in twice d's scale)
+            if (left == null && unparenthesized(b.getLeftExpression()) instanceof JdbcParameter) left = right;
+            if (right == null && unparenthesized(b.getRightExpression()) instanceof JdbcParameter) right = left;
             if (left == null && right == null) return null;
             if (left == null && numeric(b.getLeftExpression()) != Numeric.INTEGER
                     || right == null && numeric(b.getRightExpression()) != Numeric.INTEGER) {
