@@ -140,7 +140,10 @@ record CorpusCase(String file, String name, String why, List<String> clients, Li
         if (p.isBoolean()) {
             return p.asBoolean();
         }
-        throw new IllegalStateException(caseName + ": parameters are numbers, strings or booleans, not " + p);
+        if (p.isObject() && p.size() == 1 && p.path("double").isNumber()) {
+            return p.get("double").asDouble();
+        }
+        throw new IllegalStateException(caseName + ": parameters are numbers, strings, booleans or {\"double\": n}, not " + p);
     }
 
     /** Rows as canonical value texts: JSON null is SQL NULL, anything else is compared as its text. */

@@ -19,18 +19,18 @@ final class RandomQueries {
     /** The table, created once for every client. */
     static final List<String> SETUP = List.of(
             "CREATE TABLE " + TABLE + " (id INTEGER NOT NULL PRIMARY KEY, i INTEGER, j INTEGER, d DECIMAL(9, 2),"
-                    + " s VARCHAR(20), t VARCHAR(20), dt DATE, ts TIMESTAMP)",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (1, 0, 1, 0.00, '', 'a', DATE '2024-02-29',"
-                    + " TIMESTAMP '2024-02-29 23:59:59.999999')",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (2, -7, 2, -1.50, 'abc', 'ABC', DATE '2000-01-01',"
-                    + " TIMESTAMP '2000-01-01 00:00:00')",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (3, 7, -2, 2.50, 'a b ', 'b', DATE '1999-12-31',"
-                    + " TIMESTAMP '1999-12-31 12:30:00.5')",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (4, NULL, 3, NULL, NULL, '', NULL, NULL)",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (5, 1000000, 0, 99.99, 'Zz', 'zz', DATE '2024-12-31',"
-                    + " TIMESTAMP '2024-12-31 00:00:00.000001')",
-            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) VALUES (6, 13, 5, -0.01, ' x', 'x ', DATE '1970-01-01',"
-                    + " TIMESTAMP '1970-01-01 00:00:01')");
+                    + " s VARCHAR(20), t VARCHAR(20), dt DATE, ts TIMESTAMP, f DOUBLE PRECISION)",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts, f) VALUES (1, 0, 1, 0.00, '', 'a', DATE '2024-02-29',"
+                    + " TIMESTAMP '2024-02-29 23:59:59.999999', 0.1)",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts, f) VALUES (2, -7, 2, -1.50, 'abc', 'ABC', DATE '2000-01-01',"
+                    + " TIMESTAMP '2000-01-01 00:00:00', -2.5)",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts, f) VALUES (3, 7, -2, 2.50, 'a b ', 'b', DATE '1999-12-31',"
+                    + " TIMESTAMP '1999-12-31 12:30:00.5', 12345.678)",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts, f) VALUES (4, NULL, 3, NULL, NULL, '', NULL, NULL, NULL)",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts, f) VALUES (5, 1000000, 0, 99.99, 'Zz', 'zz', DATE '2024-12-31',"
+                    + " TIMESTAMP '2024-12-31 00:00:00.000001', 3.14159)",
+            "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts, f) VALUES (6, 13, 5, -0.01, ' x', 'x ', DATE '1970-01-01',"
+                    + " TIMESTAMP '1970-01-01 00:00:01', -0.001)");
 
     static final String CLEANUP = "DROP TABLE " + TABLE;
 
@@ -91,7 +91,7 @@ final class RandomQueries {
                 SETUP.subList(1, SETUP.size()).forEach(sql -> out.add(new Generated(sql, List.of())));
             }
             out.add(generated(unindexed(write())));
-            out.add(new Generated("SELECT id, i, j, d, s, t, dt, ts FROM " + TABLE + " ORDER BY id", List.of()));
+            out.add(new Generated("SELECT id, i, j, d, s, t, dt, ts, f FROM " + TABLE + " ORDER BY id", List.of()));
         }
         return out;
     }
@@ -107,7 +107,11 @@ final class RandomQueries {
     }
 
     private String write() {
-        switch (random.nextInt(12)) {
+        switch (random.nextInt(14)) {
+            case 12:
+                return "UPDATE " + TABLE + " SET f = " + doubleExpr(1) + " WHERE " + condition(1);
+            case 13:
+                return "UPDATE " + TABLE + " SET f = " + param(random.nextInt(2001) / 8.0 - 125) + " WHERE " + condition(1);
             case 10:
                 return "UPDATE " + TABLE + " SET ts = " + timestampValue() + " WHERE " + condition(1);
             case 11:
@@ -133,15 +137,19 @@ final class RandomQueries {
             case 3:
                 return "DELETE FROM " + TABLE + " WHERE " + condition(1);
             case 4:
-                return "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts) SELECT id + 100, " + intExpr(2) + ", j, "
-                        + decimalAssigned() + ", " + stringExpr(2) + ", t, dt, ts FROM " + TABLE + " WHERE " + condition(2);
+                return "INSERT INTO " + TABLE + " (id, i, j, d, s, t, dt, ts, f) SELECT id + 100, " + intExpr(2) + ", j, "
+                        + decimalAssigned() + ", " + stringExpr(2) + ", t, dt, ts, f FROM " + TABLE + " WHERE " + condition(2);
             default:
                 return "UPDATE " + TABLE + " SET j = " + intExpr(1) + ", d = " + decimalLeaf() + " WHERE " + condition(1);
         }
     }
 
     private String query() {
-        switch (random.nextInt(18)) {
+        switch (random.nextInt(20)) {
+            case 18:
+                return "SELECT id, " + doubleExpr(0) + " AS v FROM " + TABLE + " ORDER BY id";
+            case 19:
+                return "SELECT id FROM " + TABLE + " WHERE " + doubleExpr(1) + " " + comparison() + " " + doubleLeaf() + " ORDER BY id";
             case 16:
                 String group = random.nextBoolean() ? "j" : "COALESCE(i, j)";
                 return "SELECT " + group + " AS k, COUNT(*) AS n, MIN(" + intExpr(1) + ") AS low FROM " + TABLE + " WHERE "
@@ -346,6 +354,40 @@ final class RandomQueries {
                 return "MOD(" + intExpr(depth + 1) + ", " + (random.nextInt(9) + 1) * (random.nextBoolean() ? 1 : -1) + ")";
             default:
                 return "NULLIF(" + intExpr(depth + 1) + ", " + intLeaf() + ")";
+        }
+    }
+
+    /** Approximate numbers: IEEE arithmetic is the same everywhere; what each engine adds around it may not be. */
+    private String doubleExpr(int depth) {
+        if (depth >= DEPTH_MAX) return doubleLeaf();
+        switch (random.nextInt(8)) {
+            case 0: case 1:
+                return doubleLeaf();
+            case 2:
+                return "(" + doubleExpr(depth + 1) + " + " + doubleExpr(depth + 1) + ")";
+            case 3:
+                return "(" + doubleExpr(depth + 1) + " * " + (random.nextBoolean() ? random.nextInt(21) - 10 : doubleLeaf()) + ")";
+            case 4:
+                return "ABS(" + doubleExpr(depth + 1) + ")";
+            case 5:
+                // wide enough for every value here: MariaDB's CAST clamps a value out of range, the others fail (still open)
+                return "CAST(" + doubleExpr(depth + 1) + " AS DECIMAL(20, 2))";
+            case 6:
+                return "COALESCE(" + doubleExpr(depth + 1) + ", " + doubleLeaf() + ")";
+            default:
+                return "CASE WHEN " + condition(depth + 1) + " THEN " + doubleExpr(depth + 1) + " ELSE " + doubleLeaf() + " END";
+        }
+    }
+
+    private String doubleLeaf() {
+        switch (random.nextInt(4)) {
+            case 0: case 1:
+                return q("f");
+            case 2:
+                // typed: Derby refuses a ? it cannot type from its place (ABS(?), ? = ?, a lone ? in the select list)
+                return "CAST(" + param(random.nextInt(2001) / 8.0 - 125) + " AS DOUBLE PRECISION)";
+            default:
+                return "CAST(" + (random.nextInt(201) - 100) + ".5 AS DOUBLE PRECISION)";
         }
     }
 

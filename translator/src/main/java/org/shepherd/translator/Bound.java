@@ -105,14 +105,20 @@ public final class Bound {
      * value ({@link Translation#typesBoundNumbers}). A MySQL, MariaDB or PostgreSQL client's {@code ?} bound to 1.505
      * is 1.505 wherever it stands; Derby, HSQLDB and Db2 give it the type of a DECIMAL(9, 2) beside it (in a comparison,
      * {@code +}, a CASE, COALESCE ...) or of the column it is stored into, and lose the third decimal as it is bound:
-     * {@code CAST(? AS DECIMAL(31, 3))} keeps it. A number of more than 31 digits is left as it is.
+     * {@code CAST(? AS DECIMAL(31, 3))} keeps it. A number of more than 31 digits is left as it is. A double is a
+     * DOUBLE there and on MySQL and MariaDB too, whose drivers send it as a decimal literal ({@code SELECT ?} bound to
+     * -52.75 answered a DECIMAL there and a DOUBLE elsewhere, which the vote tells apart).
      */
     private String typed(Dialect d, String sql, int[] markers) {
-        if (!translation.typesBoundNumbers(d)) return sql;
+        boolean decimals = translation.typesBoundNumbers(d);
+        boolean doubles = translation.typesBoundDoubles(d);
+        if (!decimals && !doubles) return sql;
         String[] types = null;
         for (int k = 0; k < markers.length; k++) {
             if (markers[k] <= 0) continue;
-            String type = numberType(d, clientParams.get(markers[k] - 1));
+            Object value = clientParams.get(markers[k] - 1);
+            boolean approximate = value instanceof Double || value instanceof Float;
+            String type = approximate && doubles || !approximate && decimals ? numberType(d, value) : null;
             if (type == null) continue;
             if (types == null) types = new String[markers.length];
             types[k] = type;

@@ -181,8 +181,9 @@ final class SqlText {
     }
 
     /**
-     * {@code sql} (rendered for a Derby, HSQLDB or Db2 target: standard string literals, double-quoted identifiers) with
-     * its k-th {@code ?} written {@code CAST(? AS types[k])} where {@code types[k]} is not null.
+     * {@code sql} (as rendered: string literals with quotes doubled and backslashes, where they escape, doubled too;
+     * identifiers in double quotes or backticks) with its k-th {@code ?} written {@code CAST(? AS types[k])} where
+     * {@code types[k]} is not null.
      */
     static String castMarkers(String sql, String[] types) {
         StringBuilder out = new StringBuilder(sql.length() + 32 * types.length);
@@ -190,17 +191,26 @@ final class SqlText {
         int n = sql.length();
         for (int i = 0; i < n; i++) {
             char c = sql.charAt(i);
-            if (c == '\'' || c == '"') {
+            if (c == '\'' || c == '"' || c == '`') {
                 int end = skipQuoted(sql, i, c);
                 out.append(sql, i, end);
                 i = end - 1;
-            } else if (c == '?' && marker < types.length && types[marker++] != null) {
+            } else if (c == '?' && marker < types.length && types[marker++] != null && !rowCount(sql, i)) {
                 out.append("CAST(? AS ").append(types[marker - 1]).append(')');
             } else {
                 out.append(c);
             }
         }
         return out.toString();
+    }
+
+    /** A word before a {@code ?} that makes it a row count, which Derby takes only as a literal or a bare marker. */
+    private static final java.util.regex.Pattern ROW_COUNT =
+            java.util.regex.Pattern.compile("\\b(?:OFFSET|FIRST|NEXT|LIMIT|TOP)\\s*$", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+    /** Whether the {@code ?} at {@code at} is a LIMIT, OFFSET or FETCH row count. */
+    private static boolean rowCount(String sql, int at) {
+        return ROW_COUNT.matcher(sql.substring(Math.max(0, at - 16), at)).find();
     }
 
     /**

@@ -306,6 +306,15 @@ public final class Translation {
         return !client.parameterTakesOperandType() && d.parameterTakesOperandType();
     }
 
+    /**
+     * Whether a {@code ?} bound to a double is given the type DOUBLE on {@code d} ({@link Bound}): for such a client, on
+     * the engines of {@link #typesBoundNumbers} and on MySQL and MariaDB, whose drivers send a double as a decimal
+     * literal (a DECIMAL there).
+     */
+    boolean typesBoundDoubles(Dialect d) {
+        return !client.parameterTakesOperandType() && (d.parameterTakesOperandType() || d.family() == Dialect.Family.MYSQL);
+    }
+
     /** The statement for an engine of dialect {@code d}, with '?' markers; throws SQLState 0A000 if it cannot be expressed. */
     public String sqlFor(Dialect d) throws SQLException {
         return rendered(d).sql();

@@ -246,9 +246,18 @@ class TranslatorTest {
                     .endsWith(") AND CAST(? AS DECIMAL(31, 0)) AND i = ?");
             assertThat(mysql.parameters(d)).as(d.name()).isEqualTo(values);
         }
-        for (Dialect d : List.of(Dialect.MYSQL, Dialect.MARIADB, Dialect.POSTGRESQL)) {
-            assertThat(mysql.sqlFor(d)).as(d.name()).doesNotContain("CAST(");
+        // MySQL and MariaDB type a decimal by value, but their drivers send a double as a decimal literal (a DECIMAL)
+        for (Dialect d : List.of(Dialect.MYSQL, Dialect.MARIADB)) {
+            assertThat(mysql.sqlFor(d)).as(d.name()).endsWith("'?' AS `q?` FROM t WHERE s = ? AND d BETWEEN CAST(? AS DOUBLE) AND ?"
+                    + " AND i = ?");
         }
+        assertThat(mysql.sqlFor(Dialect.POSTGRESQL)).doesNotContain("CAST(");
+        // a row count stays a bare marker (Derby takes nothing else there)
+        Bound page = new Translator(Dialect.MYSQL, 8).translate("SELECT a FROM t WHERE b = ? ORDER BY a LIMIT ? OFFSET ?")
+                .bind(List.of(new java.math.BigDecimal("0.5"), new java.math.BigDecimal("10"), new java.math.BigDecimal("20")),
+                        new CountingSource());
+        assertThat(page.sqlFor(Dialect.DERBY)).endsWith("WHERE b = CAST(? AS DECIMAL(31, 1)) ORDER BY a NULLS FIRST OFFSET ? ROWS"
+                + " FETCH FIRST ? ROWS ONLY");
         // a Derby client's markers are typed by their place on Derby too: its statements are left as they are
         Bound derby = new Translator(Dialect.DERBY, 8).translate(sql).bind(values, new CountingSource());
         assertThat(derby.sqlFor(Dialect.DERBY)).doesNotContain("CAST(");
