@@ -1205,15 +1205,16 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(EqualsTo equals, S context) {
             refuseNullComparison(equals.getLeftExpression(), equals.getRightExpression(), "IS NULL");
-            return comparedWide(equals, () -> derbyNoPad(equals.getLeftExpression(), equals.getRightExpression(), " AND ", " = ")
-                    || constantFirst(equals, " = ") ? out() : super.visit(equals, context));
+            return constantsAsVarchar(equals, () -> comparedWide(equals, () -> derbyNoPad(equals.getLeftExpression(),
+                    equals.getRightExpression(), " AND ", " = ") || constantFirst(equals, " = ") ? out() : super.visit(equals, context)));
         }
 
         @Override
         public <S> StringBuilder visit(NotEqualsTo notEquals, S context) {
             refuseNullComparison(notEquals.getLeftExpression(), notEquals.getRightExpression(), "IS NOT NULL");
-            return comparedWide(notEquals, () -> derbyNoPad(notEquals.getLeftExpression(), notEquals.getRightExpression(), " OR ",
-                    " <> ") || constantFirst(notEquals, " <> ") ? out() : super.visit(notEquals, context));
+            return constantsAsVarchar(notEquals, () -> comparedWide(notEquals, () -> derbyNoPad(notEquals.getLeftExpression(),
+                    notEquals.getRightExpression(), " OR ", " <> ") || constantFirst(notEquals, " <> ") ? out()
+                    : super.visit(notEquals, context)));
         }
 
         /**
@@ -1494,26 +1495,57 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(MinorThan op, S context) {
-            return comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " < ")
-                    || constantFirst(op, " > ") ? out() : super.visit(op, context));
+            return ordered(op, " < ", " < ", " > ", () -> super.visit(op, context));
         }
 
         @Override
         public <S> StringBuilder visit(MinorThanEquals op, S context) {
-            return comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " < ", " <= ")
-                    || constantFirst(op, " >= ") ? out() : super.visit(op, context));
+            return ordered(op, " < ", " <= ", " >= ", () -> super.visit(op, context));
         }
 
         @Override
         public <S> StringBuilder visit(GreaterThan op, S context) {
-            return comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " > ")
-                    || constantFirst(op, " < ") ? out() : super.visit(op, context));
+            return ordered(op, " > ", " > ", " < ", () -> super.visit(op, context));
         }
 
         @Override
         public <S> StringBuilder visit(GreaterThanEquals op, S context) {
-            return comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(), " > ", " >= ")
-                    || constantFirst(op, " <= ") ? out() : super.visit(op, context));
+            return ordered(op, " > ", " >= ", " <= ", () -> super.visit(op, context));
+        }
+
+        /** {@code < <= > >=}: NO PAD on Derby ({@link #padSpaceOrder}), constants second on HSQLDB, else {@code plain}. */
+        private StringBuilder ordered(BinaryExpression op, String strict, String operator, String mirrored,
+                Supplier<StringBuilder> plain) {
+            return constantsAsVarchar(op, () -> comparedWide(op, () -> padSpaceOrder(op.getLeftExpression(), op.getRightExpression(),
+                    strict, operator) || constantFirst(op, mirrored) ? out() : plain.get()));
+        }
+
+        /**
+         * HSQLDB 2.7 compares two strings computed from constants alone PAD SPACE, as the CHARs they are there ({@code
+         * SUBSTR('a b', 1, 2) = 'a'} is true; found by the generated corpus): each such operand is a VARCHAR of its length.
+         */
+        private StringBuilder constantsAsVarchar(BinaryExpression op, Supplier<StringBuilder> render) {
+            Expression left = op.getLeftExpression();
+            Expression right = op.getRightExpression();
+            if (!target.stringLiteralFirstIgnoresNoPad() || !constantString(left) || !constantString(right)) return render.get();
+            Expression varcharLeft = asVarchar(left);
+            Expression varcharRight = asVarchar(right);
+            if (varcharLeft == left && varcharRight == right) return render.get();
+            op.setLeftExpression(varcharLeft);
+            op.setRightExpression(varcharRight);
+            try {
+                return render.get();
+            } finally {
+                op.setLeftExpression(left);
+                op.setRightExpression(right);
+            }
+        }
+
+        /** {@code e}, a string of constants, as a VARCHAR of its length (as it is when its length is not known, or a CAST). */
+        private Expression asVarchar(Expression e) {
+            if (unparenthesized(e) instanceof CastExpression) return e;
+            Integer length = constantLength(e);
+            return length == null ? e : new CastExpression("CAST", e, "VARCHAR(" + Math.max(1, length) + ")");
         }
 
         @Override
