@@ -2305,7 +2305,8 @@ final class Renderer {
      * of the widest DECIMAL operand among the others), where this target would give it that operand's type at {@code
      * position} and cut what was bound to its scale and the client's engine would not ({@link
      * Dialect#cutsParameterBesideDecimal}: HSQLDB matched {@code d = ?} bound to -1.505 with a row holding -1.50, Derby
-     * computes {@code d + ?} bound to -0.505 as {@code d - 0.51}). Where both cut, each its own way, nothing is done.
+     * computes {@code d + ?} in d's scale, truncating: 1.00 + -0.505 is 0.49). Where both cut, each its own way, nothing
+     * is done here ({@link #clientCut} writes a Derby client's cut out).
      */
     private void typeParametersBesideDecimal(ParameterPosition position, Expression... operands) {
         if (!target.cutsParameterBesideDecimal(position) || client.cutsParameterBesideDecimal(position)) return;

@@ -276,10 +276,11 @@ public abstract class Dialect {
      * A {@code ?} at {@code position} beside a DECIMAL(p, s) operand takes that type, and what was bound loses its
      * decimals past s as it is bound, where MySQL, MariaDB and PostgreSQL keep them. HSQLDB 2.7 does it everywhere
      * ({@code d = ?} bound to 1.505 matches 1.50, {@code d * ?} is {@code d * 1.50}); Derby 10.16 beside {@code +},
-     * {@code -} and in COALESCE ({@code d + ?} bound to -0.505 is {@code d - 0.51}) and cuts the product of {@code d * ?}
-     * to twice d's scale (99.99 * -1.221 is -122.0877), not in a comparison or a CASE's result. Db2 is assumed to do as
-     * Derby (not verified here). Where the client's engine types markers by value ({@link Bound}), a {@code ?} bound to a
-     * number is given the number's type on such an engine anyway; this is for the other clients.
+     * {@code -} and in COALESCE ({@code d + ?} is computed in d's scale, truncating: 1.00 + -0.505 is 0.49) and cuts the
+     * product of {@code d * ?} to twice d's scale (99.99 * -1.221 is -122.0877), not in a comparison or a CASE's result.
+     * Db2 is assumed to do as Derby (not verified here). Where the client's engine types markers by value (the
+     * translator's Bound), a {@code ?} bound to a number is given the number's type on such an engine anyway; this is
+     * for the other clients.
      */
     public boolean cutsParameterBesideDecimal(ParameterPosition position) {
         return false;
