@@ -462,6 +462,15 @@ final class Renderer {
         if (inner instanceof CaseExpression) {
             return anyString(caseResults((CaseExpression) inner), literals);
         }
+        if (inner instanceof CastExpression cast) {
+            // CAST(x AS VARCHAR(n)) is a VARCHAR (Derby compared SUBSTR('a b', 1, 2) IN (CAST(... AS VARCHAR(1)), 'a') PAD SPACE)
+            try {
+                TypeKind kind = SqlTypes.parse(cast.getColDataType().toString(), client).kind();
+                return kind == TypeKind.VARCHAR || literals && kind == TypeKind.CHAR;
+            } catch (TranslationException notPortable) {
+                return false;
+            }
+        }
         if (inner instanceof Function && ((Function) inner).getParameters() != null && !((Function) inner).getParameters().isEmpty()) {
             List<Expression> args = arguments((Function) inner);
             String name = ((Function) inner).getName().toUpperCase(Locale.ROOT);
