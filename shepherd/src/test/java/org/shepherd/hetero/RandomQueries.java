@@ -111,7 +111,7 @@ final class RandomQueries {
             case 12:
                 return "UPDATE " + TABLE + " SET f = " + doubleExpr(1) + " WHERE " + condition(1);
             case 13:
-                return "UPDATE " + TABLE + " SET f = " + param(random.nextInt(2001) / 8.0 - 125) + " WHERE " + condition(1);
+                return "UPDATE " + TABLE + " SET f = " + param(doubleValue()) + " WHERE " + condition(1);
             case 10:
                 return "UPDATE " + TABLE + " SET ts = " + timestampValue() + " WHERE " + condition(1);
             case 11:
@@ -385,7 +385,7 @@ final class RandomQueries {
                 return q("f");
             case 2:
                 // typed: Derby refuses a ? it cannot type from its place (ABS(?), ? = ?, a lone ? in the select list)
-                return "CAST(" + param(random.nextInt(2001) / 8.0 - 125) + " AS DOUBLE PRECISION)";
+                return "CAST(" + param(doubleValue()) + " AS DOUBLE PRECISION)";
             default:
                 return "CAST(" + (random.nextInt(201) - 100) + ".5 AS DOUBLE PRECISION)";
         }
@@ -404,10 +404,10 @@ final class RandomQueries {
                 // translator writes out on the others (beside a CASE or a ROUND(x, 0) in arithmetic ...; d + ?, d * ? and
                 // COALESCE(?, d) are written out), so decimals beside d * ?, whole numbers elsewhere
                 return random.nextBoolean() ? "(" + q("d") + " * " + param(decimalValue()) + ")"
-                        : "(" + decimalExpr(depth + 1) + " + " + param(BigDecimal.valueOf(random.nextInt(21) - 10)) + ")";
+                        : "(" + decimalExpr(depth + 1) + " + " + param(wholeDecimal()) + ")";
             case 11:
                 return "CASE WHEN " + condition(depth + 1) + " THEN " + decimalExpr(depth + 1) + " ELSE "
-                        + param(BigDecimal.valueOf(random.nextInt(21) - 10)) + " END";
+                        + param(wholeDecimal()) + " END";
             case 0: case 1:
                 return decimalLeaf();
             case 2:
@@ -577,6 +577,16 @@ final class RandomQueries {
     }
 
     /** A decimal of two or three places (three: more than the DECIMAL(9, 2) column keeps). */
+    /** A double that is exact in binary (a multiple of 1/8), so no engine's conversion of it differs. */
+    private double doubleValue() {
+        return random.nextInt(2001) / 8.0 - 125;
+    }
+
+    /** A whole number as a decimal: no engine's cut of a {@code ?} to its place changes it. */
+    private BigDecimal wholeDecimal() {
+        return BigDecimal.valueOf(random.nextInt(21) - 10);
+    }
+
     private BigDecimal decimalValue() {
         int places = 2 + random.nextInt(2);
         return BigDecimal.valueOf(random.nextInt(4001) - 2000, places);

@@ -1109,7 +1109,7 @@ final class Renderer {
                 c.getWhenClauses().forEach(w -> compared.add(w.getWhenExpression()));
                 typeParametersBesideDecimal(ParameterPosition.COMPARISON, compared.toArray(new Expression[0]));
             }
-            boolean cast = literalsPadded(caseResults(c));
+            boolean cast = literalsPadded(results);
             if (!cast) return super.visit(c, context);
             out().append(c.isUsingBrackets() ? "(CASE " : "CASE ");
             if (c.getSwitchExpression() != null) {
@@ -1537,17 +1537,7 @@ final class Renderer {
             Expression left = op.getLeftExpression();
             Expression right = op.getRightExpression();
             if (!target.stringLiteralFirstIgnoresNoPad() || !constantString(left) || !constantString(right)) return render.get();
-            Expression varcharLeft = asVarchar(left);
-            Expression varcharRight = asVarchar(right);
-            if (varcharLeft == left && varcharRight == right) return render.get();
-            op.setLeftExpression(varcharLeft);
-            op.setRightExpression(varcharRight);
-            try {
-                return render.get();
-            } finally {
-                op.setLeftExpression(left);
-                op.setRightExpression(right);
-            }
+            return withOperands(op, asVarchar(left), asVarchar(right), render);
         }
 
         /** {@code e}, a string of constants, as a VARCHAR of its length (as it is when its length is not known, or a CAST). */
@@ -1726,17 +1716,12 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(LikeExpression like, S context) {
             Expression subject = like.getLeftExpression();
-            Integer length = target.stringLiteralFirstIgnoresNoPad() && !(unparenthesized(subject) instanceof StringValue)
-                    && !(unparenthesized(subject) instanceof CastExpression) ? constantLength(subject) : null;
-            if (length != null) {
+            Expression varchar = target.stringLiteralFirstIgnoresNoPad() && !(unparenthesized(subject) instanceof StringValue)
+                    ? asVarchar(subject) : subject;
+            if (varchar != subject) {
                 // HSQLDB 2.7.4 matches TRIM('a') LIKE 'a ' (a string computed from constants is a CHAR there; found by the
                 // generated corpus): a VARCHAR of it
-                like.setLeftExpression(new CastExpression("CAST", subject, "VARCHAR(" + Math.max(1, length) + ")"));
-                try {
-                    return visit(like, context);
-                } finally {
-                    like.setLeftExpression(subject);
-                }
+                return withOperands(like, varchar, like.getRightExpression(), () -> visit(like, context));
             }
             Expression escape = like.getEscape();
             boolean emptyEscape = escape instanceof StringValue && ((StringValue) escape).getValue().isEmpty();
@@ -2252,21 +2237,26 @@ final class Renderer {
      * where the target mismatches integer types ({@link Dialect#mismatchesIntegerEqualityAcrossTypes}), an integer column
      * beside BIGINT arithmetic cast to BIGINT ({@link #bigintBeside}).
      */
-    private StringBuilder comparedWide(BinaryExpression op, java.util.function.Supplier<StringBuilder> render) {
+    private StringBuilder comparedWide(BinaryExpression op, Supplier<StringBuilder> render) {
         Expression left = op.getLeftExpression();
         Expression right = op.getRightExpression();
         typeParametersBesideDecimal(ParameterPosition.COMPARISON, left, right);
         if (!(op instanceof EqualsTo) || !target.mismatchesIntegerEqualityAcrossTypes()) return render.get();
-        Expression wideLeft = bigintBeside(left, right);
-        Expression wideRight = bigintBeside(right, left);
-        if (wideLeft == left && wideRight == right) return render.get();
-        op.setLeftExpression(wideLeft);
-        op.setRightExpression(wideRight);
+        return withOperands(op, bigintBeside(left, right), bigintBeside(right, left), render);
+    }
+
+    /** {@code render}'s text with {@code op}'s operands replaced by {@code left} and {@code right}, put back after it. */
+    private static StringBuilder withOperands(BinaryExpression op, Expression left, Expression right, Supplier<StringBuilder> render) {
+        Expression oldLeft = op.getLeftExpression();
+        Expression oldRight = op.getRightExpression();
+        if (left == oldLeft && right == oldRight) return render.get();
+        op.setLeftExpression(left);
+        op.setRightExpression(right);
         try {
             return render.get();
         } finally {
-            op.setLeftExpression(left);
-            op.setRightExpression(right);
+            op.setLeftExpression(oldLeft);
+            op.setRightExpression(oldRight);
         }
     }
 

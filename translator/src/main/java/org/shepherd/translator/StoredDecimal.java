@@ -64,12 +64,7 @@ final class StoredDecimal extends Function {
         List<Runnable> restore = new ArrayList<>();
         Map<String, ColumnType> columns = columnsOf(catalog, update.getTable() == null ? null
                 : update.getTable().getFullyQualifiedName());
-        if (columns == null || update.getUpdateSets() == null) return restore;
-        for (UpdateSet set : update.getUpdateSets()) {
-            if (set.getColumns().size() == set.getValues().size()) {
-                mark(set.getColumns(), expressions(set.getValues()), columns, restore);
-            }
-        }
+        if (columns != null && update.getUpdateSets() != null) markSets(update.getUpdateSets(), columns, restore);
         return restore;
     }
 
@@ -82,8 +77,7 @@ final class StoredDecimal extends Function {
         List<Runnable> restore = new ArrayList<>();
         Map<String, ColumnType> columns = columnsOf(catalog, insert.getTable().getFullyQualifiedName());
         if (columns == null || columns.isEmpty()) return restore;
-        List<Column> targets = insert.getColumns() != null ? insert.getColumns()
-                : columns.keySet().stream().map(Column::new).toList();
+        List<Column> targets = targets(insert.getColumns(), columns);
         if (insert.getSelect() instanceof Values values) {
             for (ExpressionList<Expression> row : ClockDefaults.rows(values)) {
                 if (row.size() == targets.size()) mark(targets, row, columns, restore);
@@ -108,18 +102,24 @@ final class StoredDecimal extends Function {
         if (columns == null || columns.isEmpty() || merge.getOperations() == null) return restore;
         for (MergeOperation op : merge.getOperations()) {
             if (op instanceof MergeUpdate update && update.getUpdateSets() != null) {
-                for (UpdateSet set : update.getUpdateSets()) {
-                    if (set.getColumns().size() == set.getValues().size()) {
-                        mark(set.getColumns(), expressions(set.getValues()), columns, restore);
-                    }
-                }
+                markSets(update.getUpdateSets(), columns, restore);
             } else if (op instanceof MergeInsert insert && insert.getValues() != null) {
-                List<Column> targets = insert.getColumns() != null ? insert.getColumns()
-                        : columns.keySet().stream().map(Column::new).toList();
+                List<Column> targets = targets(insert.getColumns(), columns);
                 if (insert.getValues().size() == targets.size()) mark(targets, expressions(insert.getValues()), columns, restore);
             }
         }
         return restore;
+    }
+
+    /** The columns an INSERT names, or without a list the table's, in the catalog's (the engines' ordinal) order. */
+    private static List<Column> targets(List<Column> named, Map<String, ColumnType> columns) {
+        return named != null ? named : columns.keySet().stream().map(Column::new).toList();
+    }
+
+    private static void markSets(List<UpdateSet> sets, Map<String, ColumnType> columns, List<Runnable> restore) {
+        for (UpdateSet set : sets) {
+            if (set.getColumns().size() == set.getValues().size()) mark(set.getColumns(), expressions(set.getValues()), columns, restore);
+        }
     }
 
     private static void markItems(PlainSelect select, List<Column> targets, Map<String, ColumnType> columns, List<Runnable> restore) {
