@@ -443,6 +443,106 @@ class HeterogeneousCbsTest {
         }
     }
 
+    /**
+     * A schema migration's column and table changes through a Derby primary with HSQLDB and PostgreSQL secondaries, each
+     * rendered in the engine's words: columns renamed (the standard's words and Derby's RENAME COLUMN t.c), a DEFAULT set
+     * and dropped, a clock DEFAULT set on a column (rows that leave it out then get one time everywhere: the catalog reads
+     * the new default back), a VARCHAR widened, NOT NULL set (a row without the value is refused everywhere) and dropped,
+     * the table renamed. A type change Derby cannot make is refused before it runs anywhere. The rows end equal.
+     */
+    @Test
+    void columnAndTableChangesRunOnDerbyHsqldbAndPostgresql() throws Exception {
+        List<String> names = List.of(ReplicaServers.DERBY, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL);
+        try (CbsCoordinator c = coordinator(names, 0); Session s = c.openSession("app", "db")) {
+            for (String sql : List.of("CREATE TABLE mig (id INT PRIMARY KEY, name VARCHAR(10), n INT, seen TIMESTAMP)",
+                    "INSERT INTO mig (id, name) VALUES (1, 'ada')", "ALTER TABLE mig RENAME COLUMN name TO label",
+                    "RENAME COLUMN mig.n TO qty", "ALTER TABLE mig ALTER COLUMN qty SET DEFAULT 5",
+                    "INSERT INTO mig (id, label) VALUES (2, 'alan')", "ALTER TABLE mig ALTER COLUMN qty DROP DEFAULT",
+                    "ALTER TABLE mig ALTER COLUMN seen SET DEFAULT CURRENT_TIMESTAMP",
+                    "INSERT INTO mig (id, label) VALUES (3, 'grace')",
+                    "ALTER TABLE mig ALTER COLUMN label SET DATA TYPE VARCHAR(40)",
+                    "INSERT INTO mig (id, label, seen) VALUES (4, 'a name longer than ten', NULL)",
+                    "ALTER TABLE mig ALTER COLUMN label SET NOT NULL")) {
+                Workloads.update(s, sql);
+            }
+            assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO mig (id) VALUES (5)")).isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("23"));
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE mig ALTER COLUMN qty SET DATA TYPE BIGINT"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("VARCHAR's length")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
+            for (String sql : List.of("ALTER TABLE mig ALTER COLUMN label DROP NOT NULL", "INSERT INTO mig (id) VALUES (5)",
+                    "RENAME TABLE mig TO migrated")) {
+                Workloads.update(s, sql);
+            }
+            assertThat(firstColumn(s, "SELECT qty FROM migrated ORDER BY id")).containsExactly("null", "5", "null", "null", "null");
+            assertThat(firstColumn(s, "SELECT COUNT(*) FROM migrated WHERE seen IS NOT NULL")).as("rows 3 and 5 took the clock")
+                    .containsExactly("2");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "migrated", "id");
+            assertThat(c.divergences().snapshot()).isEmpty();
+        }
+    }
+
+    /**
+     * The same kind of migration written for MySQL, with a MariaDB primary and Derby and HSQLDB secondaries: a column
+     * renamed, a DEFAULT and a clock DEFAULT (NOW()) set, MySQL's RENAME TABLE. MariaDB changes a column's type or
+     * nullability only by restating the whole column (MODIFY), which Derby and HSQLDB do not take: both are refused
+     * before they run anywhere, and the table is unchanged.
+     */
+    @Test
+    void columnAndTableChangesWithAMariaDbPrimary() throws Exception {
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
+            for (String sql : List.of("CREATE TABLE mig (id INT PRIMARY KEY, name VARCHAR(10), n INT, seen DATETIME(6))",
+                    "INSERT INTO mig (id, name) VALUES (1, 'ada')", "ALTER TABLE mig RENAME COLUMN name TO label",
+                    "ALTER TABLE mig ALTER COLUMN n SET DEFAULT 5", "ALTER TABLE mig ALTER COLUMN seen SET DEFAULT NOW(6)",
+                    "INSERT INTO mig (id, label) VALUES (2, 'alan')")) {
+                Workloads.update(s, sql);
+            }
+            for (String sql : List.of("ALTER TABLE mig ALTER COLUMN label SET NOT NULL",
+                    "ALTER TABLE mig MODIFY label VARCHAR(40) NOT NULL")) {
+                assertThatThrownBy(() -> Workloads.update(s, sql)).isInstanceOf(SQLException.class)
+                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
+            }
+            Workloads.update(s, "RENAME TABLE mig TO migrated");
+            assertThat(firstColumn(s, "SELECT n FROM migrated ORDER BY id")).containsExactly("null", "5");
+            assertThat(firstColumn(s, "SELECT COUNT(*) FROM migrated WHERE seen IS NOT NULL")).containsExactly("1");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "migrated", "id");
+            assertThat(c.divergences().snapshot()).isEmpty();
+        }
+    }
+
+    /**
+     * MySQL and MariaDB commit the open transaction at a DDL statement, and the DDL with it; Derby and HSQLDB run DDL
+     * inside the transaction. With a MariaDB replica among them, DDL does what MariaDB does on every replica: a ROLLBACK
+     * afterwards undoes neither the rows written before it nor the table it made, anywhere (before, MariaDB kept them and
+     * the others did not), in a batch too. A MariaDB primary and a Derby primary, each next to the other engines.
+     */
+    @Test
+    void ddlInATransactionCommitsItOnEveryReplicaWhenOneIsMariaDb() throws Exception {
+        for (List<String> names : List.of(MARIADB_DERBY_HSQLDB,
+                List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.HSQLDB))) {
+            try (CbsCoordinator c = coordinator(names, 0); Session s = c.openSession("app", "db")) {
+                Workloads.update(s, "CREATE TABLE tx_before (id INT PRIMARY KEY)");
+                s.setAutoCommit(false);
+                Workloads.update(s, "INSERT INTO tx_before (id) VALUES (1)");
+                Workloads.update(s, "CREATE TABLE tx_made (id INT PRIMARY KEY)");
+                Workloads.update(s, "INSERT INTO tx_before (id) VALUES (2)");
+                s.rollback();
+                s.executeBatch(null, List.of(), List.of("INSERT INTO tx_before (id) VALUES (3)",
+                        "CREATE TABLE tx_batch (id INT PRIMARY KEY)", "INSERT INTO tx_before (id) VALUES (4)"), ExecOptions.DEFAULT);
+                s.rollback();
+                s.setAutoCommit(true);
+                assertThat(firstColumn(s, "SELECT id FROM tx_before ORDER BY id")).as("on %s", names).containsExactly("1", "3");
+                assertThat(firstColumn(s, "SELECT COUNT(*) FROM tx_made")).containsExactly("0");
+                assertThat(firstColumn(s, "SELECT COUNT(*) FROM tx_batch")).containsExactly("0");
+                assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+                ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "tx_before", "id");
+                assertThat(c.divergences().snapshot()).isEmpty();
+            }
+        }
+    }
+
     private static void onUpdateRows(CbsCoordinator c, Session s) throws Exception {
         Workloads.update(s, "INSERT INTO doc (id, body) VALUES (1, 'a'), (2, 'b')");
         Thread.sleep(5); // a later time for the UPDATE, so that its own time shows

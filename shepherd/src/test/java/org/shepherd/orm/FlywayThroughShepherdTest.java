@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +25,8 @@ import org.shepherd.server.ShepherdServer;
  * the product the driver reports (Derby, HSQLDB and MariaDB primaries with Derby secondaries; three MariaDB replicas),
  * creates its history table, takes its table lock (HSQLDB's LOCK TABLE ... WRITE, Derby's LOCK TABLE ... IN EXCLUSIVE
  * MODE on the secondaries), reads the catalog (another engine's information_schema answered by the primary), applies
- * three versioned migrations (a table with an identity key and a clock default, an index and a first row in one
- * transaction, more rows, an added column), reads
+ * four versioned migrations (a table with an identity key and a clock default, an index and a first row in one
+ * transaction, more rows, an added column, that column renamed and given a default), reads
  * its history back, validates it and finds nothing to do on a second run. Afterwards both tables, Flyway's history
  * included, are equal on every replica, and no replica answered differently. Over MariaDB it also asks VERSION() and
  * DATABASE() (answered with the primary's), reads and sets back foreign_key_checks and sql_safe_updates (kept on every
@@ -74,6 +76,8 @@ class FlywayThroughShepherdTest {
         Files.writeString(scripts.resolve("V2__data.sql"), "INSERT INTO person (name) VALUES ('alan'), ('grace');\n");
         Files.writeString(scripts.resolve("V3__email.sql"), "ALTER TABLE person ADD COLUMN email VARCHAR(120);\n"
                 + "UPDATE person SET email = 'ada@example.org' WHERE name = 'ada';\n");
+        Files.writeString(scripts.resolve("V4__mail.sql"), "ALTER TABLE person RENAME COLUMN email TO mail;\n"
+                + "ALTER TABLE person ALTER COLUMN mail SET DEFAULT 'none';\n");
         try (ShepherdServer server = REPLICAS.start(set)) {
             ShepherdDataSource ds = ShepherdOverReplicas.dataSource(server);
             try (Connection c = ds.getConnection()) {
@@ -83,16 +87,27 @@ class FlywayThroughShepherdTest {
                     .cleanDisabled(true).load();
             MigrateResult first = flyway.migrate();
             assertThat(first.success).isTrue();
-            assertThat(first.migrationsExecuted).isEqualTo(3);
+            assertThat(first.migrationsExecuted).isEqualTo(4);
             List<String> states = new ArrayList<>();
             for (MigrationInfo m : flyway.info().all()) states.add(m.getVersion() + " " + m.getState());
             assertThat(states).containsExactly("1 " + MigrationState.SUCCESS, "2 " + MigrationState.SUCCESS,
-                    "3 " + MigrationState.SUCCESS);
+                    "3 " + MigrationState.SUCCESS, "4 " + MigrationState.SUCCESS);
             flyway.validate();
             assertThat(flyway.migrate().migrationsExecuted).as("a second run finds nothing to do").isZero();
 
-            List<AdminView.VerifyRow> compared = ShepherdOverReplicas.assertMigrated(server, ds, "person", "flyway_schema_history");
-            assertThat(compared).hasSize(2).allSatisfy(r -> assertThat(r.rows()).as("%s", r).isEqualTo(3));
+            try (Connection c = ds.getConnection(); Statement st = c.createStatement()) {
+                c.setAutoCommit(false); // the renamed column's new default, every replica agreeing; then undone
+                st.executeUpdate("INSERT INTO person (name) VALUES ('edsger')");
+                try (ResultSet rs = st.executeQuery("SELECT mail FROM person WHERE name = 'edsger'")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).isEqualTo("none");
+                }
+                c.rollback();
+            }
+            List<AdminView.VerifyRow> compared = ShepherdOverReplicas.assertMigrated(server, ds, "mail", "person",
+                    "flyway_schema_history");
+            assertThat(compared).hasSize(2).allSatisfy(r -> assertThat(r.rows()).as("%s", r).isEqualTo(r.table()
+                    .equalsIgnoreCase("person") ? 3 : 4));
         }
     }
 }

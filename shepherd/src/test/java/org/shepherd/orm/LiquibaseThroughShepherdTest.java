@@ -59,7 +59,7 @@ class LiquibaseThroughShepherdTest {
                 assertThat(liquibase.listUnrunChangeSets(new Contexts(), new LabelExpression())).as("all ran").isEmpty();
                 liquibase.update(new Contexts(), new LabelExpression()); // nothing to do
             }
-            ShepherdOverReplicas.assertMigrated(server, ds, "person", "databasechangelog", "databasechangeloglock");
+            ShepherdOverReplicas.assertMigrated(server, ds, "email", "person", "databasechangelog", "databasechangeloglock");
         }
     }
 }

@@ -3,12 +3,15 @@ package org.shepherd.translator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.alter.Alter;
 import net.sf.jsqlparser.statement.alter.AlterExpression;
 import net.sf.jsqlparser.statement.alter.AlterOperation;
+import net.sf.jsqlparser.statement.alter.RenameTableStatement;
 import net.sf.jsqlparser.statement.create.index.CreateIndex;
 import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
@@ -325,11 +328,12 @@ final class DdlRenderer {
     }
 
     /**
-     * ALTER TABLE with one change: ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP CONSTRAINT, ADD PRIMARY KEY.
-     * {@code ALTER TABLE IF EXISTS} and {@code DROP COLUMN/CONSTRAINT IF EXISTS} keep the clause where the target has it
-     * and are emulated elsewhere ({@link Translation#existenceCheckEmulated}).
+     * ALTER TABLE with one change: ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP CONSTRAINT, ADD PRIMARY KEY,
+     * RENAME TO, RENAME COLUMN, and a column's ALTER ({@link #alterColumn}); MySQL's MODIFY and CHANGE on MySQL and
+     * MariaDB only. {@code ALTER TABLE IF EXISTS} and {@code DROP COLUMN/CONSTRAINT IF EXISTS} keep the clause where the
+     * target has it and are emulated elsewhere ({@link Translation#existenceCheckEmulated}).
      */
-    static String alter(Alter alter, Dialect client, Dialect target) {
+    static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType clockColumn) {
         List<AlterExpression> changes = alter.getAlterExpressions();
         if (changes == null || changes.size() != 1) {
             throw TranslationException.unsupported("Derby and Db2 take one change per ALTER TABLE; split the statement");
@@ -366,8 +370,184 @@ final class DdlRenderer {
             }
             return prefix + change;
         }
+        String table = alter.getTable().getFullyQualifiedName();
+        if (op == AlterOperation.RENAME_TABLE) {
+            return target.renameTable(prefix, table, alter.getTable().getSchemaName(), newTableName(alter, change));
+        }
+        if (op == AlterOperation.RENAME && change.getColOldName() != null && change.getColumnName() != null) {
+            return target.renameColumn(prefix, table, change.getColOldName(), change.getColumnName());
+        }
+        if (op == AlterOperation.ALTER) {
+            return alterColumn(change, prefix, client, target, clockColumn);
+        }
+        if (op == AlterOperation.MODIFY || op == AlterOperation.CHANGE) {
+            if (target.family() != Dialect.Family.MYSQL) {
+                throw TranslationException.unsupported("ALTER TABLE ... " + op + " restates a whole column, which only MySQL and"
+                        + " MariaDB do; for replicas of other engines change one thing per statement: " + COLUMN_CHANGES);
+            }
+            return prefix + change; // as written, on MySQL and MariaDB (the catalog reads the column back)
+        }
         throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; supported: "
-                + "ADD [COLUMN], DROP [COLUMN], ADD CONSTRAINT, ADD PRIMARY KEY, DROP CONSTRAINT");
+                + "ADD [COLUMN], DROP [COLUMN], ADD CONSTRAINT, ADD PRIMARY KEY, DROP CONSTRAINT, RENAME TO u, "
+                + COLUMN_CHANGES);
+    }
+
+    /**
+     * {@code RENAME TABLE t TO u} (MySQL's, Derby's and Db2's words) as {@code ALTER TABLE t RENAME TO u}, which the rest
+     * of the translator knows; one table per statement.
+     */
+    static Alter renameAsAlter(RenameTableStatement rename) {
+        if (rename.getTableNamesSize() != 1 || rename.getWaitDirective() != null && !rename.getWaitDirective().isBlank()) {
+            throw TranslationException.unsupported("RENAME TABLE of several tables (or with WAIT) is MySQL-only; rename one"
+                    + " table per statement");
+        }
+        Map.Entry<Table, Table> names = rename.getTableNames().iterator().next();
+        AlterExpression change = new AlterExpression();
+        change.setOperation(AlterOperation.RENAME_TABLE);
+        change.setNewTableName(names.getValue().getFullyQualifiedName());
+        Alter alter = new Alter();
+        alter.setTable(names.getKey());
+        alter.setUseTableIfExists(rename.isUsingIfExistsKeyword());
+        alter.addAlterExpression(change);
+        return alter;
+    }
+
+    private static final String COLUMN_CHANGES = "RENAME COLUMN c TO d, ALTER COLUMN c SET DEFAULT v, ALTER COLUMN c DROP"
+            + " DEFAULT, ALTER COLUMN c SET NOT NULL, ALTER COLUMN c DROP NOT NULL, ALTER COLUMN c SET DATA TYPE t";
+
+    /**
+     * The new name of a RENAME TO, unqualified: it stays in the table's schema (a qualified name must name that schema;
+     * only MySQL moves a table to another database so).
+     */
+    private static String newTableName(Alter alter, AlterExpression change) {
+        String name = change.getNewTableName();
+        int dot = lastDotOutsideQuotes(name);
+        if (dot < 0) return name;
+        String schema = name.substring(0, dot).strip();
+        String own = alter.getTable().getSchemaName();
+        if (own == null || !SchemaCatalog.key(own).equals(SchemaCatalog.key(schema))) {
+            throw TranslationException.unsupported("RENAME TO " + name + " moves the table to another schema, which only MySQL"
+                    + " does; rename it within its schema (an unqualified new name)");
+        }
+        return name.substring(dot + 1).strip();
+    }
+
+    private static int lastDotOutsideQuotes(String name) {
+        char quote = 0;
+        int dot = -1;
+        for (int i = 0; i < name.length(); i++) {
+            char ch = name.charAt(i);
+            if (quote != 0) {
+                if (ch == quote) quote = 0;
+            } else if (ch == '"' || ch == '`') {
+                quote = ch;
+            } else if (ch == '.') {
+                dot = i;
+            }
+        }
+        return dot;
+    }
+
+    /**
+     * One column's ALTER: SET DEFAULT v / DROP DEFAULT (the standard's words, which every engine takes; a clock default
+     * in the target's words for the column's type, from the catalog), SET NOT NULL / DROP NOT NULL (also as Derby writes
+     * them, {@code ALTER COLUMN c [NOT] NULL}, and HSQLDB's {@code SET NULL}) and a new type ({@code SET DATA TYPE t},
+     * PostgreSQL's {@code TYPE t}, HSQLDB's bare {@code t}), each where the target can ({@link Dialect#columnNullability},
+     * {@link Dialect#columnType}).
+     */
+    private static String alterColumn(AlterExpression change, String prefix, Dialect client, Dialect target,
+            SchemaCatalog.ColumnType clockColumn) {
+        if (change.getColumnSetDefaultList() != null && change.getColumnSetDefaultList().size() == 1) {
+            AlterExpression.ColumnSetDefault set = change.getColumnSetDefaultList().get(0);
+            String value = set.getDefaultValue();
+            TypeKind clock = ClockDefaults.ofExpression(value, client);
+            if (clock != null) value = clockDefault(set.getColumnName(), clock, target, clockColumn);
+            return prefix + "ALTER COLUMN " + set.getColumnName() + " SET DEFAULT " + value;
+        }
+        if (change.getColumnDropDefaultList() != null && change.getColumnDropDefaultList().size() == 1) {
+            return prefix + "ALTER COLUMN " + change.getColumnDropDefaultList().get(0).getColumnName() + " DROP DEFAULT";
+        }
+        if (change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1) {
+            throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; change one"
+                    + " thing per statement: " + COLUMN_CHANGES);
+        }
+        AlterExpression.ColumnDataType cd = change.getColDataTypeList().get(0);
+        String column = cd.getColumnName();
+        String type = cd.getColDataType() == null ? null : cd.getColDataType().toString();
+        List<String> specs = upper(cd.getColumnSpecs());
+        Boolean notNull = nullability(type, specs);
+        if (notNull != null) {
+            String sql = target.columnNullability(prefix, column, notNull);
+            if (sql == null) {
+                throw TranslationException.unsupported("MySQL and MariaDB change a column's nullability only by restating its"
+                        + " whole definition (MODIFY), which other engines do not take; on replicas of MySQL/MariaDB only, use"
+                        + " MODIFY");
+            }
+            return sql;
+        }
+        if (type == null || !specs.isEmpty()) {
+            throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; change one"
+                    + " thing per statement: " + COLUMN_CHANGES);
+        }
+        SqlTypes.Spec spec = SqlTypes.parse(type, client);
+        if (spec.identity()) {
+            throw TranslationException.unsupported("A column cannot become an identity column in place; declare it in CREATE TABLE");
+        }
+        String sql = target.columnType(prefix, column, spec.column(target), spec.columnKind());
+        if (sql == null) {
+            throw TranslationException.unsupported(target.family() == Dialect.Family.MYSQL
+                    ? "MySQL and MariaDB change a column's type only by restating its whole definition (MODIFY), which other"
+                            + " engines do not take; on replicas of MySQL/MariaDB only, use MODIFY"
+                    : "Derby changes no column's type in place but a VARCHAR's length; add a column of the new type, copy the"
+                            + " values over (UPDATE), drop the old one and rename the new one");
+        }
+        return sql;
+    }
+
+    /**
+     * Whether a column ALTER sets NOT NULL (true) or drops it (false), as the parser splits it ({@code SET NOT NULL} is
+     * the type "SET" with specs NOT NULL; {@code DROP NOT NULL}, Derby's {@code NOT NULL} and {@code NULL} no type);
+     * null when it changes something else.
+     */
+    private static Boolean nullability(String type, List<String> specs) {
+        if (type != null && !type.equalsIgnoreCase("SET")) return null;
+        if (specs.equals(List.of("NOT", "NULL"))) return true;
+        if (specs.equals(List.of("NULL")) || type == null && specs.equals(List.of("DROP", "NOT", "NULL"))) return false;
+        return null;
+    }
+
+    /**
+     * Whether {@code alter} sets a column's DEFAULT to the clock: the one place besides CREATE TABLE where a clock may stay
+     * in a statement (INSERTs name such a column: {@link ClockDefaults}), and nothing else in it is evaluated.
+     */
+    static boolean setsClockDefault(Alter alter, Dialect client) {
+        List<AlterExpression> changes = alter.getAlterExpressions();
+        return changes != null && changes.size() == 1 && changes.get(0).getOperation() == AlterOperation.ALTER
+                && changes.get(0).getColumnSetDefaultList() != null && changes.get(0).getColumnSetDefaultList().size() == 1
+                && ClockDefaults.ofExpression(changes.get(0).getColumnSetDefaultList().get(0).getDefaultValue(), client) != null;
+    }
+
+    /**
+     * The column whose DEFAULT {@code alter} sets to the clock ({@link #setsClockDefault}), as the catalog knows it when
+     * the statement is translated (the table's columns are forgotten once it ran), or null.
+     */
+    static SchemaCatalog.ColumnType clockColumn(Alter alter, Dialect client, SchemaCatalog catalog) {
+        if (catalog == null || !setsClockDefault(alter, client)) return null;
+        return catalog.column(alter.getTable().getFullyQualifiedName(),
+                alter.getAlterExpressions().get(0).getColumnSetDefaultList().get(0).getColumnName());
+    }
+
+    /** A clock DEFAULT set on an existing column of type {@code type}, in the target's words. */
+    private static String clockDefault(String column, TypeKind clock, Dialect target, SchemaCatalog.ColumnType type) {
+        if (type == null) {
+            throw TranslationException.unsupported("SET DEFAULT of a clock needs the type of column " + column + ", which is not"
+                    + " known: the table is not there or not readable");
+        }
+        if (type.kind() != clock) {
+            throw TranslationException.unsupported("Column " + column + " is " + type.kind() + " but its DEFAULT reads a " + clock
+                    + "; use the clock of the column's type (CURRENT_TIMESTAMP, CURRENT_DATE or CURRENT_TIME)");
+        }
+        return target.clockDefault(clock, type.length());
     }
 
     private static final Pattern ALTER_TABLE = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\b.*");
@@ -379,6 +559,32 @@ final class DdlRenderer {
      */
     static String dropForeignKeyAsConstraint(String sql) {
         return ALTER_TABLE.matcher(sql).matches() ? DROP_FOREIGN_KEY.matcher(sql).replaceAll("DROP CONSTRAINT ") : sql;
+    }
+
+    private static final String NAME = "(?:\"(?:[^\"]|\"\")*\"|`[^`]*`|[\\p{L}_][\\p{L}\\p{N}_$#]*)";
+    private static final Pattern SET_DATA_TYPE = Pattern.compile("(?i)(\\bALTER\\s+(?:COLUMN\\s+)?" + NAME
+            + "\\s+)SET\\s+DATA\\s+TYPE\\b");
+    private static final Pattern WITH_DEFAULT = Pattern.compile("(?i)(\\bALTER\\s+(?:COLUMN\\s+)?" + NAME
+            + "\\s+)(?:WITH\\s+)?DEFAULT\\b");
+    private static final Pattern DERBY_RENAME_COLUMN = Pattern.compile("(?is)\\s*RENAME\\s+COLUMN\\s+((?:" + NAME
+            + "\\s*\\.\\s*)?" + NAME + ")\\s*\\.\\s*(" + NAME + ")\\s+TO\\s+(" + NAME + ")\\s*");
+    private static final Pattern HSQLDB_RENAME_COLUMN = Pattern.compile("(?is)(\\s*ALTER\\s+TABLE\\s+.+?\\s)ALTER\\s+(?:COLUMN\\s+)?("
+            + NAME + ")\\s+RENAME\\s+TO\\s+(" + NAME + ")\\s*");
+
+    /**
+     * The column changes the parser does not read, in words it reads: the standard's {@code SET DATA TYPE t} as
+     * PostgreSQL's {@code TYPE t}, Derby's {@code ALTER COLUMN c [WITH] DEFAULT v} as {@code SET DEFAULT v}, Derby's
+     * {@code RENAME COLUMN t.c TO d} and HSQLDB's {@code ALTER TABLE t ALTER COLUMN c RENAME TO d} as
+     * {@code ALTER TABLE t RENAME COLUMN c TO d}.
+     */
+    static String columnChangesAsParsed(String sql) {
+        Matcher m = DERBY_RENAME_COLUMN.matcher(sql);
+        if (m.matches()) return "ALTER TABLE " + m.group(1) + " RENAME COLUMN " + m.group(2) + " TO " + m.group(3);
+        if (!ALTER_TABLE.matcher(sql).matches()) return sql;
+        m = HSQLDB_RENAME_COLUMN.matcher(sql);
+        if (m.matches()) return m.group(1) + "RENAME COLUMN " + m.group(2) + " TO " + m.group(3);
+        String text = SET_DATA_TYPE.matcher(sql).replaceFirst("$1TYPE");
+        return WITH_DEFAULT.matcher(text).replaceFirst("$1SET DEFAULT");
     }
 
     private static final Pattern CREATE_OR_ALTER_TABLE = Pattern.compile("(?is)^\\s*(?:CREATE|ALTER)\\s+TABLE\\b.*");

@@ -204,9 +204,14 @@ public final class SchemaCatalog {
 
     private void alter(Alter alter, Dialect client) {
         String key = key(alter.getTable().getFullyQualifiedName());
+        if (alter.getAlterExpressions() != null && alter.getAlterExpressions().stream()
+                .anyMatch(change -> change.getOperation() == AlterOperation.RENAME_TABLE)) {
+            tables.clear(); // a table's name, cached as each statement wrote it (qualified or not), now means another
+            return;
+        }
         Map<String, ColumnType> existing = tables.get(key);
         if (existing == null || existing == ABSENT || alter.getAlterExpressions() == null) {
-            tables.remove(key);
+            forgetTable(key);
             return;
         }
         Map<String, ColumnType> columns = new LinkedHashMap<>(existing);
@@ -227,13 +232,20 @@ public final class SchemaCatalog {
             } else if (change.getOperation() == AlterOperation.ADD && change.getIndex() != null
                     && "PRIMARY KEY".equalsIgnoreCase(change.getIndex().getType())) {
                 markKey(columns, change.getIndex().getColumnsNames());
-            } else if (change.getOperation() == AlterOperation.DROP) {
-                // a constraint (the primary key, perhaps): the metadata says what is left, next time
-                tables.remove(key);
+            } else if (change.getOperation() != AlterOperation.ADD) {
+                // a constraint dropped (the primary key, perhaps), a column renamed, retyped, given another default or
+                // nullability: the metadata says what the table is now, next time
+                forgetTable(key);
                 return;
             }
         }
         tables.put(key, Collections.unmodifiableMap(columns));
+    }
+
+    /** Forgets what is known of the table {@code key} names, under any name (qualified or not) a statement gave it. */
+    private void forgetTable(String key) {
+        String name = key.substring(key.lastIndexOf('.') + 1);
+        tables.keySet().removeIf(k -> k.equals(name) || k.endsWith("." + name));
     }
 
     /** Whether a column definition's tokens declare it the primary key ({@code PRIMARY KEY}). */

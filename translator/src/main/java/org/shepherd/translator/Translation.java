@@ -81,6 +81,8 @@ public final class Translation {
     private final List<DdlRenderer.IdentityOptions> identityOptions;
     private final Renderer.Pins pins;
     private final SchemaCatalog catalog;
+    /** The column whose DEFAULT an ALTER TABLE sets to the clock, as the catalog knew it at translation; else null. */
+    private final SchemaCatalog.ColumnType clockColumn;
     private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
     /** {@link #renderedGeneratingKeys} by dialect and key column, for the dialects that need it. */
@@ -111,6 +113,7 @@ public final class Translation {
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         this.catalog = b.catalog;
+        this.clockColumn = b.ast instanceof Alter alter ? DdlRenderer.clockColumn(alter, b.client, b.catalog) : null;
         this.mixedPadding = b.mixedPadding;
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
         // Transaction and session statements have no parameters; a session statement renders for no dialect.
@@ -700,7 +703,8 @@ public final class Translation {
                     SqlText.finish(DdlRenderer.createTable(ct, client, d, identityOptions, false), client, d, true);
                     return SqlText.finish(DdlRenderer.createTable(ct, client, d, identityOptions, true), client, d, false);
                 }
-                return SqlText.finish(ddl(d), client, d, true);
+                // a clock DEFAULT set on a column stays too; the statement names nothing else but a table and a column
+                return SqlText.finish(ddl(d), client, d, !(ast instanceof Alter a && DdlRenderer.setsClockDefault(a, client)));
             default:
                 if (ast instanceof Values && !d.supportsValuesStatement()) {
                     throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
@@ -824,7 +828,7 @@ public final class Translation {
             return DdlRenderer.truncate((Truncate) ast, d);
         }
         if (ast instanceof Alter) {
-            return DdlRenderer.alter((Alter) ast, client, d);
+            return DdlRenderer.alter((Alter) ast, client, d, clockColumn);
         }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;

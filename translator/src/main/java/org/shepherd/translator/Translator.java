@@ -35,6 +35,7 @@ import net.sf.jsqlparser.statement.SetStatement;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.UseStatement;
 import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.RenameTableStatement;
 import net.sf.jsqlparser.statement.create.index.CreateIndex;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.create.view.CreateView;
@@ -275,6 +276,7 @@ public final class Translator {
         }
         if (client.family() == Dialect.Family.MYSQL) text = SessionSetting.keptVariablesAsValues(text, true);
         text = DdlRenderer.dropForeignKeyAsConstraint(text);
+        text = DdlRenderer.columnChangesAsParsed(text);
         text = DdlRenderer.unnamedConstraints(text);
         text = SequenceStatement.callAsValues(text);
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
@@ -365,7 +367,8 @@ public final class Translator {
 
     /** Classifies and checks a parsed statement (of {@code b.clientSql}) and fills the rest of {@code b}. */
     private Translation analyzeParsed(Translation.Builder b, Statement parsed, String schema) {
-        Statement st = parsed instanceof Values values ? valuesAsSelect(values) : parsed;
+        Statement st = parsed instanceof Values values ? valuesAsSelect(values)
+                : parsed instanceof RenameTableStatement rename ? DdlRenderer.renameAsAlter(rename) : parsed;
         b.ast = st;
         b.kind = classify(st);
         if (b.kind == StatementKind.TRANSACTION) {

@@ -267,6 +267,56 @@ class EngineExecutionTest {
         assertThat(query(hsqldb, rows.sqlFor(Dialect.HSQLDB), List.of())).isEqualTo(fromDerby);
     }
 
+    /**
+     * A schema migration's column and table changes, each written as the standard, Derby or HSQLDB write it, run on both
+     * engines: the rows they hold afterwards are the same, and so is what they refuse on the way (a NULL in a NOT NULL
+     * column).
+     */
+    @Test
+    void renamesDefaultsNullabilityAndWideningRunOnDerbyAndHsqldb() throws Exception {
+        for (Dialect client : List.of(Dialect.DERBY, Dialect.HSQLDB)) {
+            Translator translator = new Translator(client, 64);
+            DeterminismSource source = new FixedSource();
+            String table = "mig_" + client.name();
+            String renamed = table + "_done";
+            boolean derbyClient = client == Dialect.DERBY;
+            List<String> steps = List.of("CREATE TABLE " + table + " (id INTEGER NOT NULL PRIMARY KEY, name VARCHAR(10), n INTEGER)",
+                    "INSERT INTO " + table + " (id, name) VALUES (1, 'ada')",
+                    "ALTER TABLE " + table + " RENAME COLUMN name TO label",
+                    derbyClient ? "RENAME COLUMN " + table + ".n TO qty" : "ALTER TABLE " + table + " ALTER COLUMN n RENAME TO qty",
+                    derbyClient ? "ALTER TABLE " + table + " ALTER qty WITH DEFAULT 5"
+                            : "ALTER TABLE " + table + " ALTER COLUMN qty SET DEFAULT 5",
+                    "INSERT INTO " + table + " (id, label) VALUES (2, 'alan')",
+                    "ALTER TABLE " + table + " ALTER COLUMN qty DROP DEFAULT",
+                    "INSERT INTO " + table + " (id, label) VALUES (3, 'grace')",
+                    derbyClient ? "ALTER TABLE " + table + " ALTER COLUMN label SET DATA TYPE VARCHAR(40)"
+                            : "ALTER TABLE " + table + " ALTER COLUMN label VARCHAR(40)",
+                    "INSERT INTO " + table + " (id, label) VALUES (4, 'a name longer than ten')",
+                    derbyClient ? "ALTER TABLE " + table + " ALTER COLUMN label NOT NULL"
+                            : "ALTER TABLE " + table + " ALTER COLUMN label SET NOT NULL");
+            for (String sql : steps) {
+                Translation t = translator.translate(sql);
+                for (Engine e : engines()) execute(e, t, List.of(), source);
+            }
+            Translation nameless = translator.translate("INSERT INTO " + table + " (id) VALUES (5)");
+            for (Engine e : engines()) {
+                SQLException refused = catchSql(() -> execute(e, nameless, List.of(), source));
+                assertThat(refused.getSQLState()).as("%s on %s", client, e.dialect).startsWith("23");
+            }
+            for (String sql : List.of(derbyClient ? "ALTER TABLE " + table + " ALTER COLUMN label NULL"
+                    : "ALTER TABLE " + table + " ALTER COLUMN label SET NULL", "INSERT INTO " + table + " (id) VALUES (5)",
+                    "RENAME TABLE " + table + " TO " + renamed)) {
+                Translation t = translator.translate(sql);
+                for (Engine e : engines()) execute(e, t, List.of(), source);
+            }
+            Bound rows = translator.translate("SELECT id, label, qty FROM " + renamed + " ORDER BY id").bind(List.of(), source);
+            List<String> fromDerby = query(derby, rows.sqlFor(Dialect.DERBY), List.of());
+            assertThat(fromDerby).as("client %s", client).containsExactly("[1, ada, null]", "[2, alan, 5]", "[3, grace, null]",
+                    "[4, a name longer than ten, null]", "[5, null, null]");
+            assertThat(query(hsqldb, rows.sqlFor(Dialect.HSQLDB), List.of())).isEqualTo(fromDerby);
+        }
+    }
+
     @Test
     void ifNotExistsIsEmulatedOnDerbyWithIgnorableErrors() throws Exception {
         Translator translator = new Translator(Dialect.MYSQL, 16);

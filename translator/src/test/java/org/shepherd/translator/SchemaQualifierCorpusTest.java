@@ -111,6 +111,9 @@ class SchemaQualifierCorpusTest {
             out.add(drop.getName().getFullyQualifiedName());
         } else if (st instanceof net.sf.jsqlparser.statement.alter.Alter alter) {
             out.add(alter.getTable().getFullyQualifiedName());
+        } else if (st instanceof net.sf.jsqlparser.statement.alter.RenameTableStatement rename) {
+            // Derby's and Db2's RENAME TABLE: the new name is unqualified there, it stays in the table's schema
+            rename.getTableNames().forEach(names -> out.add(names.getKey().getFullyQualifiedName()));
         } else if (!(st instanceof net.sf.jsqlparser.statement.drop.Drop)) {
             out.addAll(new TablesNamesFinder<Void>().getTables(st));
         }

@@ -88,6 +88,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final boolean homogeneous;
     /** The replica dialect that allows one savepoint at a time (Derby), or null when every replica nests them. */
     private final Dialect oneSavepointAtATime;
+    /** A replica dialect whose DDL commits the open transaction (MySQL, MariaDB), or null. */
+    private final Dialect ddlCommitsTransaction;
     private final Dialect keepsReplacedSavepoints;
     private final Map<String, Optional<String>> identityColumns = new ConcurrentHashMap<>();
     private final NamedLocks namedLocks = new NamedLocks();
@@ -153,6 +155,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
         this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
         this.oneSavepointAtATime = targets.stream().filter(d -> !d.nestsSavepoints()).findFirst().orElse(null);
+        this.ddlCommitsTransaction = targets.stream().filter(Dialect::ddlCommitsTransaction).findFirst().orElse(null);
         this.keepsReplacedSavepoints = targets.stream().filter(Dialect::keepsReplacedSavepoints).findFirst().orElse(null);
         // Column types: from the DDL translated here, else from the primary's metadata (tables made before we started).
         this.translator = new Translator(client, targets, TRANSLATION_CACHE_MAX,
@@ -631,6 +634,15 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     /** Whether every replica is of the client's dialect family. */
     boolean homogeneous() {
         return homogeneous;
+    }
+
+    /**
+     * A replica dialect whose DDL commits the open transaction and itself (MySQL, MariaDB), or null: then DDL does so on
+     * every replica ({@link CbsSession}), else a ROLLBACK after it would undo it, and what the transaction did before it,
+     * on some replicas only.
+     */
+    Dialect ddlCommitsTransaction() {
+        return ddlCommitsTransaction;
     }
 
     /** A replica dialect that allows one savepoint at a time, or null. */

@@ -282,15 +282,34 @@ final class CbsSession implements Session {
         return new Answer.Rows(new BufferedCursor(columns, rows), u.warnings());
     }
 
-    /** Runs {@code stmt} (of translation {@code tr}, if any) in the session's transaction, or in one of its own. */
+    /**
+     * Runs {@code stmt} (of translation {@code tr}, if any) in the session's transaction, or in one of its own. DDL, when a
+     * replica is MySQL or MariaDB, is a transaction of its own on every replica, after the session's open transaction is
+     * committed: what those engines do by themselves (their implicit commit), which a ROLLBACK on the others would undo.
+     */
     private Answer runJdbc(Translation tr, JdbcStatement stmt) throws SQLException {
-        if (!autoCommit) {
+        if (!autoCommit && !committedApart(tr)) {
             Txn<JdbcStatement> t = transaction();
             mayChangeSchema(t, tr);
             Answer a = run(t, stmt);
             if (a instanceof Answer.Rows rows && rows.cursor() instanceof StreamingCursor) openCursor = rows.cursor();
             return a;
         }
+        if (!autoCommit) {
+            Txn<JdbcStatement> open = current;
+            current = null;
+            if (open != null) commitOnCore(open);
+        }
+        return inItsOwnTransaction(tr, stmt);
+    }
+
+    /** Whether {@code tr} is DDL that commits the open transaction and itself ({@link CbsCoordinator#ddlCommitsTransaction}). */
+    private boolean committedApart(Translation tr) {
+        return tr != null && tr.kind() == StatementKind.DDL && coordinator.ddlCommitsTransaction() != null;
+    }
+
+    /** Runs {@code stmt} in a transaction of its own, committed at once. */
+    private Answer inItsOwnTransaction(Translation tr, JdbcStatement stmt) throws SQLException {
         Txn<JdbcStatement> t = begin();
         mayChangeSchema(t, tr);
         Answer answer;
@@ -567,8 +586,16 @@ final class CbsSession implements Session {
                     throw new SQLException("batch element " + (i + 1) + " returns rows (INSERT ... RETURNING)", "0A000");
                 }
                 JdbcStatement stmt = statement(tr, text, ps, options, false);
-                mayChangeSchema(t, tr);
-                Answer a = run(t, stmt);
+                Answer a;
+                if (committedApart(tr)) { // as runJdbc: what went before is committed, the DDL apart, then a new transaction
+                    if (!autoCommit) current = null;
+                    commitOnCore(t);
+                    a = inItsOwnTransaction(tr, stmt);
+                    t = autoCommit ? begin() : transaction();
+                } else {
+                    mayChangeSchema(t, tr);
+                    a = run(t, stmt);
+                }
                 if (!(a instanceof Answer.Update u)) {
                     throw new SQLException("batch element " + (i + 1) + " returned a result set", "0A000");
                 }

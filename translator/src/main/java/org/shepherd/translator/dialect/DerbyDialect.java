@@ -20,6 +20,18 @@ public class DerbyDialect extends NoIfExistsDialect {
         return Family.DERBY;
     }
 
+    /** Derby: {@code RENAME COLUMN t.c TO d}. */
+    @Override
+    public String renameColumn(String alterTable, String table, String column, String newName) {
+        return "RENAME COLUMN " + table + "." + column + " TO " + newName;
+    }
+
+    /** Derby changes no column's type but a VARCHAR's length (42Z15 for any other). */
+    @Override
+    public String columnType(String alterTable, String column, String type, TypeKind kind) {
+        return kind == TypeKind.VARCHAR ? super.columnType(alterTable, column, type, kind) : null;
+    }
+
     @Override
     public boolean nestsSavepoints() {
         return false;

@@ -174,6 +174,44 @@ public abstract class Dialect {
         return false;
     }
 
+    /**
+     * {@code ALTER TABLE t RENAME TO u} in this engine's words: {@code alterTable} is the rendered "ALTER TABLE [IF EXISTS]
+     * t ", {@code table} t as written, {@code schema} t's schema as written (null when t is not qualified), {@code newName}
+     * u, unqualified: u stays in t's schema. The standard's and PostgreSQL's form.
+     */
+    public String renameTable(String alterTable, String table, String schema, String newName) {
+        return alterTable + "RENAME TO " + newName;
+    }
+
+    /** {@code ALTER TABLE t RENAME COLUMN c TO d} in this engine's words (the arguments as {@link #renameTable}'s). */
+    public String renameColumn(String alterTable, String table, String column, String newName) {
+        return alterTable + "RENAME COLUMN " + column + " TO " + newName;
+    }
+
+    /**
+     * A column made NOT NULL ({@code notNull}) or nullable: {@code ALTER TABLE t ALTER COLUMN c SET NOT NULL} or
+     * {@code DROP NOT NULL}, which Derby, HSQLDB, PostgreSQL and Db2 take; null when this engine has no such change.
+     */
+    public String columnNullability(String alterTable, String column, boolean notNull) {
+        return alterTable + "ALTER COLUMN " + column + (notNull ? " SET NOT NULL" : " DROP NOT NULL");
+    }
+
+    /**
+     * A column's type changed to {@code type} (rendered for this engine; of kind {@code kind}): {@code ALTER TABLE t ALTER
+     * COLUMN c SET DATA TYPE type}; null when this engine cannot change a column to that type in place.
+     */
+    public String columnType(String alterTable, String column, String type, TypeKind kind) {
+        return alterTable + "ALTER COLUMN " + column + " SET DATA TYPE " + type;
+    }
+
+    /**
+     * Whether DDL commits the open transaction before it runs and commits itself (MySQL's and MariaDB's implicit commit):
+     * a ROLLBACK after it undoes neither. The other engines run DDL inside the transaction.
+     */
+    public boolean ddlCommitsTransaction() {
+        return false;
+    }
+
     /** {@code CREATE INDEX IF NOT EXISTS}. */
     public boolean supportsCreateIndexIfNotExists() {
         return true;

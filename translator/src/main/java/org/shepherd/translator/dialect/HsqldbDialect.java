@@ -15,6 +15,18 @@ public class HsqldbDialect extends Dialect {
         return Family.HSQLDB;
     }
 
+    /** HSQLDB: the new name in t's schema, named (else it would go to the session's schema). */
+    @Override
+    public String renameTable(String alterTable, String table, String schema, String newName) {
+        return alterTable + "RENAME TO " + (schema == null ? "" : schema + ".") + newName;
+    }
+
+    /** HSQLDB: {@code ALTER TABLE t ALTER COLUMN c RENAME TO d}. */
+    @Override
+    public String renameColumn(String alterTable, String table, String column, String newName) {
+        return alterTable + "ALTER COLUMN " + column + " RENAME TO " + newName;
+    }
+
     @Override
     public boolean supportsLimitOffset() {
         return true;

@@ -21,6 +21,29 @@ public class MySqlDialect extends Dialect {
         return Family.MYSQL;
     }
 
+    /** MySQL and MariaDB: the new name in t's database, named (else t would move to the connection's database). */
+    @Override
+    public String renameTable(String alterTable, String table, String schema, String newName) {
+        return alterTable + "RENAME TO " + (schema == null ? "" : schema + ".") + newName;
+    }
+
+    @Override
+    public boolean ddlCommitsTransaction() {
+        return true;
+    }
+
+    /** None: MySQL and MariaDB change a column's nullability only by restating its whole definition (MODIFY). */
+    @Override
+    public String columnNullability(String alterTable, String column, boolean notNull) {
+        return null;
+    }
+
+    /** None: MySQL and MariaDB change a column's type only by restating its whole definition (MODIFY). */
+    @Override
+    public String columnType(String alterTable, String column, String type, TypeKind kind) {
+        return null;
+    }
+
     /**
      * MariaDB Connector/J 3 reports the first key of a multi-row INSERT only (the server tells no other; 2.x computed the
      * rest from auto_increment_increment): a MySQL-family primary runs such an INSERT row by row to learn each key.

@@ -37,6 +37,12 @@ abstract class NoIfExistsDialect extends Dialect {
         return false;
     }
 
+    /** Derby and Db2: {@code RENAME TABLE t TO u}. */
+    @Override
+    public String renameTable(String alterTable, String table, String schema, String newName) {
+        return "RENAME TABLE " + table + " TO " + newName;
+    }
+
     @Override
     public boolean isAlreadyExistsError(SQLException e) {
         return stateIn(e, alreadyExistsStates);
