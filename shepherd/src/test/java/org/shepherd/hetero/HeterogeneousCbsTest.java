@@ -485,29 +485,52 @@ class HeterogeneousCbsTest {
 
     /**
      * The same kind of migration written for MySQL, with a MariaDB primary and Derby and HSQLDB secondaries: a column
-     * renamed, a DEFAULT and a clock DEFAULT (NOW()) set, MySQL's RENAME TABLE. MariaDB changes a column's type or
-     * nullability only by restating the whole column (MODIFY), which Derby and HSQLDB do not take: both are refused
-     * before they run anywhere, and the table is unchanged.
+     * renamed, a DEFAULT and a clock DEFAULT (NOW()) set, a column made NOT NULL (refused alike everywhere while a row
+     * holds a NULL), a VARCHAR widened, MySQL's RENAME TABLE. MariaDB changes a column only by restating all of it
+     * (MODIFY): the MariaDB replica restates what the change leaves as it was from its own catalog, so the column keeps
+     * its DEFAULT and an AUTO_INCREMENT column its generated keys. MySQL's own MODIFY, which Derby and HSQLDB do not
+     * take, is refused before it runs anywhere.
      */
     @Test
     void columnAndTableChangesWithAMariaDbPrimary() throws Exception {
         try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
-            for (String sql : List.of("CREATE TABLE mig (id INT PRIMARY KEY, name VARCHAR(10), n INT, seen DATETIME(6))",
-                    "INSERT INTO mig (id, name) VALUES (1, 'ada')", "ALTER TABLE mig RENAME COLUMN name TO label",
+            for (String sql : List.of("CREATE TABLE mig (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(10), n INT,"
+                    + " seen DATETIME(6))", "INSERT INTO mig (name) VALUES ('ada')", "ALTER TABLE mig RENAME COLUMN name TO label",
                     "ALTER TABLE mig ALTER COLUMN n SET DEFAULT 5", "ALTER TABLE mig ALTER COLUMN seen SET DEFAULT NOW(6)",
-                    "INSERT INTO mig (id, label) VALUES (2, 'alan')")) {
+                    "INSERT INTO mig (label) VALUES ('alan')")) {
                 Workloads.update(s, sql);
             }
-            for (String sql : List.of("ALTER TABLE mig ALTER COLUMN label SET NOT NULL",
-                    "ALTER TABLE mig MODIFY label VARCHAR(40) NOT NULL")) {
-                assertThatThrownBy(() -> Workloads.update(s, sql)).isInstanceOf(SQLException.class)
-                        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE mig ALTER COLUMN n SET NOT NULL"))
+                    .as("row 1 holds a NULL").isInstanceOf(SQLException.class);
+            for (String sql : List.of("UPDATE mig SET n = 0 WHERE n IS NULL", "ALTER TABLE mig ALTER COLUMN n SET NOT NULL",
+                    "ALTER TABLE mig ALTER COLUMN id SET NOT NULL", "INSERT INTO mig (label) VALUES ('grace')",
+                    "ALTER TABLE mig ALTER COLUMN label SET DATA TYPE VARCHAR(40)",
+                    "INSERT INTO mig (label) VALUES ('a name longer than ten')")) {
+                Workloads.update(s, sql);
             }
+            assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO mig (label, n) VALUES ('none', NULL)"))
+                    .isInstanceOf(SQLException.class).satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("23"));
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE mig MODIFY label VARCHAR(50) NOT NULL"))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
             Workloads.update(s, "RENAME TABLE mig TO migrated");
-            assertThat(firstColumn(s, "SELECT n FROM migrated ORDER BY id")).containsExactly("null", "5");
-            assertThat(firstColumn(s, "SELECT COUNT(*) FROM migrated WHERE seen IS NOT NULL")).containsExactly("1");
+            assertThat(firstColumn(s, "SELECT n FROM migrated ORDER BY id")).as("the DEFAULT kept on MariaDB too")
+                    .containsExactly("0", "5", "5", "5");
+            assertThat(firstColumn(s, "SELECT id FROM migrated ORDER BY id")).containsExactly("1", "2", "3", "4");
+            assertThat(firstColumn(s, "SELECT COUNT(*) FROM migrated WHERE seen IS NOT NULL")).containsExactly("3");
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "migrated", "id");
+            try (java.sql.Connection maria = ReplicaTables.pools(c).get(0).acquire(); java.sql.Statement st = maria.createStatement();
+                    java.sql.ResultSet rs = st.executeQuery("SELECT COLUMN_NAME, IS_NULLABLE, COLUMN_DEFAULT, EXTRA FROM"
+                            + " information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'migrated'"
+                            + " AND COLUMN_NAME IN ('id', 'n') ORDER BY COLUMN_NAME")) {
+                List<String> columns = new ArrayList<>();
+                while (rs.next()) {
+                    columns.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4));
+                }
+                maria.rollback();
+                assertThat(columns).containsExactly("id NO null auto_increment", "n NO 5 ");
+            }
             assertThat(c.divergences().snapshot()).isEmpty();
         }
     }

@@ -479,9 +479,8 @@ final class DdlRenderer {
         if (notNull != null) {
             String sql = target.columnNullability(prefix, column, notNull);
             if (sql == null) {
-                throw TranslationException.unsupported("MySQL and MariaDB change a column's nullability only by restating its"
-                        + " whole definition (MODIFY), which other engines do not take; on replicas of MySQL/MariaDB only, use"
-                        + " MODIFY");
+                throw TranslationException.unsupported("MySQL changes a column's nullability only by restating its whole"
+                        + " definition (MODIFY), which other engines do not take; on replicas of MySQL/MariaDB only, use MODIFY");
             }
             return sql;
         }
@@ -496,8 +495,8 @@ final class DdlRenderer {
         String sql = target.columnType(prefix, column, spec.column(target), spec.columnKind());
         if (sql == null) {
             throw TranslationException.unsupported(target.family() == Dialect.Family.MYSQL
-                    ? "MySQL and MariaDB change a column's type only by restating its whole definition (MODIFY), which other"
-                            + " engines do not take; on replicas of MySQL/MariaDB only, use MODIFY"
+                    ? "MySQL changes a column's type only by restating its whole definition (MODIFY), which other engines do"
+                            + " not take; on replicas of MySQL/MariaDB only, use MODIFY"
                     : "Derby changes no column's type in place but a VARCHAR's length; add a column of the new type, copy the"
                             + " values over (UPDATE), drop the old one and rename the new one");
         }

@@ -609,7 +609,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             Consumer<Outcome> done) {
         try {
             Connection c = connection(txId, attempt, gen);
-            String sql = primary ? stmt.sqlFor(dialect) : stmt.secondarySqlFor(dialect);
+            String rendered = primary ? stmt.sqlFor(dialect) : stmt.secondarySqlFor(dialect);
             List<Param> params = primary ? stmt.paramsFor(dialect) : stmt.secondaryParamsFor(dialect);
             boolean pinKeys = primary && stmt.pinnedKeyColumn() != null;
             ExecOptions asked = stmt.options();
@@ -622,7 +622,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 if (!asked.returnGeneratedKeys()) u = new Answer.Update(u.count(), List.of(), List.of(), u.warnings());
                 return Outcome.answer(AnswerDigest.updateCount(u.count(), List.of(), List.of()), u);
             }
-            if (stmt.dropsReferencingKeys(dialect)) ReferencingKeys.dropFor(c, dialect, sql);
+            if (stmt.dropsReferencingKeys(dialect)) ReferencingKeys.dropFor(c, dialect, rendered);
+            String sql = stmt.isDdl() && RestatedColumn.marks(rendered) ? RestatedColumn.complete(c, dialect, rendered) : rendered;
             statements.invalidateAfter(sql);
             boolean cached = !params.isEmpty();
             Statement st = cached

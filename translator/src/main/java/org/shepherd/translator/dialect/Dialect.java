@@ -189,6 +189,14 @@ public abstract class Dialect {
     }
 
     /**
+     * Stands, in a MariaDB {@code ALTER TABLE t MODIFY c ...} the translator renders for a column change, for the rest of
+     * the column's definition as that replica has it (its type, NULL or NOT NULL, DEFAULT, AUTO_INCREMENT, ON UPDATE,
+     * COMMENT, whichever the change does not set): MariaDB changes a column only by restating all of it, which only the
+     * replica itself knows. The replica completes the statement from its own catalog before it runs it.
+     */
+    public static final String RESTATED_COLUMN = "/*shepherd:restated-column*/";
+
+    /**
      * A column made NOT NULL ({@code notNull}) or nullable: {@code ALTER TABLE t ALTER COLUMN c SET NOT NULL} or
      * {@code DROP NOT NULL}, which Derby, HSQLDB, PostgreSQL and Db2 take; null when this engine has no such change.
      */

@@ -34,4 +34,16 @@ public class MariaDbDialect extends MySqlDialect {
     public boolean supportsAlterIfExists() {
         return true;
     }
+
+    /** {@code MODIFY c <the rest as the replica has it> [NOT] NULL} ({@link #RESTATED_COLUMN}). */
+    @Override
+    public String columnNullability(String alterTable, String column, boolean notNull) {
+        return alterTable + "MODIFY " + column + " " + RESTATED_COLUMN + (notNull ? " NOT NULL" : " NULL");
+    }
+
+    /** {@code MODIFY c type <the rest as the replica has it>} ({@link #RESTATED_COLUMN}). */
+    @Override
+    public String columnType(String alterTable, String column, String type, TypeKind kind) {
+        return alterTable + "MODIFY " + column + " " + type + " " + RESTATED_COLUMN;
+    }
 }

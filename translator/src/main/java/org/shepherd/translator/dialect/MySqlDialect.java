@@ -32,13 +32,16 @@ public class MySqlDialect extends Dialect {
         return true;
     }
 
-    /** None: MySQL and MariaDB change a column's nullability only by restating its whole definition (MODIFY). */
+    /**
+     * None: MySQL changes a column's nullability only by restating its whole definition (MODIFY); MariaDB's replica
+     * restates it from its own catalog ({@link MariaDbDialect}).
+     */
     @Override
     public String columnNullability(String alterTable, String column, boolean notNull) {
         return null;
     }
 
-    /** None: MySQL and MariaDB change a column's type only by restating its whole definition (MODIFY). */
+    /** None: MySQL changes a column's type only by restating its whole definition (MODIFY); see {@link #columnNullability}. */
     @Override
     public String columnType(String alterTable, String column, String type, TypeKind kind) {
         return null;
