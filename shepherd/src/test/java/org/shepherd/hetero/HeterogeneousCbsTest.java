@@ -514,6 +514,10 @@ class HeterogeneousCbsTest {
                     .isInstanceOf(SQLException.class)
                     .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
             Workloads.update(s, "RENAME TABLE mig TO migrated");
+            assertThat(Workloads.update(s, "ALTER TABLE IF EXISTS mig ALTER COLUMN n DROP NOT NULL")).as("gone: nothing")
+                    .isZero();
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE migrated ALTER COLUMN nope SET NOT NULL"))
+                    .as("no such column, on every engine").isInstanceOf(SQLException.class);
             assertThat(firstColumn(s, "SELECT n FROM migrated ORDER BY id")).as("the DEFAULT kept on MariaDB too")
                     .containsExactly("0", "5", "5", "5");
             assertThat(firstColumn(s, "SELECT id FROM migrated ORDER BY id")).containsExactly("1", "2", "3", "4");

@@ -55,11 +55,13 @@ final class RestatedColumn {
             ps.setString(2, table.get(table.size() - 1));
             ps.setString(3, column.get(0));
             try (ResultSet rs = ps.executeQuery()) {
+                StringBuilder out = new StringBuilder(m.group(1)).append(m.group(2)).append(" MODIFY ").append(m.group(3));
                 if (!rs.next()) {
-                    throw new SQLException("Unknown column '" + column.get(0) + "' in '" + m.group(2) + "'", "42S22");
+                    // no such table or column: MariaDB answers for itself (an error, or a note under IF EXISTS)
+                    return out.append(' ').append(type != null ? type : "INT").append(' ')
+                            .append(nullability != null ? nullability : "NULL").toString();
                 }
-                StringBuilder out = new StringBuilder(m.group(1)).append(m.group(2)).append(" MODIFY ").append(m.group(3))
-                        .append(' ').append(type != null ? type : rs.getString("COLUMN_TYPE"));
+                out.append(' ').append(type != null ? type : rs.getString("COLUMN_TYPE"));
                 out.append(' ').append(nullability != null ? nullability : "NO".equals(rs.getString("IS_NULLABLE")) ? "NOT NULL" : "NULL");
                 String dflt = rs.getString("COLUMN_DEFAULT");
                 // MariaDB writes a default as SQL (literals quoted); NULL (or no value) means none to restate
