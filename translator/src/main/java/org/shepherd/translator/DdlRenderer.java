@@ -333,7 +333,7 @@ final class DdlRenderer {
      * MariaDB only. {@code ALTER TABLE IF EXISTS} and {@code DROP COLUMN/CONSTRAINT IF EXISTS} keep the clause where the
      * target has it and are emulated elsewhere ({@link Translation#existenceCheckEmulated}).
      */
-    static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType clockColumn) {
+    static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType altered) {
         List<AlterExpression> changes = alter.getAlterExpressions();
         if (changes == null || changes.size() != 1) {
             throw TranslationException.unsupported("Derby and Db2 take one change per ALTER TABLE; split the statement");
@@ -378,14 +378,16 @@ final class DdlRenderer {
             return target.renameColumn(prefix, table, change.getColOldName(), change.getColumnName());
         }
         if (op == AlterOperation.ALTER) {
-            return alterColumn(change, prefix, client, target, clockColumn);
+            return alterColumn(change, prefix, client, target, altered);
         }
         if (op == AlterOperation.MODIFY || op == AlterOperation.CHANGE) {
-            if (target.family() != Dialect.Family.MYSQL) {
-                throw TranslationException.unsupported("ALTER TABLE ... " + op + " restates a whole column, which only MySQL and"
-                        + " MariaDB do; for replicas of other engines change one thing per statement: " + COLUMN_CHANGES);
+            if (target.family() != Dialect.Family.MYSQL) return restatedElsewhere(table, change, prefix, client, target, altered);
+            if (change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1) {
+                throw TranslationException.unsupported("ALTER TABLE ... " + op + " restates one column per statement");
             }
-            return prefix + change; // as written, on MySQL and MariaDB (the catalog reads the column back)
+            // the column's definition as ADD COLUMN renders it (the catalog reads the column back)
+            String definition = column(change.getColDataTypeList().get(0), client, target, IdentityOptions.DEFAULT, true).text;
+            return prefix + (op == AlterOperation.CHANGE ? "CHANGE " + change.getColOldName() + " " : "MODIFY ") + definition;
         }
         throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; supported: "
                 + "ADD [COLUMN], DROP [COLUMN], ADD CONSTRAINT, ADD PRIMARY KEY, DROP CONSTRAINT, RENAME TO u, "
@@ -456,12 +458,12 @@ final class DdlRenderer {
      * {@link Dialect#columnType}).
      */
     private static String alterColumn(AlterExpression change, String prefix, Dialect client, Dialect target,
-            SchemaCatalog.ColumnType clockColumn) {
+            SchemaCatalog.ColumnType altered) {
         if (change.getColumnSetDefaultList() != null && change.getColumnSetDefaultList().size() == 1) {
             AlterExpression.ColumnSetDefault set = change.getColumnSetDefaultList().get(0);
             String value = set.getDefaultValue();
             TypeKind clock = ClockDefaults.ofExpression(value, client);
-            if (clock != null) value = clockDefault(set.getColumnName(), clock, target, clockColumn);
+            if (clock != null) value = clockDefault(set.getColumnName(), clock, target, altered);
             return prefix + "ALTER COLUMN " + set.getColumnName() + " SET DEFAULT " + value;
         }
         if (change.getColumnDropDefaultList() != null && change.getColumnDropDefaultList().size() == 1) {
@@ -497,11 +499,81 @@ final class DdlRenderer {
             throw TranslationException.unsupported(target.family() == Dialect.Family.MYSQL
                     ? "MySQL changes a column's type only by restating its whole definition (MODIFY), which other engines do"
                             + " not take; on replicas of MySQL/MariaDB only, use MODIFY"
-                    : "Derby changes no column's type in place but a VARCHAR's length; add a column of the new type, copy the"
-                            + " values over (UPDATE), drop the old one and rename the new one");
+                    : NO_TYPE_CHANGE_ON_DERBY);
         }
         return sql;
     }
+
+    /**
+     * MySQL's {@code MODIFY c t [NOT NULL | NULL] [DEFAULT v] [COMMENT 'x']} (and {@code CHANGE old c t ...}) on an engine
+     * that changes one thing per statement. The column becomes what the statement says and nothing more, as on MySQL,
+     * which drops what it does not restate: RENAME COLUMN (CHANGE), SET DATA TYPE where t is not the type the catalog
+     * knows ({@code current}, read when the statement was translated), SET or DROP NOT NULL (a key column stays NOT
+     * NULL, as MySQL keeps it), SET or DROP DEFAULT; joined by {@link Dialect#THEN}, which the replica runs one after the
+     * other. AUTO_INCREMENT, ON UPDATE and other attributes are refused.
+     */
+    private static String restatedElsewhere(String table, AlterExpression change, String prefix, Dialect client, Dialect target,
+            SchemaCatalog.ColumnType current) {
+        AlterExpression.ColumnDataType cd = change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1
+                ? null : change.getColDataTypeList().get(0);
+        if (cd == null || cd.getColDataType() == null) {
+            throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; change one"
+                    + " thing per statement: " + COLUMN_CHANGES);
+        }
+        String column = cd.getColumnName();
+        boolean notNull = false;
+        String dflt = null;
+        List<String> specs = cd.getColumnSpecs() == null ? List.of() : cd.getColumnSpecs();
+        for (int i = 0; i < specs.size(); i++) {
+            String u = specs.get(i).toUpperCase(Locale.ROOT);
+            if (u.equals("NOT") && i + 1 < specs.size() && specs.get(i + 1).equalsIgnoreCase("NULL")) {
+                notNull = true;
+                i++;
+            } else if (u.equals("DEFAULT") && i + 1 < specs.size()) {
+                dflt = specs.get(++i);
+                if (i + 1 < specs.size() && specs.get(i + 1).startsWith("(")) dflt += specs.get(++i);
+            } else if (u.equals("COMMENT") && i + 1 < specs.size()) {
+                i++; // comments are left out everywhere, as in CREATE TABLE
+            } else if (!u.equals("NULL")) {
+                throw TranslationException.unsupported("ALTER TABLE ... " + change.getOperation() + " with " + specs.get(i) + " is"
+                        + " MySQL-only; for replicas of other engines restate a column's type, NULL or NOT NULL and DEFAULT only");
+            }
+        }
+        if (current == null) {
+            throw TranslationException.unsupported("ALTER TABLE ... " + change.getOperation() + " needs what column "
+                    + (change.getColOldName() != null ? change.getColOldName() : column) + " is now, which is not known: the"
+                    + " table is not there or not readable");
+        }
+        SqlTypes.Spec spec = SqlTypes.parse(cd.getColDataType().toString(), client);
+        if (spec.identity()) {
+            throw TranslationException.unsupported("A column cannot become an identity column in place; declare it in CREATE TABLE");
+        }
+        List<String> parts = new ArrayList<>();
+        boolean renamed = !SchemaCatalog.key(change.getColOldName() == null ? column : change.getColOldName())
+                .equals(SchemaCatalog.key(column));
+        if (change.getOperation() == AlterOperation.CHANGE && renamed) {
+            parts.add(target.renameColumn(prefix, table, change.getColOldName(), column));
+        }
+        if (spec.columnKind() != current.kind() || spec.length() != current.length() || spec.scale() != current.scale()) {
+            String sql = target.columnType(prefix, column, spec.column(target), spec.columnKind());
+            if (sql == null) throw TranslationException.unsupported(NO_TYPE_CHANGE_ON_DERBY);
+            parts.add(sql);
+        }
+        parts.add(target.columnNullability(prefix, column, notNull || current.keySeq() > 0));
+        if (dflt == null) {
+            parts.add(prefix + "ALTER COLUMN " + column + " DROP DEFAULT");
+        } else {
+            TypeKind clock = ClockDefaults.ofExpression(dflt, client);
+            if (clock != null) {
+                dflt = clockDefault(column, clock, target, new SchemaCatalog.ColumnType(spec.columnKind(), spec.length(), spec.scale()));
+            }
+            parts.add(prefix + "ALTER COLUMN " + column + " SET DEFAULT " + dflt);
+        }
+        return String.join(Dialect.THEN, parts);
+    }
+
+    private static final String NO_TYPE_CHANGE_ON_DERBY = "Derby changes no column's type in place but a VARCHAR's length;"
+            + " add a column of the new type, copy the values over (UPDATE), drop the old one and rename the new one";
 
     /**
      * Whether a column ALTER sets NOT NULL (true) or drops it (false), as the parser splits it ({@code SET NOT NULL} is
@@ -521,19 +593,37 @@ final class DdlRenderer {
      */
     static boolean setsClockDefault(Alter alter, Dialect client) {
         List<AlterExpression> changes = alter.getAlterExpressions();
-        return changes != null && changes.size() == 1 && changes.get(0).getOperation() == AlterOperation.ALTER
-                && changes.get(0).getColumnSetDefaultList() != null && changes.get(0).getColumnSetDefaultList().size() == 1
-                && ClockDefaults.ofExpression(changes.get(0).getColumnSetDefaultList().get(0).getDefaultValue(), client) != null;
+        if (changes == null || changes.size() != 1) return false;
+        AlterExpression change = changes.get(0);
+        if (change.getOperation() == AlterOperation.MODIFY || change.getOperation() == AlterOperation.CHANGE) {
+            // MySQL's column restated with DEFAULT CURRENT_TIMESTAMP: a column definition, as in CREATE TABLE
+            return change.getColDataTypeList() != null && change.getColDataTypeList().size() == 1
+                    && ClockDefaults.ofSpecs(change.getColDataTypeList().get(0).getColumnSpecs(), client) != null;
+        }
+        return change.getOperation() == AlterOperation.ALTER && change.getColumnSetDefaultList() != null
+                && change.getColumnSetDefaultList().size() == 1
+                && ClockDefaults.ofExpression(change.getColumnSetDefaultList().get(0).getDefaultValue(), client) != null;
     }
 
     /**
-     * The column whose DEFAULT {@code alter} sets to the clock ({@link #setsClockDefault}), as the catalog knows it when
-     * the statement is translated (the table's columns are forgotten once it ran), or null.
+     * The column {@code alter} changes, as the catalog knows it when the statement is translated (the table's columns are
+     * forgotten once it ran): the one whose DEFAULT it sets to the clock ({@link #setsClockDefault}), or MySQL's MODIFY
+     * or CHANGE restates ({@link #restatedElsewhere}); else null.
      */
-    static SchemaCatalog.ColumnType clockColumn(Alter alter, Dialect client, SchemaCatalog catalog) {
-        if (catalog == null || !setsClockDefault(alter, client)) return null;
-        return catalog.column(alter.getTable().getFullyQualifiedName(),
-                alter.getAlterExpressions().get(0).getColumnSetDefaultList().get(0).getColumnName());
+    static SchemaCatalog.ColumnType alteredColumn(Alter alter, Dialect client, SchemaCatalog catalog) {
+        List<AlterExpression> changes = alter.getAlterExpressions();
+        if (catalog == null || changes == null || changes.size() != 1) return null;
+        AlterExpression change = changes.get(0);
+        String column = null;
+        if (change.getOperation() == AlterOperation.ALTER && setsClockDefault(alter, client)) {
+            column = change.getColumnSetDefaultList().get(0).getColumnName();
+        } else if (change.getOperation() == AlterOperation.CHANGE) {
+            column = change.getColOldName();
+        } else if (change.getOperation() == AlterOperation.MODIFY && change.getColDataTypeList() != null
+                && change.getColDataTypeList().size() == 1) {
+            column = change.getColDataTypeList().get(0).getColumnName();
+        }
+        return column == null ? null : catalog.column(alter.getTable().getFullyQualifiedName(), column);
     }
 
     /** A clock DEFAULT set on an existing column of type {@code type}, in the target's words. */

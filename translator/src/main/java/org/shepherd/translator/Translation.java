@@ -81,8 +81,8 @@ public final class Translation {
     private final List<DdlRenderer.IdentityOptions> identityOptions;
     private final Renderer.Pins pins;
     private final SchemaCatalog catalog;
-    /** The column whose DEFAULT an ALTER TABLE sets to the clock, as the catalog knew it at translation; else null. */
-    private final SchemaCatalog.ColumnType clockColumn;
+    /** The column an ALTER TABLE changes, as the catalog knew it at translation ({@link DdlRenderer#alteredColumn}). */
+    private final SchemaCatalog.ColumnType alteredColumn;
     private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
     /** {@link #renderedGeneratingKeys} by dialect and key column, for the dialects that need it. */
@@ -113,7 +113,7 @@ public final class Translation {
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         this.catalog = b.catalog;
-        this.clockColumn = b.ast instanceof Alter alter ? DdlRenderer.clockColumn(alter, b.client, b.catalog) : null;
+        this.alteredColumn = b.ast instanceof Alter alter ? DdlRenderer.alteredColumn(alter, b.client, b.catalog) : null;
         this.mixedPadding = b.mixedPadding;
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
         // Transaction and session statements have no parameters; a session statement renders for no dialect.
@@ -828,7 +828,7 @@ public final class Translation {
             return DdlRenderer.truncate((Truncate) ast, d);
         }
         if (ast instanceof Alter) {
-            return DdlRenderer.alter((Alter) ast, client, d, clockColumn);
+            return DdlRenderer.alter((Alter) ast, client, d, alteredColumn);
         }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;

@@ -623,7 +623,8 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 return Outcome.answer(AnswerDigest.updateCount(u.count(), List.of(), List.of()), u);
             }
             if (stmt.dropsReferencingKeys(dialect)) ReferencingKeys.dropFor(c, dialect, rendered);
-            String sql = stmt.isDdl() && RestatedColumn.marks(rendered) ? RestatedColumn.complete(c, dialect, rendered) : rendered;
+            String sql = !stmt.isDdl() ? rendered : RestatedColumn.marks(rendered) ? RestatedColumn.complete(c, dialect, rendered)
+                    : RestatedColumn.runAllButLast(c, rendered);
             statements.invalidateAfter(sql);
             boolean cached = !params.isEmpty();
             Statement st = cached

@@ -197,6 +197,12 @@ public abstract class Dialect {
     public static final String RESTATED_COLUMN = "/*shepherd:restated-column*/";
 
     /**
+     * Separates the statements of one DDL change that an engine makes in several (MySQL's MODIFY on Derby: a type, then
+     * NOT NULL, then the DEFAULT); the replica runs them one after the other, in the same transaction.
+     */
+    public static final String THEN = " /*shepherd:then*/ ";
+
+    /**
      * A column made NOT NULL ({@code notNull}) or nullable: {@code ALTER TABLE t ALTER COLUMN c SET NOT NULL} or
      * {@code DROP NOT NULL}, which Derby, HSQLDB, PostgreSQL and Db2 take; null when this engine has no such change.
      */
