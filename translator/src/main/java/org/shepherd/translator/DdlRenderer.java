@@ -329,9 +329,10 @@ final class DdlRenderer {
 
     /**
      * ALTER TABLE with one change: ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP CONSTRAINT, ADD PRIMARY KEY,
-     * RENAME TO, RENAME COLUMN, and a column's ALTER ({@link #alterColumn}); MySQL's MODIFY and CHANGE on MySQL and
-     * MariaDB only. {@code ALTER TABLE IF EXISTS} and {@code DROP COLUMN/CONSTRAINT IF EXISTS} keep the clause where the
-     * target has it and are emulated elsewhere ({@link Translation#existenceCheckEmulated}).
+     * RENAME TO, RENAME COLUMN, a column's ALTER ({@link #alterColumn}), and MySQL's MODIFY and CHANGE (on other engines
+     * a statement per part, {@link #restatedElsewhere}). {@code ALTER TABLE IF EXISTS} and {@code DROP COLUMN/CONSTRAINT IF
+     * EXISTS} keep the clause where the target has it and are emulated elsewhere ({@link Translation#existenceCheckEmulated}).
+     * {@code altered} is the column the change concerns as the catalog knew it at translation, or null.
      */
     static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType altered) {
         List<AlterExpression> changes = alter.getAlterExpressions();
