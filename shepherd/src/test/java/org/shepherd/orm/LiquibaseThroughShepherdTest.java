@@ -18,10 +18,12 @@ import org.shepherd.server.ShepherdServer;
 
 /**
  * Schema changes with Liquibase, unchanged, through a shepherd in mode cbs: Liquibase picks its SQL by the product the
- * driver reports, takes its lock (a row of DATABASECHANGELOGLOCK), applies a changelog of four change sets (a table
+ * driver reports, takes its lock (a row of DATABASECHANGELOGLOCK), applies a changelog of five change sets (a table
  * with an identity key and a clock default, an index, rows, an added column and an update, that column renamed and made
- * NOT NULL: Liquibase writes MySQL's CHANGE and MODIFY for a MariaDB primary, which Derby secondaries run as a statement
- * per part, and Derby's RENAME COLUMN t.c and ALTER COLUMN c NOT NULL for a Derby primary), records them in
+ * NOT NULL, a table renamed, the column retyped and given a default: Liquibase writes MySQL's CHANGE, MODIFY and
+ * {@code ALTER TABLE s.t RENAME s.u} for a MariaDB primary, which Derby secondaries run in their words, MODIFY as a
+ * statement per part, and Derby's RENAME COLUMN t.c, ALTER COLUMN c NOT NULL and RENAME TABLE for a Derby primary),
+ * records them in
  * DATABASECHANGELOG, and finds nothing left to run afterwards. Every table is then equal on every replica and no
  * replica answered differently.
  */

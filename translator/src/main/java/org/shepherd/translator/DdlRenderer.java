@@ -405,9 +405,15 @@ final class DdlRenderer {
                     + " table per statement");
         }
         Map.Entry<Table, Table> names = rename.getTableNames().iterator().next();
+        Table from = names.getKey();
+        Table to = names.getValue();
+        // the new name in the table's own schema (as Liquibase writes it for MySQL) is the name alone: it follows the
+        // table's schema as the session's schema qualifies or leaves it; another schema is refused when rendered
+        boolean sameSchema = to.getSchemaName() != null && from.getSchemaName() != null
+                && SchemaCatalog.key(to.getSchemaName()).equals(SchemaCatalog.key(from.getSchemaName()));
         AlterExpression change = new AlterExpression();
         change.setOperation(AlterOperation.RENAME_TABLE);
-        change.setNewTableName(names.getValue().getFullyQualifiedName());
+        change.setNewTableName(sameSchema ? to.getName() : to.getFullyQualifiedName());
         Alter alter = new Alter();
         alter.setTable(names.getKey());
         alter.setUseTableIfExists(rename.isUsingIfExistsKeyword());
@@ -658,6 +664,8 @@ final class DdlRenderer {
             + "\\s+)(?:WITH\\s+)?DEFAULT\\b");
     private static final Pattern DERBY_RENAME_COLUMN = Pattern.compile("(?is)\\s*RENAME\\s+COLUMN\\s+((?:" + NAME
             + "\\s*\\.\\s*)?" + NAME + ")\\s*\\.\\s*(" + NAME + ")\\s+TO\\s+(" + NAME + ")\\s*");
+    private static final Pattern MYSQL_RENAME_TABLE = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\s+(" + NAME + "(?:\\s*\\.\\s*"
+            + NAME + ")?)\\s+RENAME\\s+(?:(?:TO|AS)\\s+)?(" + NAME + "(?:\\s*\\.\\s*" + NAME + ")?)\\s*");
     private static final Pattern HSQLDB_RENAME_COLUMN = Pattern.compile("(?is)(\\s*ALTER\\s+TABLE\\s+.+?\\s)ALTER\\s+(?:COLUMN\\s+)?("
             + NAME + ")\\s+RENAME\\s+TO\\s+(" + NAME + ")\\s*");
 
@@ -665,11 +673,14 @@ final class DdlRenderer {
      * The column changes the parser does not read, in words it reads: the standard's {@code SET DATA TYPE t} as
      * PostgreSQL's {@code TYPE t}, Derby's {@code ALTER COLUMN c [WITH] DEFAULT v} as {@code SET DEFAULT v}, Derby's
      * {@code RENAME COLUMN t.c TO d} and HSQLDB's {@code ALTER TABLE t ALTER COLUMN c RENAME TO d} as
-     * {@code ALTER TABLE t RENAME COLUMN c TO d}.
+     * {@code ALTER TABLE t RENAME COLUMN c TO d}; MySQL's {@code ALTER TABLE t RENAME [TO | AS] [s.]u} (what Liquibase
+     * writes for MySQL) as {@code RENAME TABLE t TO [s.]u}.
      */
     static String columnChangesAsParsed(String sql) {
         Matcher m = DERBY_RENAME_COLUMN.matcher(sql);
         if (m.matches()) return "ALTER TABLE " + m.group(1) + " RENAME COLUMN " + m.group(2) + " TO " + m.group(3);
+        m = MYSQL_RENAME_TABLE.matcher(sql);
+        if (m.matches() && !m.group(2).equalsIgnoreCase("COLUMN")) return "RENAME TABLE " + m.group(1) + " TO " + m.group(2);
         if (!ALTER_TABLE.matcher(sql).matches()) return sql;
         m = HSQLDB_RENAME_COLUMN.matcher(sql);
         if (m.matches()) return m.group(1) + "RENAME COLUMN " + m.group(2) + " TO " + m.group(3);
