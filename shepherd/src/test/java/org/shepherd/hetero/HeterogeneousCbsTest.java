@@ -494,7 +494,17 @@ class HeterogeneousCbsTest {
      */
     @Test
     void columnAndTableChangesWithAMariaDbPrimary() throws Exception {
-        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
+        columnAndTableChangesWithAMariaDbPrimary(MARIADB_DERBY_HSQLDB);
+    }
+
+    /** The same with HSQLDB and PostgreSQL secondaries. */
+    @Test
+    void columnAndTableChangesWithAMariaDbPrimaryAndPostgresql() throws Exception {
+        columnAndTableChangesWithAMariaDbPrimary(List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL));
+    }
+
+    private static void columnAndTableChangesWithAMariaDbPrimary(List<String> names) throws Exception {
+        try (CbsCoordinator c = coordinator(names, 0); Session s = c.openSession("app", "db")) {
             for (String sql : List.of("CREATE TABLE mig (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(10), n INT,"
                     + " seen DATETIME(6))", "INSERT INTO mig (name) VALUES ('ada')", "ALTER TABLE mig RENAME COLUMN name TO label",
                     "ALTER TABLE mig ALTER COLUMN n SET DEFAULT 5", "ALTER TABLE mig ALTER COLUMN seen SET DEFAULT NOW(6)",
