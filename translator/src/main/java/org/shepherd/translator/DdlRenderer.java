@@ -373,7 +373,7 @@ final class DdlRenderer {
         }
         String table = alter.getTable().getFullyQualifiedName();
         if (op == AlterOperation.RENAME_TABLE) {
-            return target.renameTable(prefix, table, alter.getTable().getSchemaName(), newTableName(alter, change));
+            return target.renameTable(prefix, table, alter.getTable().getSchemaName(), change.getNewTableName());
         }
         if (op == AlterOperation.RENAME && change.getColOldName() != null && change.getColumnName() != null) {
             return target.renameColumn(prefix, table, change.getColOldName(), change.getColumnName());
@@ -386,8 +386,12 @@ final class DdlRenderer {
             if (change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1) {
                 throw TranslationException.unsupported("ALTER TABLE ... " + op + " restates one column per statement");
             }
-            // the column's definition as ADD COLUMN renders it (the catalog reads the column back)
-            String definition = column(change.getColDataTypeList().get(0), client, target, IdentityOptions.DEFAULT, true).text;
+            // the column's definition as ADD COLUMN renders it (the catalog reads the column back); a clock DEFAULT may
+            // stay in it (SqlText's last pass is skipped then: setsClockDefault), so the rest is checked as CREATE TABLE's
+            ColumnDefinition cd = change.getColDataTypeList().get(0);
+            SqlText.refuseEvaluatedPerReplica(column(cd, client, target, IdentityOptions.DEFAULT, false).text,
+                    target.backslashEscapesInStrings());
+            String definition = column(cd, client, target, IdentityOptions.DEFAULT, true).text;
             return prefix + (op == AlterOperation.CHANGE ? "CHANGE " + change.getColOldName() + " " : "MODIFY ") + definition;
         }
         throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; supported: "
@@ -408,12 +412,16 @@ final class DdlRenderer {
         Table from = names.getKey();
         Table to = names.getValue();
         // the new name in the table's own schema (as Liquibase writes it for MySQL) is the name alone: it follows the
-        // table's schema as the session's schema qualifies or leaves it; another schema is refused when rendered
-        boolean sameSchema = to.getSchemaName() != null && from.getSchemaName() != null
-                && SchemaCatalog.key(to.getSchemaName()).equals(SchemaCatalog.key(from.getSchemaName()));
+        // table's schema as the session's schema qualifies or leaves it (the only way a new name comes qualified: the
+        // parser reads none in ALTER TABLE ... RENAME TO)
+        if (to.getSchemaName() != null && (from.getSchemaName() == null
+                || !SchemaCatalog.key(to.getSchemaName()).equals(SchemaCatalog.key(from.getSchemaName())))) {
+            throw TranslationException.unsupported("RENAME TO " + to.getFullyQualifiedName() + " moves the table to another"
+                    + " schema, which only MySQL does; rename it within its schema (an unqualified new name)");
+        }
         AlterExpression change = new AlterExpression();
         change.setOperation(AlterOperation.RENAME_TABLE);
-        change.setNewTableName(sameSchema ? to.getName() : to.getFullyQualifiedName());
+        change.setNewTableName(to.getName());
         Alter alter = new Alter();
         alter.setTable(names.getKey());
         alter.setUseTableIfExists(rename.isUsingIfExistsKeyword());
@@ -421,41 +429,13 @@ final class DdlRenderer {
         return alter;
     }
 
+    private static TranslationException notTranslated(AlterExpression change) {
+        return TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; change one"
+                + " thing per statement: " + COLUMN_CHANGES);
+    }
+
     private static final String COLUMN_CHANGES = "RENAME COLUMN c TO d, ALTER COLUMN c SET DEFAULT v, ALTER COLUMN c DROP"
             + " DEFAULT, ALTER COLUMN c SET NOT NULL, ALTER COLUMN c DROP NOT NULL, ALTER COLUMN c SET DATA TYPE t";
-
-    /**
-     * The new name of a RENAME TO, unqualified: it stays in the table's schema (a qualified name must name that schema;
-     * only MySQL moves a table to another database so).
-     */
-    private static String newTableName(Alter alter, AlterExpression change) {
-        String name = change.getNewTableName();
-        int dot = lastDotOutsideQuotes(name);
-        if (dot < 0) return name;
-        String schema = name.substring(0, dot).strip();
-        String own = alter.getTable().getSchemaName();
-        if (own == null || !SchemaCatalog.key(own).equals(SchemaCatalog.key(schema))) {
-            throw TranslationException.unsupported("RENAME TO " + name + " moves the table to another schema, which only MySQL"
-                    + " does; rename it within its schema (an unqualified new name)");
-        }
-        return name.substring(dot + 1).strip();
-    }
-
-    private static int lastDotOutsideQuotes(String name) {
-        char quote = 0;
-        int dot = -1;
-        for (int i = 0; i < name.length(); i++) {
-            char ch = name.charAt(i);
-            if (quote != 0) {
-                if (ch == quote) quote = 0;
-            } else if (ch == '"' || ch == '`') {
-                quote = ch;
-            } else if (ch == '.') {
-                dot = i;
-            }
-        }
-        return dot;
-    }
 
     /**
      * One column's ALTER: SET DEFAULT v / DROP DEFAULT (the standard's words, which every engine takes; a clock default
@@ -477,8 +457,7 @@ final class DdlRenderer {
             return prefix + "ALTER COLUMN " + change.getColumnDropDefaultList().get(0).getColumnName() + " DROP DEFAULT";
         }
         if (change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1) {
-            throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; change one"
-                    + " thing per statement: " + COLUMN_CHANGES);
+            throw notTranslated(change);
         }
         AlterExpression.ColumnDataType cd = change.getColDataTypeList().get(0);
         String column = cd.getColumnName();
@@ -494,8 +473,7 @@ final class DdlRenderer {
             return sql;
         }
         if (type == null || !specs.isEmpty()) {
-            throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; change one"
-                    + " thing per statement: " + COLUMN_CHANGES);
+            throw notTranslated(change);
         }
         SqlTypes.Spec spec = SqlTypes.parse(type, client);
         if (spec.identity()) {
@@ -524,8 +502,7 @@ final class DdlRenderer {
         AlterExpression.ColumnDataType cd = change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1
                 ? null : change.getColDataTypeList().get(0);
         if (cd == null || cd.getColDataType() == null) {
-            throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; change one"
-                    + " thing per statement: " + COLUMN_CHANGES);
+            throw notTranslated(change);
         }
         String column = cd.getColumnName();
         boolean notNull = false;

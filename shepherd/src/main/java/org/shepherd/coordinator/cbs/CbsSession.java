@@ -295,11 +295,17 @@ final class CbsSession implements Session {
             if (a instanceof Answer.Rows rows && rows.cursor() instanceof StreamingCursor) openCursor = rows.cursor();
             return a;
         }
-        if (!autoCommit) {
-            Txn<JdbcStatement> open = current;
-            current = null;
-            if (open != null) commitOnCore(open);
-        }
+        return afterCommitting(autoCommit ? null : current, tr, stmt);
+    }
+
+    /**
+     * Commits {@code open} (null: nothing to commit; when it is the session's open transaction, the session has none
+     * afterwards), then runs {@code stmt} in a transaction of its own: DDL that commits the open transaction and itself
+     * ({@link #committedApart}).
+     */
+    private Answer afterCommitting(Txn<JdbcStatement> open, Translation tr, JdbcStatement stmt) throws SQLException {
+        if (open == current) current = null;
+        if (open != null) commitOnCore(open);
         return inItsOwnTransaction(tr, stmt);
     }
 
@@ -588,9 +594,7 @@ final class CbsSession implements Session {
                 JdbcStatement stmt = statement(tr, text, ps, options, false);
                 Answer a;
                 if (committedApart(tr)) { // as runJdbc: what went before is committed, the DDL apart, then a new transaction
-                    if (!autoCommit) current = null;
-                    commitOnCore(t);
-                    a = inItsOwnTransaction(tr, stmt);
+                    a = afterCommitting(t, tr, stmt);
                     t = autoCommit ? begin() : transaction();
                 } else {
                     mayChangeSchema(t, tr);
