@@ -558,6 +558,75 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * On replicas that are all MariaDB, what only MySQL and MariaDB say runs as the client wrote it: ALTER TABLE's own
+     * clauses (several changes at once, ADD INDEX, COMMENT), a statement the parser reads as one it does not know (CREATE
+     * TRIGGER, ALTER ONLINE TABLE) and one it does not read (DROP TRIGGER). Each replica's database is named otherwise
+     * (three databases on one server), so a name qualified with the primary's database must lose its qualifier to mean
+     * each replica's own. Such a statement inside a transaction commits it first, as MariaDB does, through the shepherd
+     * (logged like any commit). With a replica of another engine ALTER TABLE's own clauses are refused before they run.
+     */
+    @Test
+    void mysqlOwnStatementsRunAsWrittenOnThreeMariaDbDatabases() throws Exception {
+        int set = servers.newSet();
+        List<ReplicaPool> pools = new ArrayList<>();
+        for (String suffix : List.of("a", "b", "c")) pools.add(servers.pool(ReplicaServers.MARIADB, "hset" + set + suffix));
+        try (CbsCoordinator c = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), WORKER_THREADS_MAX,
+                FETCH_SIZE, STATEMENT_TIMEOUT_MS, new DivergenceLog()); Session s = c.openSession("app", "db")) {
+            String db = c.databaseInfo().defaultSchema();
+            assertThat(db).isEqualTo("hset" + set + "a");
+            Workloads.update(s, "CREATE TABLE parent (id INT PRIMARY KEY)");
+            Workloads.update(s, "CREATE TABLE kid (id INT PRIMARY KEY, name VARCHAR(20))");
+            Workloads.update(s, "ALTER TABLE " + db + ".kid ADD COLUMN mom INT, ADD CONSTRAINT fk_mom FOREIGN KEY (mom)"
+                    + " REFERENCES `" + db + "`.parent (id), ADD INDEX ix_name (name), COMMENT = 'kids'");
+            Workloads.update(s, "INSERT INTO parent (id) VALUES (1)");
+            Workloads.update(s, "INSERT INTO kid (id, name, mom) VALUES (1, 'ann', 1)");
+            assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO kid (id, name, mom) VALUES (2, 'bob', 9)"))
+                    .as("the foreign key").isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "23000");
+            Workloads.update(s, "CREATE TRIGGER " + db + ".kid_upper BEFORE INSERT ON " + db + ".kid FOR EACH ROW"
+                    + " SET NEW.name = UPPER(NEW.name)");
+            Workloads.update(s, "INSERT INTO kid (id, name, mom) VALUES (3, 'cy', 1)");
+            Workloads.update(s, "DROP TRIGGER " + db + ".kid_upper");
+            Workloads.update(s, "INSERT INTO kid (id, name, mom) VALUES (4, 'di', 1)");
+            assertThat(firstColumn(s, "SELECT name FROM kid ORDER BY id")).containsExactly("ann", "CY", "di");
+
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            int logged = ReplicaTables.canonical(pools.get(0), "shepherd_txlog", "txid").size();
+            s.setAutoCommit(false);
+            Workloads.update(s, "INSERT INTO parent (id) VALUES (2)");
+            Workloads.update(s, "ALTER ONLINE TABLE `" + db + "`.kid ADD INDEX ix_mom (mom)");
+            Workloads.update(s, "INSERT INTO parent (id) VALUES (3)");
+            s.rollback();
+            s.setAutoCommit(true);
+            assertThat(firstColumn(s, "SELECT id FROM parent ORDER BY id")).containsExactly("1", "2");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(ReplicaTables.canonical(pools.get(0), "shepherd_txlog", "txid").size())
+                    .as("the transaction the ALTER committed was committed by the shepherd").isGreaterThan(logged);
+            for (String table : List.of("parent", "kid", "shepherd_txlog")) {
+                ReplicaTables.assertEqualEverywhere(pools, table, table.equals("shepherd_txlog") ? "txid" : "id");
+            }
+            for (ReplicaPool pool : pools) {
+                try (Connection conn = pool.acquire(); Statement st = conn.createStatement();
+                        java.sql.ResultSet rs = st.executeQuery("SELECT t.table_comment, (SELECT GROUP_CONCAT(DISTINCT"
+                                + " i.index_name ORDER BY i.index_name) FROM information_schema.statistics i WHERE i.table_schema"
+                                + " = t.table_schema AND i.table_name = 'kid' AND i.index_name LIKE 'ix%') FROM"
+                                + " information_schema.tables t WHERE t.table_schema = DATABASE() AND t.table_name = 'kid'")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1) + ": " + rs.getString(2)).as(pool.spec().url()).isEqualTo("kids: ix_mom,ix_name");
+                    conn.rollback();
+                }
+            }
+            assertThat(c.divergences().snapshot()).isEmpty();
+        }
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE kid (id INT PRIMARY KEY, name VARCHAR(20))");
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE kid ADD INDEX ix_name (name)"))
+                    .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000");
+            Workloads.update(s, "CREATE INDEX ix_name ON kid (name)"); // the refused statement made none anywhere
+            assertThat(c.divergences().snapshot()).isEmpty();
+        }
+    }
+
+    /**
      * MySQL and MariaDB commit the open transaction at a DDL statement, and the DDL with it; Derby and HSQLDB run DDL
      * inside the transaction. With a MariaDB replica among them, DDL does what MariaDB does on every replica: a ROLLBACK
      * afterwards undoes neither the rows written before it nor the table it made, anywhere (before, MariaDB kept them and

@@ -67,11 +67,15 @@ final class ReplicaServers implements AutoCloseable {
 
     /** A pool (with the vendor setup) on a fresh database of {@code server} for replica set {@code set}. */
     ReplicaPool pool(String server, int set) throws SQLException {
+        return pool(server, "hset" + set);
+    }
+
+    /** A pool (with the vendor setup) on database {@code db} of {@code server} (made if missing; HSQLDB: its one database). */
+    ReplicaPool pool(String server, String db) throws SQLException {
         DatabaseServer s = byName.get(server);
         if (s == null) {
             throw new IllegalArgumentException("no server " + server + " (have " + byName.keySet() + ")");
         }
-        String db = "hset" + set;
         String url;
         switch (s.dialect()) {
             case "mariadb":

@@ -332,17 +332,21 @@ final class DdlRenderer {
      * RENAME TO, RENAME COLUMN, a column's ALTER ({@link #alterColumn}), and MySQL's MODIFY and CHANGE (on other engines
      * a statement per part, {@link #restatedElsewhere}). {@code ALTER TABLE IF EXISTS} and {@code DROP COLUMN/CONSTRAINT IF
      * EXISTS} keep the clause where the target has it and are emulated elsewhere ({@link Translation#existenceCheckEmulated}).
-     * {@code altered} is the column the change concerns as the catalog knew it at translation, or null.
+     * {@code altered} is the column the change concerns as the catalog knew it at translation, or null. Anything else
+     * (several changes, an engine's own clauses: ENGINE, COMMENT, ADD INDEX, ALGORITHM ...) goes to an engine of the
+     * client's family as the client wrote it, {@code asWritten} ({@link #changesAsWritten}), and is refused elsewhere;
+     * {@code asWritten} null: refused everywhere.
      */
-    static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType altered) {
+    static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType altered, String asWritten) {
         List<AlterExpression> changes = alter.getAlterExpressions();
-        if (changes == null || changes.size() != 1) {
-            throw TranslationException.unsupported("Derby and Db2 take one change per ALTER TABLE; split the statement");
-        }
-        AlterExpression change = changes.get(0);
         String ifExists = target.supportsAlterIfExists() ? "IF EXISTS " : "";
         String prefix = "ALTER TABLE " + (alter.isUseTableIfExists() ? ifExists : "") + alter.getTable().getFullyQualifiedName()
                 + " ";
+        if (changes == null || changes.size() != 1) {
+            if (asWritten != null) return prefix + asWritten;
+            throw TranslationException.unsupported("Derby and Db2 take one change per ALTER TABLE; split the statement");
+        }
+        AlterExpression change = changes.get(0);
         String dropIfExists = change.isUsingIfExists() ? ifExists : "";
         AlterOperation op = change.getOperation();
         if (op == AlterOperation.ADD && change.getColDataTypeList() != null) {
@@ -365,8 +369,9 @@ final class DdlRenderer {
         }
         if (op == AlterOperation.ADD && change.getColumnName() == null
                 && (change.getIndex() != null || change.getPkColumns() != null)) {
-            String index = change.getIndex() == null ? "" : change.getIndex().toString().toUpperCase(Locale.ROOT);
-            if (index.startsWith("KEY") || index.startsWith("INDEX")) {
+            // a plain Index is MySQL's [FULLTEXT | SPATIAL] INDEX or KEY; constraints are its subclasses
+            if (change.getIndex() != null && change.getIndex().getClass() == Index.class) {
+                if (asWritten != null) return prefix + asWritten;
                 throw TranslationException.unsupported("ALTER TABLE ... ADD INDEX is MySQL-only; use CREATE INDEX");
             }
             return prefix + change;
@@ -379,7 +384,7 @@ final class DdlRenderer {
             return target.renameColumn(prefix, table, change.getColOldName(), change.getColumnName());
         }
         if (op == AlterOperation.ALTER) {
-            return alterColumn(change, prefix, client, target, altered);
+            return alterColumn(change, prefix, client, target, altered, asWritten);
         }
         if (op == AlterOperation.MODIFY || op == AlterOperation.CHANGE) {
             if (target.family() != Dialect.Family.MYSQL) return restatedElsewhere(table, change, prefix, client, target, altered);
@@ -394,6 +399,7 @@ final class DdlRenderer {
             String definition = column(cd, client, target, IdentityOptions.DEFAULT, true).text;
             return prefix + (op == AlterOperation.CHANGE ? "CHANGE " + change.getColOldName() + " " : "MODIFY ") + definition;
         }
+        if (asWritten != null) return prefix + asWritten;
         throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; supported: "
                 + "ADD [COLUMN], DROP [COLUMN], ADD CONSTRAINT, ADD PRIMARY KEY, DROP CONSTRAINT, RENAME TO u, "
                 + COLUMN_CHANGES);
@@ -445,7 +451,7 @@ final class DdlRenderer {
      * {@link Dialect#columnType}).
      */
     private static String alterColumn(AlterExpression change, String prefix, Dialect client, Dialect target,
-            SchemaCatalog.ColumnType altered) {
+            SchemaCatalog.ColumnType altered, String asWritten) {
         if (change.getColumnSetDefaultList() != null && change.getColumnSetDefaultList().size() == 1) {
             AlterExpression.ColumnSetDefault set = change.getColumnSetDefaultList().get(0);
             String value = set.getDefaultValue();
@@ -457,6 +463,7 @@ final class DdlRenderer {
             return prefix + "ALTER COLUMN " + change.getColumnDropDefaultList().get(0).getColumnName() + " DROP DEFAULT";
         }
         if (change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1) {
+            if (asWritten != null) return prefix + asWritten;
             throw notTranslated(change);
         }
         AlterExpression.ColumnDataType cd = change.getColDataTypeList().get(0);
@@ -473,6 +480,7 @@ final class DdlRenderer {
             return sql;
         }
         if (type == null || !specs.isEmpty()) {
+            if (asWritten != null) return prefix + asWritten;
             throw notTranslated(change);
         }
         SqlTypes.Spec spec = SqlTypes.parse(type, client);
@@ -635,6 +643,25 @@ final class DdlRenderer {
     }
 
     private static final String NAME = "(?:\"(?:[^\"]|\"\")*\"|`[^`]*`|[\\p{L}_][\\p{L}\\p{N}_$#]*)";
+
+    /** {@code ALTER TABLE [IF EXISTS] name changes}, the name plain or quoted, qualified or not: the changes in group 1. */
+    private static final Pattern ALTER_TABLE_CHANGES = Pattern.compile("(?is)ALTER\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?"
+            + "(?:" + NAME + ")(?:\\s*\\.\\s*(?:" + NAME + ")){0,2}\\s+(\\S.*)");
+
+    /**
+     * The changes of {@code sql}, an ALTER TABLE as the client wrote it (without its terminator), as written: for an
+     * engine of the client's family, where what the translator does not render means what it means to the client's engine.
+     * A qualifier naming {@code defaultSchema} (the primary's own schema, null: none) is taken off the names in it, as
+     * the translator takes it off the table's. Null when the statement is not of that shape (another first word, MariaDB's
+     * {@code ALTER ONLINE TABLE}, comments before the changes).
+     */
+    static String changesAsWritten(String sql, String defaultSchema, Dialect client) {
+        Matcher m = ALTER_TABLE_CHANGES.matcher(Translator.withoutLeadingComments(sql));
+        if (!m.matches()) return null;
+        String changes = m.group(1);
+        return defaultSchema == null ? changes : SqlText.withoutSchemaQualifier(changes, defaultSchema, client);
+    }
+
     private static final Pattern SET_DATA_TYPE = Pattern.compile("(?i)(\\bALTER\\s+(?:COLUMN\\s+)?" + NAME
             + "\\s+)SET\\s+DATA\\s+TYPE\\b");
     private static final Pattern WITH_DEFAULT = Pattern.compile("(?i)(\\bALTER\\s+(?:COLUMN\\s+)?" + NAME

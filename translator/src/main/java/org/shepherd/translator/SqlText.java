@@ -335,6 +335,53 @@ final class SqlText {
     }
 
     /**
+     * {@code sql} without the qualifier {@code schema.} wherever a name is qualified with {@code schema} (as the engine
+     * of {@code client} stores it: {@link Dialect#foldUnquotedIdentifier}), outside literals and comments: for a
+     * statement sent as the client wrote it, in which the primary's own schema (a MySQL database's name) stands for
+     * each replica's, as an unqualified name does. A name after a dot ({@code catalog.schema.t}) is left.
+     */
+    static String withoutSchemaQualifier(String sql, String schema, Dialect client) {
+        boolean mysql = client.backslashEscapesInStrings();
+        List<int[]> cuts = new ArrayList<>();
+        SqlWords.scan(sql, mysql, new SqlWords.Visitor() {
+            @Override
+            public void word(String text, int start, int end) {
+                if (client.foldUnquotedIdentifier(text.substring(start, end)).equals(schema)) cut(text, start, end);
+            }
+
+            @Override
+            public void quoted(String text, int start, int end) {
+                char quote = text.charAt(start - 1);
+                if (quote == '`' ? !mysql : mysql) return; // a string in MySQL's double quotes, a backtick elsewhere
+                String q = String.valueOf(quote);
+                if (text.substring(start, end).replace(q + q, q).equals(schema)) cut(text, start - 1, end + 1);
+            }
+
+            private void cut(String text, int start, int end) {
+                int before = start - 1;
+                while (before >= 0 && Character.isWhitespace(text.charAt(before))) before--;
+                if (before >= 0 && text.charAt(before) == '.') return;
+                int dot = end;
+                while (dot < text.length() && Character.isWhitespace(text.charAt(dot))) dot++;
+                if (dot >= text.length() || text.charAt(dot) != '.') return;
+                int next = dot + 1;
+                while (next < text.length() && Character.isWhitespace(text.charAt(next))) next++;
+                if (next < text.length() && (Character.isLetter(text.charAt(next)) || "_$`\"".indexOf(text.charAt(next)) >= 0)) {
+                    cuts.add(new int[] {start, next});
+                }
+            }
+        });
+        if (cuts.isEmpty()) return sql;
+        StringBuilder out = new StringBuilder(sql.length());
+        int from = 0;
+        for (int[] cut : cuts) {
+            out.append(sql, from, cut[0]);
+            from = cut[1];
+        }
+        return out.append(sql, from, sql.length()).toString();
+    }
+
+    /**
      * Whether the {@code @} at {@code at} starts a MySQL user variable ({@code @x}, {@code @`x`}) or system variable
      * ({@code @@x}); PostgreSQL's operators {@code @}, {@code @>} and {@code @@} are followed by a blank or an operator.
      */

@@ -83,6 +83,10 @@ public final class Translation {
     private final SchemaCatalog catalog;
     /** The column an ALTER TABLE changes, as the catalog knew it at translation ({@link DdlRenderer#alteredColumn}). */
     private final SchemaCatalog.ColumnType alteredColumn;
+    /** ALTER TABLE's changes as the client wrote them, for engines of its family ({@link DdlRenderer#alter}), or null. */
+    private final String alterChangesAsWritten;
+    /** The schema a connection of the primary starts in, taken off the names of OTHER statements sent as written. */
+    private final String defaultSchema;
     private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
     /** {@link #renderedGeneratingKeys} by dialect and key column, for the dialects that need it. */
@@ -114,6 +118,8 @@ public final class Translation {
         this.pins = new Renderer.Pins();
         this.catalog = b.catalog;
         this.alteredColumn = b.ast instanceof Alter alter ? DdlRenderer.alteredColumn(alter, b.client, b.catalog) : null;
+        this.alterChangesAsWritten = b.alterChangesAsWritten;
+        this.defaultSchema = b.defaultSchema;
         this.mixedPadding = b.mixedPadding;
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
         // Transaction and session statements have no parameters; a session statement renders for no dialect.
@@ -151,6 +157,10 @@ public final class Translation {
         SchemaCatalog catalog;
         /** The replicas mix engines that compare strings PAD SPACE and NO PAD. */
         boolean mixedPadding;
+        /** ALTER TABLE's changes as the client wrote them ({@link DdlRenderer#changesAsWritten}), or null. */
+        String alterChangesAsWritten;
+        /** The schema a connection of the primary starts in, as stored ({@link Translator#withDefaultSchema}), or null. */
+        String defaultSchema;
     }
 
     /** For DDL: records its effect on column types in {@code into}. */
@@ -691,12 +701,16 @@ public final class Translation {
                     throw TranslationException.unsupported("'" + clientSql + "' is specific to " + client.name()
                             + " and cannot be sent to a " + d.name() + " replica");
                 }
-                // sent as the client wrote it to engines of its family: nothing in it may be evaluated per replica
+                // sent as the client wrote it to engines of its family: nothing in it may be evaluated per replica; a
+                // name qualified with the primary's own schema (which the parser may have left in a statement it does
+                // not know, ALTER ONLINE TABLE db.t) names each replica's
                 if (ast == null) {
                     SqlText.refuseEvaluatedPerReplica(clientSql, client.backslashEscapesInStrings());
                     return new SqlText.Rendered(clientSql, new int[0]);
                 }
-                return SqlText.finish(new Renderer(client, d, pins, catalog, mixedPadding).render(ast), client, d, true);
+                String rendered = new Renderer(client, d, pins, catalog, mixedPadding).render(ast);
+                if (defaultSchema != null) rendered = SqlText.withoutSchemaQualifier(rendered, defaultSchema, client);
+                return SqlText.finish(rendered, client, d, true);
             case DDL:
                 if (ast instanceof CreateTable ct) {
                     // a clock DEFAULT is the one place a clock may stay (INSERTs name such a column: ClockDefaults)
@@ -828,7 +842,8 @@ public final class Translation {
             return DdlRenderer.truncate((Truncate) ast, d);
         }
         if (ast instanceof Alter) {
-            return DdlRenderer.alter((Alter) ast, client, d, alteredColumn);
+            return DdlRenderer.alter((Alter) ast, client, d, alteredColumn,
+                    d.family() == client.family() ? alterChangesAsWritten : null);
         }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;

@@ -380,6 +380,10 @@ public final class Translator {
         if (defaultStored != null && b.clientSql.toUpperCase(Locale.ROOT).contains(defaultStored.toUpperCase(Locale.ROOT))) {
             SchemaQualifier.withoutDefaultSchema(st, b.kind, defaultStored, client); // only where the SQL names it
         }
+        b.defaultSchema = defaultStored;
+        if (st instanceof Alter && schema == null) {
+            b.alterChangesAsWritten = DdlRenderer.changesAsWritten(stripTerminator(b.clientSql), defaultStored, client);
+        }
         if (st instanceof Insert insert && insert.getSelect() instanceof Values values) parenthesizeRows(values);
         if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);
         b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(b.clientSql);
@@ -422,6 +426,17 @@ public final class Translator {
     /** Whether {@code sql} names a table of the catalog (its rows may name the shepherd's own tables). */
     public static boolean readsCatalog(String sql) {
         return sql.length() < 65_536 && CATALOG.matcher(sql).find();
+    }
+
+    /**
+     * {@code sql}, a statement sent as the client wrote it to every replica of its dialect family, without the qualifier
+     * that names the schema a connection of the primary starts in ({@link #withDefaultSchema}; a MySQL database's name,
+     * which each replica names otherwise): unqualified, a name means each replica's own schema, as in the statements the
+     * translator renders. Unchanged when no default schema is known.
+     */
+    public String withoutDefaultSchema(String sql) {
+        String stored = defaultSchema;
+        return stored == null ? sql : SqlText.withoutSchemaQualifier(sql, stored, client);
     }
 
     /**
@@ -497,6 +512,21 @@ public final class Translator {
             b.control = savepoint == null ? TransactionControl.ROLLBACK : TransactionControl.ROLLBACK_TO_SAVEPOINT;
             b.savepointName = savepoint;
         }
+    }
+
+    /** The first words of the statements MySQL and MariaDB commit the open transaction before, and commit after. */
+    private static final Pattern COMMITS_IMPLICITLY = Pattern.compile("(?i)(?:ALTER|CREATE(?!\\s+TEMPORARY\\b)"
+            + "|DROP(?!\\s+TEMPORARY\\b)|RENAME|TRUNCATE|ANALYZE|OPTIMIZE|REPAIR|CHECK|FLUSH|GRANT|REVOKE|INSTALL|UNINSTALL"
+            + "|CACHE|RESET)\\b.*", Pattern.DOTALL);
+
+    /**
+     * Whether MySQL and MariaDB commit the open transaction at {@code sql} and commit it too: DDL (but CREATE/DROP
+     * TEMPORARY TABLE), the table maintenance statements (ANALYZE, OPTIMIZE, REPAIR, CHECK TABLE), FLUSH, GRANT, REVOKE
+     * and the like, by their first word. For statements sent as the client wrote them, whose kind the translator does
+     * not know.
+     */
+    public static boolean commitsImplicitlyOnMySql(String sql) {
+        return COMMITS_IMPLICITLY.matcher(withoutLeadingComments(sql.strip())).matches();
     }
 
     static String withoutLeadingComments(String sql) {

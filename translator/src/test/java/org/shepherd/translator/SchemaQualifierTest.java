@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.SQLException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -119,5 +120,43 @@ class SchemaQualifierTest {
         assertThat(withDefault.translate(sql, "sales").sqlFor(Dialect.HSQLDB)).as("a session's schema does not change it")
                 .isEqualToIgnoringCase(expected);
         assertThat(withDefault.translate("VALUES CURRENT SCHEMA", null).sqlFor(Dialect.DERBY)).contains("'APP'");
+    }
+
+    /**
+     * A statement sent as the client wrote it to replicas of its family (one the parser does not read) names each
+     * replica's own database where it names the primary's: the qualifier goes, outside literals, comments and a third
+     * name part; as the engine compares it (MySQL's database names as written, Derby's folded to upper case).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
+        "mariadb|OPTIMIZE TABLE lqb9.t, `lqb9` . `u`, lqb9.`v w`|OPTIMIZE TABLE t, `u`, `v w`",
+        "mariadb|SELECT 'lqb9.t', x.lqb9.t, lqb9, \"lqb9\".t, LQB9.t FROM t -- lqb9.t|SELECT 'lqb9.t', x.lqb9.t, lqb9, \"lqb9\".t,"
+            + " LQB9.t FROM t -- lqb9.t",
+        "mariadb|CHECKSUM TABLE `lqb9`.`t` /* lqb9.t */, lqb9.t2|CHECKSUM TABLE `t` /* lqb9.t */, t2",
+        "derby|LOCK TABLE app.t IN EXCLUSIVE MODE|LOCK TABLE t IN EXCLUSIVE MODE",
+        "derby|CALL p(\"APP\".t, \"App\".t, `APP`.t)|CALL p(t, \"App\".t, `APP`.t)",
+    })
+    void aStatementSentAsWrittenNamesEachReplicasDatabase(String client, String sql, String expected) throws SQLException {
+        Dialect d = Dialect.forName(client);
+        Translator t = new Translator(d, List.of(d), 16).withDefaultSchema(d == Dialect.DERBY ? "APP" : "lqb9");
+        assertThat(t.withoutDefaultSchema(sql)).isEqualTo(expected);
+        assertThat(new Translator(d, List.of(d), 16).withoutDefaultSchema(sql)).as("no default schema known").isEqualTo(sql);
+    }
+
+    /**
+     * ALTER TABLE's own clauses go to engines of the client's family as written, the primary's database taken off every
+     * name in them as off the table's; with a session schema set they would name the replicas' default schema instead, so
+     * they are refused then.
+     */
+    @Test
+    void alterTableAsWrittenNamesEachReplicasDatabase() throws SQLException {
+        Translator t = new Translator(Dialect.MARIADB, List.of(Dialect.MARIADB, Dialect.MYSQL), 16).withDefaultSchema("lqb9");
+        String sql = "ALTER TABLE lqb9.kid ADD COLUMN mom INT, ADD CONSTRAINT fk_mom FOREIGN KEY (mom) REFERENCES lqb9.parent (id)";
+        assertThat(t.translate(sql, null).sqlFor(Dialect.MARIADB))
+                .isEqualTo("ALTER TABLE kid ADD COLUMN mom INT, ADD CONSTRAINT fk_mom FOREIGN KEY (mom) REFERENCES parent (id)");
+        assertThatThrownBy(() -> t.translate(sql, "sales")).isInstanceOf(SQLException.class)
+                .hasFieldOrPropertyWithValue("SQLState", "0A000");
+        assertThatThrownBy(() -> new Translator(Dialect.MARIADB, List.of(Dialect.MARIADB, Dialect.DERBY), 16).translate(sql, null))
+                .as("a replica of another engine").isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000");
     }
 }

@@ -405,4 +405,18 @@ class TranslatorTest {
         assertThatThrownBy(() -> Dialect.forName("oracle")).isInstanceOf(SQLException.class);
         assertThatThrownBy(() -> Dialect.fromJdbcUrl("jdbc:h2:mem:x")).isInstanceOf(SQLException.class);
     }
+
+    /** What MySQL commits the open transaction at, by the statement's first word (comments before it skipped). */
+    @Test
+    void statementsMySqlCommitsImplicitly() {
+        for (String sql : List.of("ALTER ONLINE TABLE t ADD INDEX ix (c)", "/* v2 */ create trigger x before insert on t for each"
+                + " row set new.c = 1", "-- drop it\nDROP TRIGGER x", "OPTIMIZE TABLE t", "analyze table t", "RENAME TABLE a TO b",
+                "GRANT SELECT ON t TO u", "TRUNCATE t")) {
+            assertThat(Translator.commitsImplicitlyOnMySql(sql)).as(sql).isTrue();
+        }
+        for (String sql : List.of("CREATE TEMPORARY TABLE x (c INT)", "DROP TEMPORARY TABLE x", "SHOW CREATE TABLE t",
+                "CHECKSUM TABLE t", "DO 1", "SELECT 'ALTER'", "CALL p()", "alternate")) {
+            assertThat(Translator.commitsImplicitlyOnMySql(sql)).as(sql).isFalse();
+        }
+    }
 }

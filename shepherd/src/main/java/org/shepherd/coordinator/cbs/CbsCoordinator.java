@@ -429,6 +429,15 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         }
     }
 
+    /**
+     * A statement the parser does not read ({@link #translate} returned null), as every replica runs it: unchanged but for
+     * a qualifier naming the primary's own schema or database, which each replica names otherwise
+     * ({@link Translator#withoutDefaultSchema}).
+     */
+    String asWritten(String sql) {
+        return translator.withoutDefaultSchema(sql);
+    }
+
     /** MySQL's named locks, kept here for every session. */
     NamedLocks namedLocks() {
         return namedLocks;

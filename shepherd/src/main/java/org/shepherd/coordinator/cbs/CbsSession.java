@@ -288,7 +288,7 @@ final class CbsSession implements Session {
      * committed: what those engines do by themselves (their implicit commit), which a ROLLBACK on the others would undo.
      */
     private Answer runJdbc(Translation tr, JdbcStatement stmt) throws SQLException {
-        if (!autoCommit && !committedApart(tr)) {
+        if (!autoCommit && !committedApart(tr, stmt)) {
             Txn<JdbcStatement> t = transaction();
             mayChangeSchema(t, tr);
             Answer a = run(t, stmt);
@@ -309,9 +309,15 @@ final class CbsSession implements Session {
         return inItsOwnTransaction(tr, stmt);
     }
 
-    /** Whether {@code tr} is DDL that commits the open transaction and itself ({@link CbsCoordinator#ddlCommitsTransaction}). */
-    private boolean committedApart(Translation tr) {
-        return tr != null && tr.kind() == StatementKind.DDL && coordinator.ddlCommitsTransaction() != null;
+    /**
+     * Whether {@code stmt} (of translation {@code tr}, if any) is DDL that commits the open transaction and itself
+     * ({@link CbsCoordinator#ddlCommitsTransaction}): translated DDL, or a statement sent as written to MySQL-family
+     * replicas that they commit so ({@link Translator#commitsImplicitlyOnMySql}: a trigger, ALTER ONLINE TABLE, OPTIMIZE).
+     */
+    private boolean committedApart(Translation tr, JdbcStatement stmt) {
+        if (coordinator.ddlCommitsTransaction() == null) return false;
+        if (tr != null && tr.kind() != StatementKind.OTHER) return tr.kind() == StatementKind.DDL;
+        return Translator.commitsImplicitlyOnMySql(stmt.sql());
     }
 
     /** Runs {@code stmt} in a transaction of its own, committed at once. */
@@ -454,7 +460,7 @@ final class CbsSession implements Session {
 
     private JdbcStatement statement(Translation tr, String sql, List<Param> params, ExecOptions options, boolean stream)
             throws SQLException {
-        if (tr == null) return new JdbcStatement(sql, params, options, null, null, stream);
+        if (tr == null) return new JdbcStatement(coordinator.asWritten(sql), params, options, null, null, stream);
         if (tr.kind() == StatementKind.DDL) coordinator.forgetIdentityColumns();
         Bound bound = tr.bind(params, determinism);
         String keyColumn = null;
@@ -593,7 +599,7 @@ final class CbsSession implements Session {
                 }
                 JdbcStatement stmt = statement(tr, text, ps, options, false);
                 Answer a;
-                if (committedApart(tr)) { // as runJdbc: what went before is committed, the DDL apart, then a new transaction
+                if (committedApart(tr, stmt)) { // as runJdbc: what went before is committed, the DDL apart, then a new transaction
                     a = afterCommitting(t, tr, stmt);
                     t = autoCommit ? begin() : transaction();
                 } else {
