@@ -288,15 +288,15 @@ final class DdlRenderer {
                 if (drop.isIfExists() && target.supportsDropIndexIfExists()) {
                     out.append("IF EXISTS ");
                 }
-                out.append(drop.getName().getFullyQualifiedName());
-                if (target.dropIndexNamesTable()) {
-                    if (table == null) {
-                        throw TranslationException.unsupported("MySQL/MariaDB need the table of the index; write DROP INDEX "
-                                + drop.getName() + " ON <table>");
-                    }
-                    out.append(" ON ").append(table);
+                if (!target.dropIndexNamesTable()) return out.append(drop.getName().getFullyQualifiedName()).toString();
+                if (table == null) {
+                    throw TranslationException.unsupported("MySQL/MariaDB need the table of the index; write DROP INDEX "
+                            + drop.getName() + " ON <table>");
                 }
-                return out.toString();
+                // an index is in its table's schema (dropIndexOnQualifiedTable): MySQL names the schema at the table
+                String schema = drop.getName().getSchemaName();
+                return out.append(drop.getName().getName()).append(" ON ").append(schema == null ? "" : schema + ".")
+                        .append(table).toString();
             default:
                 throw TranslationException.unsupported("DROP " + type + " is not supported across engines");
         }
@@ -660,6 +660,20 @@ final class DdlRenderer {
         if (!m.matches()) return null;
         String changes = m.group(1);
         return defaultSchema == null ? changes : SqlText.withoutSchemaQualifier(changes, defaultSchema, client);
+    }
+
+    private static final Pattern DROP_INDEX_ON_QUALIFIED = Pattern.compile("(?is)(\\s*DROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?)("
+            + NAME + ")(\\s+ON\\s+)(" + NAME + ")\\s*\\.\\s*(" + NAME + "\\s*)");
+
+    /**
+     * MySQL's {@code DROP INDEX ix ON s.t} (as Liquibase writes it for MySQL), whose qualified table the parser does not
+     * read, as {@code DROP INDEX s.ix ON t}: an index is in its table's schema, as Derby, HSQLDB and PostgreSQL name it;
+     * {@link #drop} writes it back as MySQL's for MySQL, and the schema is a name's like any other (the primary's own
+     * taken off, the session's put on).
+     */
+    static String dropIndexOnQualifiedTable(String sql) {
+        Matcher m = DROP_INDEX_ON_QUALIFIED.matcher(sql);
+        return m.matches() ? m.group(1) + m.group(4) + "." + m.group(2) + m.group(3) + m.group(5) : sql;
     }
 
     private static final Pattern SET_DATA_TYPE = Pattern.compile("(?i)(\\bALTER\\s+(?:COLUMN\\s+)?" + NAME

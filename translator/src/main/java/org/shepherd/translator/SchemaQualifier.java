@@ -211,7 +211,9 @@ final class SchemaQualifier {
                 naming.table(drop.getName());
             } else if (!type.equals("INDEX")) {
                 naming.cannot("DROP " + type + " cannot be sent unqualified; qualify the name");
-            } else if (naming.schema() != null && drop.getName() != null && drop.getName().getSchemaName() == null) {
+            } else if (naming.schema() == null) {
+                naming.table(drop.getName()); // an index in the primary's default schema: in each replica's
+            } else if (drop.getName() != null && drop.getName().getSchemaName() == null) {
                 naming.cannot("name the index's schema in DROP INDEX (an index belongs to its table's schema)");
             }
         } else if (st instanceof Alter alter) {

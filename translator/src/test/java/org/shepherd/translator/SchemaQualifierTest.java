@@ -112,6 +112,7 @@ class SchemaQualifierTest {
             + " = app.orders.id)|UPDATE orders SET total = orders.total + 1 WHERE EXISTS (SELECT 1 FROM other.cust WHERE"
             + " other.cust.id = orders.id)",
         "DROP TABLE app.orders|DROP TABLE orders",
+        "DROP INDEX app.ix|DROP INDEX ix",
         "CREATE INDEX \"APP\".\"ix\" ON \"APP\".\"orders\" (\"total\")|CREATE INDEX \"ix\" ON \"orders\" (\"total\")",
     })
     void theClientEnginesDefaultSchemaIsEachReplicasOwn(String sql, String expected) throws SQLException {
