@@ -627,15 +627,17 @@ class HeterogeneousCbsTest {
     }
 
     /**
-     * MySQL and MariaDB commit the open transaction at a DDL statement, and the DDL with it; Derby and HSQLDB run DDL
-     * inside the transaction. With a MariaDB replica among them, DDL does what MariaDB does on every replica: a ROLLBACK
-     * afterwards undoes neither the rows written before it nor the table it made, anywhere (before, MariaDB kept them and
-     * the others did not), in a batch too. A MariaDB primary and a Derby primary, each next to the other engines.
+     * MySQL, MariaDB and HSQLDB commit the open transaction at a DDL statement, and the DDL with it; Derby and PostgreSQL
+     * run DDL inside the transaction. With such a replica among them, DDL does what it does on every replica: a ROLLBACK
+     * afterwards undoes neither the rows written before it nor the table it made, anywhere (before, MariaDB and HSQLDB
+     * kept them and the others did not), in a batch too. A MariaDB primary and a Derby primary next to the other engines,
+     * and Derby, HSQLDB and PostgreSQL without MariaDB.
      */
     @Test
-    void ddlInATransactionCommitsItOnEveryReplicaWhenOneIsMariaDb() throws Exception {
+    void ddlInATransactionCommitsItOnEveryReplicaWhenOneCommitsAtDdl() throws Exception {
         for (List<String> names : List.of(MARIADB_DERBY_HSQLDB,
-                List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.HSQLDB))) {
+                List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.HSQLDB),
+                List.of(ReplicaServers.DERBY, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL))) {
             try (CbsCoordinator c = coordinator(names, 0); Session s = c.openSession("app", "db")) {
                 Workloads.update(s, "CREATE TABLE tx_before (id INT PRIMARY KEY)");
                 s.setAutoCommit(false);

@@ -204,6 +204,12 @@ final class DdlRenderer {
                 throw TranslationException.unsupported(token + " in a column definition is not portable; the replica setup "
                         + "fixes character sets and collations");
             } else {
+                if (u.equals("DEFAULT") && i + 1 < specs.size()) {
+                    checkDefaultFits(cd.getColumnName(), specs.get(i + 1), type.columnKind(), type.length());
+                    kept.add(token);
+                    kept.add(bareNumber(specs.get(++i)));
+                    continue;
+                }
                 kept.add(token);
             }
         }
@@ -457,6 +463,7 @@ final class DdlRenderer {
             String value = set.getDefaultValue();
             TypeKind clock = ClockDefaults.ofExpression(value, client);
             if (clock != null) value = clockDefault(set.getColumnName(), clock, target, altered);
+            if (altered != null) checkDefaultFits(set.getColumnName(), value, altered.kind(), altered.length());
             return prefix + "ALTER COLUMN " + set.getColumnName() + " SET DEFAULT " + value;
         }
         if (change.getColumnDropDefaultList() != null && change.getColumnDropDefaultList().size() == 1) {
@@ -522,7 +529,7 @@ final class DdlRenderer {
                 notNull = true;
                 i++;
             } else if (u.equals("DEFAULT") && i + 1 < specs.size()) {
-                dflt = specs.get(++i);
+                dflt = bareNumber(specs.get(++i));
                 if (i + 1 < specs.size() && specs.get(i + 1).startsWith("(")) dflt += specs.get(++i);
             } else if (u.equals("COMMENT") && i + 1 < specs.size()) {
                 i++; // comments are left out everywhere, as in CREATE TABLE
@@ -559,9 +566,27 @@ final class DdlRenderer {
             if (clock != null) {
                 dflt = clockDefault(column, clock, target, new SchemaCatalog.ColumnType(spec.columnKind(), spec.length(), spec.scale()));
             }
+            checkDefaultFits(column, dflt, spec.columnKind(), spec.length());
             parts.add(prefix + "ALTER COLUMN " + column + " SET DEFAULT " + dflt);
         }
         return String.join(Dialect.THEN, parts);
+    }
+
+    /**
+     * Refuses (22001) a string DEFAULT longer than the CHAR or VARCHAR column it is for (of {@code length}): Derby takes
+     * it and refuses every INSERT that would use it, HSQLDB and MySQL refuse the DDL, so the replicas would disagree.
+     */
+    static void checkDefaultFits(String column, String literal, TypeKind kind, int length) {
+        if (kind != TypeKind.VARCHAR && kind != TypeKind.CHAR || length <= 0) return;
+        String v = literal.strip();
+        if (v.length() < 2 || v.charAt(0) != '\'' || v.charAt(v.length() - 1) != '\'') return;
+        String body = v.substring(1, v.length() - 1).replace("''", "'");
+        int chars = body.codePointCount(0, body.length());
+        if (chars > length) {
+            throw new TranslationException("22001", "The DEFAULT of column " + column + " (" + v + ", " + chars
+                    + " characters) is longer than the column's " + length + ": Derby would take it and refuse every INSERT"
+                    + " that uses it, the other engines refuse it here");
+        }
     }
 
     private static final String NO_TYPE_CHANGE_ON_DERBY = "Derby changes no column's type in place but a VARCHAR's length;"
@@ -599,15 +624,16 @@ final class DdlRenderer {
 
     /**
      * The column {@code alter} changes, as the catalog knows it when the statement is translated (the table's columns are
-     * forgotten once it ran): the one whose DEFAULT it sets to the clock ({@link #setsClockDefault}), or MySQL's MODIFY
-     * or CHANGE restates ({@link #restatedElsewhere}); else null.
+     * forgotten once it ran): the one whose DEFAULT it sets (a clock in the words for its type, a string checked against
+     * its length: {@link #checkDefaultFits}), or MySQL's MODIFY or CHANGE restates ({@link #restatedElsewhere}); else null.
      */
     static SchemaCatalog.ColumnType alteredColumn(Alter alter, Dialect client, SchemaCatalog catalog) {
         List<AlterExpression> changes = alter.getAlterExpressions();
         if (catalog == null || changes == null || changes.size() != 1) return null;
         AlterExpression change = changes.get(0);
         String column = null;
-        if (change.getOperation() == AlterOperation.ALTER && setsClockDefault(alter, client)) {
+        if (change.getOperation() == AlterOperation.ALTER && change.getColumnSetDefaultList() != null
+                && change.getColumnSetDefaultList().size() == 1) {
             column = change.getColumnSetDefaultList().get(0).getColumnName();
         } else if (change.getOperation() == AlterOperation.CHANGE) {
             column = change.getColOldName();
@@ -640,6 +666,36 @@ final class DdlRenderer {
      */
     static String dropForeignKeyAsConstraint(String sql) {
         return ALTER_TABLE.matcher(sql).matches() ? DROP_FOREIGN_KEY.matcher(sql).replaceAll("DROP CONSTRAINT ") : sql;
+    }
+
+    /** {@code DEFAULT -1.5}: a signed number with a fraction or an exponent, which the parser reads only in parentheses. */
+    private static final Pattern SIGNED_DEFAULT = Pattern.compile(
+            "(?i)\\bDEFAULT\\s+([+-])\\s*(\\d+\\.\\d*(?:[eE][+-]?\\d+)?|\\.\\d+(?:[eE][+-]?\\d+)?|\\d+[eE][+-]?\\d+)\\b");
+    /** A DEFAULT that is a parenthesized signed number ({@link #signedNumberDefaults}). */
+    private static final Pattern PARENTHESIZED_NUMBER = Pattern.compile("\\(\\s*([+-]\\s*[0-9.]+(?:[eE][+-]?\\d+)?)\\s*\\)");
+
+    /**
+     * CREATE and ALTER TABLE with {@code DEFAULT -1.5} (or {@code +1.5}, {@code -1e3}), which the parser refuses in a
+     * column definition, with the number in parentheses; {@link #column} writes it back bare, as every engine takes it.
+     * A match inside a string literal is left.
+     */
+    /** {@code token} without the parentheses {@link #signedNumberDefaults} put around a signed number, else itself. */
+    private static String bareNumber(String token) {
+        Matcher number = PARENTHESIZED_NUMBER.matcher(token);
+        return number.matches() ? number.group(1).replace(" ", "") : token;
+    }
+
+    static String signedNumberDefaults(String sql) {
+        if (!sql.regionMatches(true, 0, "CREATE", 0, 6) && !sql.regionMatches(true, 0, "ALTER", 0, 5)) return sql;
+        Matcher m = SIGNED_DEFAULT.matcher(sql);
+        StringBuilder out = new StringBuilder();
+        int from = 0;
+        while (m.find()) {
+            if (sql.substring(0, m.start()).chars().filter(ch -> ch == '\'').count() % 2 != 0) continue;
+            out.append(sql, from, m.start()).append("DEFAULT (").append(m.group(1)).append(m.group(2)).append(')');
+            from = m.end();
+        }
+        return from == 0 ? sql : out.append(sql, from, sql.length()).toString();
     }
 
     private static final String NAME = "(?:\"(?:[^\"]|\"\")*\"|`[^`]*`|[\\p{L}_][\\p{L}\\p{N}_$#]*)";

@@ -277,6 +277,7 @@ public final class Translator {
         if (client.family() == Dialect.Family.MYSQL) text = SessionSetting.keptVariablesAsValues(text, true);
         text = DdlRenderer.dropForeignKeyAsConstraint(text);
         text = DdlRenderer.dropIndexOnQualifiedTable(text);
+        text = DdlRenderer.signedNumberDefaults(text);
         text = DdlRenderer.columnChangesAsParsed(text);
         text = DdlRenderer.unnamedConstraints(text);
         text = SequenceStatement.callAsValues(text);

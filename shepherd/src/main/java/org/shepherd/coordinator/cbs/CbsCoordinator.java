@@ -646,7 +646,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     }
 
     /**
-     * A replica dialect whose DDL commits the open transaction and itself (MySQL, MariaDB), or null: then DDL does so on
+     * A replica dialect whose DDL commits the open transaction and itself (MySQL, MariaDB, HSQLDB), or null: then DDL does so on
      * every replica ({@link CbsSession}), else a ROLLBACK after it would undo it, and what the transaction did before it,
      * on some replicas only.
      */

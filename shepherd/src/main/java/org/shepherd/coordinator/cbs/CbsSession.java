@@ -284,8 +284,9 @@ final class CbsSession implements Session {
 
     /**
      * Runs {@code stmt} (of translation {@code tr}, if any) in the session's transaction, or in one of its own. DDL, when a
-     * replica is MySQL or MariaDB, is a transaction of its own on every replica, after the session's open transaction is
-     * committed: what those engines do by themselves (their implicit commit), which a ROLLBACK on the others would undo.
+     * replica is MySQL, MariaDB or HSQLDB, is a transaction of its own on every replica, after the session's open
+     * transaction is committed: what those engines do by themselves (their implicit commit), which a ROLLBACK on the
+     * others would undo.
      */
     private Answer runJdbc(Translation tr, JdbcStatement stmt) throws SQLException {
         if (!autoCommit && !committedApart(tr, stmt)) {

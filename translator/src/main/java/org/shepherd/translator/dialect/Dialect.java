@@ -219,8 +219,8 @@ public abstract class Dialect {
     }
 
     /**
-     * Whether DDL commits the open transaction before it runs and commits itself (MySQL's and MariaDB's implicit commit):
-     * a ROLLBACK after it undoes neither. The other engines run DDL inside the transaction.
+     * Whether DDL commits the open transaction before it runs and commits itself (MySQL's, MariaDB's and HSQLDB's implicit
+     * commit): a ROLLBACK after it undoes neither. Derby, PostgreSQL and Db2 run DDL inside the transaction.
      */
     public boolean ddlCommitsTransaction() {
         return false;

@@ -10,6 +10,12 @@ public class HsqldbDialect extends Dialect {
         return "hsqldb";
     }
 
+    /** HSQLDB too commits the open transaction at DDL (whatever its transaction control), and the DDL with it. */
+    @Override
+    public boolean ddlCommitsTransaction() {
+        return true;
+    }
+
     @Override
     public Family family() {
         return Family.HSQLDB;
