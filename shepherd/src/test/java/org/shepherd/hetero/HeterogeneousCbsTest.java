@@ -558,6 +558,50 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * A nullable column's DEFAULT dropped leaves DEFAULT NULL on every engine: MariaDB would leave it without any default
+     * and refuse (in strict mode) an INSERT that leaves the column out, which Derby and HSQLDB take with a NULL. With a
+     * Derby primary and a MariaDB primary.
+     */
+    @Test
+    void aDroppedDefaultOfANullableColumnIsNullEverywhere() throws Exception {
+        for (List<String> names : List.of(List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.HSQLDB),
+                MARIADB_DERBY_HSQLDB)) {
+            try (CbsCoordinator c = coordinator(names, 0); Session s = c.openSession("app", "db")) {
+                Workloads.update(s, "CREATE TABLE nodefault (id INT PRIMARY KEY, n INT DEFAULT 5, m INT NOT NULL DEFAULT 6)");
+                Workloads.update(s, "ALTER TABLE nodefault ALTER COLUMN n DROP DEFAULT");
+                Workloads.update(s, "ALTER TABLE nodefault ALTER COLUMN m DROP DEFAULT");
+                Workloads.update(s, "INSERT INTO nodefault (id, m) VALUES (1, 1)");
+                assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO nodefault (id, n) VALUES (2, 2)"))
+                        .as("m is NOT NULL without a default, on every engine").isInstanceOf(SQLException.class);
+                assertThat(firstColumn(s, "SELECT n FROM nodefault")).containsExactly("null");
+                assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+                ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "nodefault", "id");
+                assertThat(c.divergences().snapshot()).as("on %s", names).isEmpty();
+            }
+        }
+    }
+
+    /**
+     * DDL the primary refuses runs nowhere, also on the engines that would take it and keep it whatever the rollback
+     * (MariaDB and HSQLDB commit DDL by themselves): Derby does not make a VARCHAR shorter, MariaDB and HSQLDB do; the
+     * column stays as long everywhere.
+     */
+    @Test
+    void ddlThePrimaryRefusesRunsNowhere() throws Exception {
+        try (CbsCoordinator c = coordinator(List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.HSQLDB), 0);
+                Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE narrow (id INT PRIMARY KEY, s VARCHAR(10))");
+            Workloads.update(s, "INSERT INTO narrow (id, s) VALUES (1, 'abc')");
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE narrow ALTER COLUMN s SET DATA TYPE VARCHAR(5)"))
+                    .as("Derby refuses a shorter VARCHAR").isInstanceOf(SQLException.class);
+            Workloads.update(s, "INSERT INTO narrow (id, s) VALUES (2, 'abcdefgh')");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "narrow", "id");
+            assertThat(c.divergences().snapshot()).as("no replica shortened the column").isEmpty();
+        }
+    }
+
+    /**
      * On replicas that are all MariaDB, what only MySQL and MariaDB say runs as the client wrote it: ALTER TABLE's own
      * clauses (several changes at once, ADD INDEX, COMMENT), a statement the parser reads as one it does not know (CREATE
      * TRIGGER, ALTER ONLINE TABLE) and one it does not read (DROP TRIGGER). Each replica's database is named otherwise

@@ -170,6 +170,7 @@ final class DdlRenderer {
             specs = rest;
         }
         List<String> kept = new ArrayList<>();
+        String dflt = null;
         boolean identity = type.identity();
         boolean consumed = false;
         for (int i = 0; i < specs.size(); i++) {
@@ -206,8 +207,8 @@ final class DdlRenderer {
             } else {
                 if (u.equals("DEFAULT") && i + 1 < specs.size()) {
                     checkDefaultFits(cd.getColumnName(), specs.get(i + 1), type.columnKind(), type.length());
-                    kept.add(token);
-                    kept.add(bareNumber(specs.get(++i)));
+                    // before the constraints, as the standard orders them: HSQLDB refuses NOT NULL DEFAULT v
+                    dflt = token + " " + bareNumber(specs.get(++i));
                     continue;
                 }
                 kept.add(token);
@@ -230,6 +231,7 @@ final class DdlRenderer {
         if (clock != null && clockDefaults) {
             out.append(" DEFAULT ").append(target.clockDefault(clock, type.length()));
         }
+        if (dflt != null) out.append(' ').append(dflt);
         if (onUpdate != null && clockDefaults && target.family() == Dialect.Family.MYSQL) {
             // kept where the engine has it, so that the catalog learns it again from a MySQL primary's metadata; every
             // UPDATE sets the column itself (ClockDefaults), with one time for every replica
@@ -460,14 +462,14 @@ final class DdlRenderer {
             SchemaCatalog.ColumnType altered, String asWritten) {
         if (change.getColumnSetDefaultList() != null && change.getColumnSetDefaultList().size() == 1) {
             AlterExpression.ColumnSetDefault set = change.getColumnSetDefaultList().get(0);
-            String value = set.getDefaultValue();
+            String value = bareNumber(set.getDefaultValue());
             TypeKind clock = ClockDefaults.ofExpression(value, client);
             if (clock != null) value = clockDefault(set.getColumnName(), clock, target, altered);
             if (altered != null) checkDefaultFits(set.getColumnName(), value, altered.kind(), altered.length());
             return prefix + "ALTER COLUMN " + set.getColumnName() + " SET DEFAULT " + value;
         }
         if (change.getColumnDropDefaultList() != null && change.getColumnDropDefaultList().size() == 1) {
-            return prefix + "ALTER COLUMN " + change.getColumnDropDefaultList().get(0).getColumnName() + " DROP DEFAULT";
+            return target.dropDefault(prefix, change.getColumnDropDefaultList().get(0).getColumnName());
         }
         if (change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1) {
             if (asWritten != null) return prefix + asWritten;
@@ -560,7 +562,7 @@ final class DdlRenderer {
         }
         parts.add(target.columnNullability(prefix, column, notNull || current.keySeq() > 0));
         if (dflt == null) {
-            parts.add(prefix + "ALTER COLUMN " + column + " DROP DEFAULT");
+            parts.add(target.dropDefault(prefix, column));
         } else {
             TypeKind clock = ClockDefaults.ofExpression(dflt, client);
             if (clock != null) {

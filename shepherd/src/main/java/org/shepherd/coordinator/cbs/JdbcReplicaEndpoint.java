@@ -544,6 +544,13 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     private Outcome run(long txId, int attempt, int gen, JdbcStatement stmt, boolean primary, boolean failedAtPrimary,
             Consumer<Outcome> done) {
         if (stmt.repair() != null) return runRepair(txId, attempt, gen, stmt.repair(), primary);
+        if (!primary && failedAtPrimary && stmt.isDdl() && dialect.ddlCommitsTransaction()) {
+            // DDL runs in a transaction of its own when such an engine is a replica (CbsSession.committedApart), which a
+            // failure at the primary rolls back: this engine, which commits DDL by itself, must not keep what it would do
+            SQLException skipped = new SQLException("not run: the DDL failed at the primary, and its transaction is rolled"
+                    + " back", "25000");
+            return Outcome.errorAnswer(AnswerDigest.error(skipped), skipped);
+        }
         if (primary || !failedAtPrimary || !setup.errorAbortsTransaction()) {
             return runStatement(txId, attempt, gen, stmt, primary, done);
         }

@@ -26,15 +26,40 @@ final class RestatedColumn {
     private static final Pattern MODIFY = Pattern.compile("(?is)\\s*(ALTER\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?)(" + NAME
             + "(?:\\." + NAME + ")?)\\s+MODIFY\\s+(" + NAME + ")\\s*(.*?)\\s*" + Pattern.quote(Dialect.RESTATED_COLUMN)
             + "\\s*(NOT\\s+NULL|NULL)?\\s*");
+    private static final Pattern DROP_DEFAULT = Pattern.compile("(?is)\\s*(ALTER\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?)(" + NAME
+            + "(?:\\." + NAME + ")?)\\s+ALTER\\s+COLUMN\\s+(" + NAME + ")\\s+DROP\\s+DEFAULT\\s*"
+            + Pattern.quote(Dialect.NULL_DEFAULT_IF_NULLABLE) + "\\s*");
     private static final String DEFINITION = "SELECT COLUMN_TYPE, IS_NULLABLE, COLUMN_DEFAULT, EXTRA, COLUMN_COMMENT"
             + " FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? AND COLUMN_NAME = ?";
 
     private RestatedColumn() {
     }
 
-    /** Whether {@code sql} (DDL rendered for a replica) holds a column to restate. */
+    /** Whether {@code sql} (DDL rendered for a replica) holds a column to restate, or a default to drop so. */
     static boolean marks(String sql) {
-        return sql.contains(Dialect.RESTATED_COLUMN);
+        return sql.contains(Dialect.RESTATED_COLUMN) || sql.contains(Dialect.NULL_DEFAULT_IF_NULLABLE);
+    }
+
+    /**
+     * {@code ALTER TABLE t ALTER COLUMN c DROP DEFAULT} marked {@link Dialect#NULL_DEFAULT_IF_NULLABLE}: {@code SET
+     * DEFAULT NULL} when {@code c}'s catalog says the column is nullable (MySQL and MariaDB would otherwise leave it
+     * without a default, which the other engines cannot), else as it is.
+     */
+    private static String droppedDefault(Connection c, Dialect d, String sql) throws SQLException {
+        Matcher m = DROP_DEFAULT.matcher(sql);
+        if (!m.matches()) throw new SQLException("cannot read the column whose default is dropped in " + sql, "XX000");
+        List<String> table = SessionSetting.storedParts(m.group(2), d);
+        List<String> column = SessionSetting.storedParts(m.group(3), d);
+        String statement = m.group(1) + m.group(2) + " ALTER COLUMN " + m.group(3);
+        if (table == null || column == null || column.size() != 1) return statement + " DROP DEFAULT";
+        try (PreparedStatement ps = c.prepareStatement(DEFINITION)) {
+            ps.setString(1, table.size() == 2 ? table.get(0) : null);
+            ps.setString(2, table.get(table.size() - 1));
+            ps.setString(3, column.get(0));
+            try (ResultSet rs = ps.executeQuery()) {
+                return statement + (rs.next() && "YES".equals(rs.getString("IS_NULLABLE")) ? " SET DEFAULT NULL" : " DROP DEFAULT");
+            }
+        }
     }
 
     /**
@@ -42,6 +67,7 @@ final class RestatedColumn {
      * or nullability, where it sets one, replaces the replica's.
      */
     static String complete(Connection c, Dialect d, String sql) throws SQLException {
+        if (sql.contains(Dialect.NULL_DEFAULT_IF_NULLABLE)) return droppedDefault(c, d, sql);
         Matcher m = MODIFY.matcher(sql);
         if (!m.matches()) throw new SQLException("cannot read the column to restate in " + sql, "XX000");
         List<String> table = SessionSetting.storedParts(m.group(2), d);

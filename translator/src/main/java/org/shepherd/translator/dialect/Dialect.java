@@ -203,6 +203,18 @@ public abstract class Dialect {
     public static final String THEN = " /*shepherd:then*/ ";
 
     /**
+     * Marks a MySQL-family replica's {@code DROP DEFAULT}, which there leaves a nullable column without any default (an
+     * INSERT that leaves it out then fails in strict mode) where the other engines leave DEFAULT NULL: the replica makes
+     * it {@code SET DEFAULT NULL} when its own catalog says the column is nullable.
+     */
+    public static final String NULL_DEFAULT_IF_NULLABLE = "/*shepherd:null-default-if-nullable*/";
+
+    /** A column's DEFAULT dropped: {@code ALTER TABLE t ALTER COLUMN c DROP DEFAULT}. */
+    public String dropDefault(String alterTable, String column) {
+        return alterTable + "ALTER COLUMN " + column + " DROP DEFAULT";
+    }
+
+    /**
      * A column made NOT NULL ({@code notNull}) or nullable: {@code ALTER TABLE t ALTER COLUMN c SET NOT NULL} or
      * {@code DROP NOT NULL}, which Derby, HSQLDB, PostgreSQL and Db2 take; null when this engine has no such change.
      */

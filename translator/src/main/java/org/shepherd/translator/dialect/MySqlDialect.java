@@ -32,6 +32,12 @@ public class MySqlDialect extends Dialect {
         return true;
     }
 
+    /** {@code DROP DEFAULT} marked {@link #NULL_DEFAULT_IF_NULLABLE}: DEFAULT NULL for a nullable column, as elsewhere. */
+    @Override
+    public String dropDefault(String alterTable, String column) {
+        return super.dropDefault(alterTable, column) + " " + NULL_DEFAULT_IF_NULLABLE;
+    }
+
     /**
      * None: MySQL changes a column's nullability only by restating its whole definition (MODIFY); MariaDB's replica
      * restates it from its own catalog ({@link MariaDbDialect}).
