@@ -676,17 +676,17 @@ final class DdlRenderer {
     /** A DEFAULT that is a parenthesized signed number ({@link #signedNumberDefaults}). */
     private static final Pattern PARENTHESIZED_NUMBER = Pattern.compile("\\(\\s*([+-]\\s*[0-9.]+(?:[eE][+-]?\\d+)?)\\s*\\)");
 
-    /**
-     * CREATE and ALTER TABLE with {@code DEFAULT -1.5} (or {@code +1.5}, {@code -1e3}), which the parser refuses in a
-     * column definition, with the number in parentheses; {@link #column} writes it back bare, as every engine takes it.
-     * A match inside a string literal is left.
-     */
     /** {@code token} without the parentheses {@link #signedNumberDefaults} put around a signed number, else itself. */
     private static String bareNumber(String token) {
         Matcher number = PARENTHESIZED_NUMBER.matcher(token);
         return number.matches() ? number.group(1).replace(" ", "") : token;
     }
 
+    /**
+     * CREATE and ALTER TABLE with {@code DEFAULT -1.5} (or {@code +1.5}, {@code -1e3}), which the parser refuses in a
+     * column definition, with the number in parentheses; {@link #column} and SET DEFAULT write it back bare, as every
+     * engine takes it (Derby and HSQLDB refuse it in parentheses). A match inside a string literal is left.
+     */
     static String signedNumberDefaults(String sql) {
         if (!sql.regionMatches(true, 0, "CREATE", 0, 6) && !sql.regionMatches(true, 0, "ALTER", 0, 5)) return sql;
         Matcher m = SIGNED_DEFAULT.matcher(sql);

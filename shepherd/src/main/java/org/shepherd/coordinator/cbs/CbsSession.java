@@ -692,10 +692,15 @@ final class CbsSession implements Session {
         if (t != null) rollbackOnCore(t);
     }
 
-    /** A transaction ended: if it ran DDL and did not commit, the catalog learned changes that did not happen. */
-    private void transactionEnded(boolean committed) {
+    /**
+     * A transaction ended. If it may have changed the schema, the catalog forgets what it learned or loaded meanwhile:
+     * changes that did not happen (a rollback), or the old columns of a table, read from the primary between the DDL's
+     * translation (when the catalog forgot the table) and its run there; kept, an INSERT after a DDL that set a clock
+     * DEFAULT would miss it and go unpinned, each replica taking its own time.
+     */
+    private void transactionEnded() {
         savepoints.clear();
-        if (ranDdl && !committed) coordinator.forgetSchema();
+        if (ranDdl || schemaChangedIn != null) coordinator.forgetSchema();
         schemaChangedIn = null;
         ranDdl = false;
     }
@@ -794,12 +799,10 @@ final class CbsSession implements Session {
     }
 
     private void commitOnCore(Txn<JdbcStatement> t) throws SQLException {
-        boolean committed = false;
         try {
             awaitCommit(t);
-            committed = true;
         } finally {
-            transactionEnded(committed);
+            transactionEnded();
         }
     }
 
@@ -820,7 +823,7 @@ final class CbsSession implements Session {
 
     private void rollbackOnCore(Txn<JdbcStatement> t) throws SQLException {
         if (t == current) current = null;
-        transactionEnded(false);
+        transactionEnded();
         coordinator.onCore(f -> {
             if (t.state() != TxState.ABORTED && !t.committed()) core.rollback(t);
             f.complete(null);

@@ -10,7 +10,7 @@ public class HsqldbDialect extends Dialect {
         return "hsqldb";
     }
 
-    /** HSQLDB too commits the open transaction at DDL (whatever its transaction control), and the DDL with it. */
+    /** HSQLDB too commits the open transaction at DDL (seen in LOCKS transaction control, the setup's), and the DDL. */
     @Override
     public boolean ddlCommitsTransaction() {
         return true;
