@@ -125,10 +125,10 @@ public final class SchemaCatalog {
 
     /**
      * The columns of {@code table} (as written in SQL, optionally qualified and quoted) by upper-case name, or null when
-     * the table is unknown. A read of the loader's database that fails is tried once more, then fails the translation
-     * with 40001 (run it again), and is not remembered: treated as "unknown", it would leave out what the table's
-     * columns make the translator do (a clock default each replica would evaluate for itself). A table the loader cannot
-     * name (a runtime failure) is unknown until the next DDL.
+     * the table is unknown. A table not found, or one the loader cannot name (a runtime failure), is remembered as
+     * unknown until the next DDL. A read of the loader's database that fails (an SQLException) answers unknown for this
+     * lookup only and is not remembered: the statement goes on to the primary, whose failure the coordinator must see
+     * (a view change), and the next lookup reads again.
      */
     public Map<String, ColumnType> columns(String table) {
         String key = key(table);
@@ -136,9 +136,10 @@ public final class SchemaCatalog {
         if (known == null && loader != null) {
             long before = version.get();
             try {
-                known = load(table);
-            } catch (TranslationException e) {
-                throw e;
+                Map<String, ColumnType> loaded = loader.columns(unquoted(table));
+                known = loaded == null || loaded.isEmpty() ? ABSENT : Collections.unmodifiableMap(upperCaseKeys(loaded));
+            } catch (SQLException e) {
+                return null;
             } catch (RuntimeException e) {
                 known = ABSENT;
             }
@@ -150,21 +151,6 @@ public final class SchemaCatalog {
             }
         }
         return known == null || known == ABSENT ? null : known;
-    }
-
-    private Map<String, ColumnType> load(String table) {
-        SQLException failed = null;
-        for (int attempt = 0; attempt < 2; attempt++) {
-            try {
-                Map<String, ColumnType> loaded = loader.columns(unquoted(table));
-                return loaded == null || loaded.isEmpty() ? ABSENT : Collections.unmodifiableMap(upperCaseKeys(loaded));
-            } catch (SQLException e) {
-                if (failed != null) e.addSuppressed(failed);
-                failed = e;
-            }
-        }
-        throw new TranslationException("40001", "could not read the columns of table " + table + " from the primary ("
-                + failed.getMessage() + "); run the statement again");
     }
 
     /** The type of one column, or null when the table or the column is unknown. */

@@ -30,11 +30,6 @@ final class TranslationException extends RuntimeException {
         return parseTimeout;
     }
 
-    /** A failure of the moment (40001: a read of the primary's catalog), not a property of the text: not remembered. */
-    boolean isTransient() {
-        return "40001".equals(sqlState);
-    }
-
     SQLException toSqlException() {
         return new SQLException(getMessage(), sqlState);
     }

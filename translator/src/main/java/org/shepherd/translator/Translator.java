@@ -242,7 +242,7 @@ public final class Translator {
                 hit = new TranslationException("54001", "statement too complex: it nests expressions or subqueries too"
                         + " deeply for the SQL parser; split it or nest less");
             }
-            if (!(hit instanceof TranslationException te && (te.isParseTimeout() || te.isTransient()))) {
+            if (!(hit instanceof TranslationException te && te.isParseTimeout())) {
                 synchronized (cache) {
                     cache.put(key, new Cached(hit, schemaVersion));
                 }
