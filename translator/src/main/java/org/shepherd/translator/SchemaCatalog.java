@@ -460,7 +460,8 @@ public final class SchemaCatalog {
             case Types.BLOB: return new ColumnType(TypeKind.BLOB, 0, 0);
             case Types.DATE: return new ColumnType(TypeKind.DATE, 0, 0);
             case Types.TIME: return new ColumnType(TypeKind.TIME, 0, 0);
-            case Types.TIMESTAMP: return new ColumnType(TypeKind.TIMESTAMP, digits, 0);
+            // MariaDB's driver gives a DATETIME(6) no DECIMAL_DIGITS but its width: 19 characters, a point, the fraction
+            case Types.TIMESTAMP: return new ColumnType(TypeKind.TIMESTAMP, digits > 0 || size <= 20 ? digits : size - 20, 0);
             default: return null;
         }
     }

@@ -153,6 +153,14 @@ class SchemaCatalogTest {
         assertThat(unnamed.translate(SUM).sqlFor(Dialect.DERBY)).isEqualTo("SELECT i + 1 AS x FROM t");
     }
 
+    /** A timestamp's fractional digits, also where the driver gives only the column's width (MariaDB's DATETIME(6)). */
+    @Test
+    void timestampPrecisionFromTheDigitsOrTheWidth() {
+        assertThat(SchemaCatalog.fromJdbc(java.sql.Types.TIMESTAMP, 29, 9).length()).as("Derby").isEqualTo(9);
+        assertThat(SchemaCatalog.fromJdbc(java.sql.Types.TIMESTAMP, 26, 0).length()).as("MariaDB DATETIME(6)").isEqualTo(6);
+        assertThat(SchemaCatalog.fromJdbc(java.sql.Types.TIMESTAMP, 19, 0).length()).as("DATETIME").isZero();
+    }
+
     @Test
     void concurrentTranslationsAndDdlAgreeWithTheLastDdl() throws Exception {
         Translator translator = new Translator(Dialect.DERBY, List.of(Dialect.DERBY, Dialect.HSQLDB), 64);
