@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.shepherd.coordinator.Session;
 import org.shepherd.coordinator.cbs.CbsCoordinator;
 import org.shepherd.coordinator.cbs.CbsCore;
-import org.shepherd.divergence.DivergenceLog;
 import org.shepherd.replica.jdbc.ReplicaPool;
 import org.shepherd.schedule.ExecutionMode;
 import org.shepherd.testing.ReplicaTables;
@@ -65,8 +64,8 @@ class DdlSequenceThroughShepherdTest {
         int set = servers.newSet();
         List<ReplicaPool> pools = new ArrayList<>();
         for (String n : names) pools.add(servers.pool(n, set));
-        try (CbsCoordinator c = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 16, 100, 60_000,
-                new DivergenceLog()); Session s = c.openSession("app", "db")) {
+        try (CbsCoordinator c = HeterogeneousCbsTest.coordinatorOver(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS));
+                Session s = c.openSession("app", "db")) {
             DdlSequence sequence = new DdlSequence(seed, client, new DdlSequence.Target() {
                 @Override
                 public boolean run(String sql) throws SQLException {

@@ -76,8 +76,18 @@ class HeterogeneousCbsTest {
             for (String n : names) {
                 pools.add(servers.pool(n, set));
             }
-            return new CbsCoordinator(pools, primary, settings, WORKER_THREADS_MAX,
-                    FETCH_SIZE, STATEMENT_TIMEOUT_MS, new DivergenceLog());
+        } catch (SQLException | RuntimeException e) {
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+        return coordinatorOver(pools, primary, settings);
+    }
+
+    /** A coordinator over {@code pools} (closed when it cannot start), {@code pools.get(primary)} the primary. */
+    static CbsCoordinator coordinatorOver(List<ReplicaPool> pools, int primary, CbsCore.Settings settings) throws SQLException {
+        try {
+            return new CbsCoordinator(pools, primary, settings, WORKER_THREADS_MAX, FETCH_SIZE, STATEMENT_TIMEOUT_MS,
+                    new DivergenceLog());
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
             throw e;
@@ -614,8 +624,8 @@ class HeterogeneousCbsTest {
         int set = servers.newSet();
         List<ReplicaPool> pools = new ArrayList<>();
         for (String suffix : List.of("a", "b", "c")) pools.add(servers.pool(ReplicaServers.MARIADB, "hset" + set + suffix));
-        try (CbsCoordinator c = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), WORKER_THREADS_MAX,
-                FETCH_SIZE, STATEMENT_TIMEOUT_MS, new DivergenceLog()); Session s = c.openSession("app", "db")) {
+        try (CbsCoordinator c = coordinatorOver(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS));
+                Session s = c.openSession("app", "db")) {
             String db = c.databaseInfo().defaultSchema();
             assertThat(db).isEqualTo("hset" + set + "a");
             Workloads.update(s, "CREATE TABLE parent (id INT PRIMARY KEY)");

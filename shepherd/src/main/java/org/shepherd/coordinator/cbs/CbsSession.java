@@ -60,8 +60,11 @@ final class CbsSession implements Session {
     private final List<String> savepoints = new ArrayList<>();
     /** The open transaction (the client's, or a statement's or batch's own) that may have changed the schema, or null. */
     private Txn<JdbcStatement> schemaChangedIn;
-    /** That transaction ran DDL, which the translator's catalog learned from (forgotten unless it commits). */
-    private boolean ranDdl;
+    /**
+     * That transaction ran DDL or a statement as written that is not a listing (SHOW, DESCRIBE, EXPLAIN): the catalog
+     * forgets what it learned or loaded meanwhile when it ends ({@link #transactionEnded}).
+     */
+    private boolean changedSchema;
     /** The session's default schema as SQL names it ({@code SET SCHEMA}), or null for the replicas' own default. */
     private String schema;
     private volatile boolean closed;
@@ -136,13 +139,15 @@ final class CbsSession implements Session {
     }
 
     /**
-     * Notes that transaction {@code t} runs {@code tr}, which may change the schema: DDL, and what the translator leaves
-     * to the engines as written (CREATE SCHEMA, a trigger, a procedure, ...; also SHOW, for which it does not matter).
+     * Notes that transaction {@code t} runs {@code stmt} (of translation {@code tr}, if any), which may change the
+     * schema: DDL, and what the translator leaves to the engines as written (CREATE SCHEMA, a trigger, a procedure, ...;
+     * also SHOW, for which reading the catalog in {@code t} does not matter, but which makes the catalog forget nothing).
      */
-    private void mayChangeSchema(Txn<JdbcStatement> t, Translation tr) {
+    private void mayChangeSchema(Txn<JdbcStatement> t, Translation tr, JdbcStatement stmt) {
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
-        if (ddl || tr == null || tr.kind() == StatementKind.OTHER) schemaChangedIn = t;
-        ranDdl |= ddl;
+        boolean asWritten = tr == null || tr.kind() == StatementKind.OTHER;
+        if (ddl || asWritten) schemaChangedIn = t;
+        changedSchema |= ddl || asWritten && !SHOWS.matcher(stmt.sql()).matches();
     }
 
     /**
@@ -291,7 +296,7 @@ final class CbsSession implements Session {
     private Answer runJdbc(Translation tr, JdbcStatement stmt) throws SQLException {
         if (!autoCommit && !committedApart(tr, stmt)) {
             Txn<JdbcStatement> t = transaction();
-            mayChangeSchema(t, tr);
+            mayChangeSchema(t, tr, stmt);
             Answer a = run(t, stmt);
             if (a instanceof Answer.Rows rows && rows.cursor() instanceof StreamingCursor) openCursor = rows.cursor();
             return a;
@@ -324,7 +329,7 @@ final class CbsSession implements Session {
     /** Runs {@code stmt} in a transaction of its own, committed at once. */
     private Answer inItsOwnTransaction(Translation tr, JdbcStatement stmt) throws SQLException {
         Txn<JdbcStatement> t = begin();
-        mayChangeSchema(t, tr);
+        mayChangeSchema(t, tr, stmt);
         Answer answer;
         try {
             answer = run(t, stmt);
@@ -604,7 +609,7 @@ final class CbsSession implements Session {
                     a = afterCommitting(t, tr, stmt);
                     t = autoCommit ? begin() : transaction();
                 } else {
-                    mayChangeSchema(t, tr);
+                    mayChangeSchema(t, tr, stmt);
                     a = run(t, stmt);
                 }
                 if (!(a instanceof Answer.Update u)) {
@@ -647,7 +652,7 @@ final class CbsSession implements Session {
         this.readOnly = readOnly;
     }
 
-    /** Statements of kind OTHER a read-only session may run: they only show things. */
+    /** Statements of kind OTHER that only show things: a read-only session may run them, and they change no schema. */
     private static final java.util.regex.Pattern SHOWS = java.util.regex.Pattern.compile(
             "\\s*(?:SHOW|DESCRIBE|DESC|EXPLAIN(?!\\s+ANALY[SZ]E))\\b.*", java.util.regex.Pattern.CASE_INSENSITIVE
                     | java.util.regex.Pattern.DOTALL);
@@ -700,9 +705,9 @@ final class CbsSession implements Session {
      */
     private void transactionEnded() {
         savepoints.clear();
-        if (ranDdl || schemaChangedIn != null) coordinator.forgetSchema();
+        if (changedSchema) coordinator.forgetSchema();
         schemaChangedIn = null;
-        ranDdl = false;
+        changedSchema = false;
     }
 
     @Override

@@ -52,14 +52,25 @@ final class RestatedColumn {
         List<String> column = SessionSetting.storedParts(m.group(3), d);
         String statement = m.group(1) + m.group(2) + " ALTER COLUMN " + m.group(3);
         if (table == null || column == null || column.size() != 1) return statement + " DROP DEFAULT";
+        return statement + definition(c, table, column.get(0), rs -> rs != null && "YES".equals(rs.getString("IS_NULLABLE"))
+                ? " SET DEFAULT NULL" : " DROP DEFAULT");
+    }
+
+    /** What {@code read} makes of the column's row of {@code information_schema.COLUMNS} (null: no such column). */
+    private static String definition(Connection c, List<String> table, String column, DefinitionRead read) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(DEFINITION)) {
             ps.setString(1, table.size() == 2 ? table.get(0) : null);
             ps.setString(2, table.get(table.size() - 1));
-            ps.setString(3, column.get(0));
+            ps.setString(3, column);
             try (ResultSet rs = ps.executeQuery()) {
-                return statement + (rs.next() && "YES".equals(rs.getString("IS_NULLABLE")) ? " SET DEFAULT NULL" : " DROP DEFAULT");
+                return read.read(rs.next() ? rs : null);
             }
         }
+    }
+
+    @FunctionalInterface
+    private interface DefinitionRead {
+        String read(ResultSet row) throws SQLException;
     }
 
     /**
@@ -77,30 +88,25 @@ final class RestatedColumn {
         }
         String type = m.group(4).isBlank() ? null : m.group(4).strip();
         String nullability = m.group(5) == null ? null : m.group(5).toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
-        try (PreparedStatement ps = c.prepareStatement(DEFINITION)) {
-            ps.setString(1, table.size() == 2 ? table.get(0) : null);
-            ps.setString(2, table.get(table.size() - 1));
-            ps.setString(3, column.get(0));
-            try (ResultSet rs = ps.executeQuery()) {
-                StringBuilder out = new StringBuilder(m.group(1)).append(m.group(2)).append(" MODIFY ").append(m.group(3));
-                if (!rs.next()) {
-                    // no such table or column: MariaDB answers for itself (an error, or a note under IF EXISTS)
-                    return out.append(' ').append(type != null ? type : "INT").append(' ')
-                            .append(nullability != null ? nullability : "NULL").toString();
-                }
-                out.append(' ').append(type != null ? type : rs.getString("COLUMN_TYPE"));
-                out.append(' ').append(nullability != null ? nullability : "NO".equals(rs.getString("IS_NULLABLE")) ? "NOT NULL" : "NULL");
-                String dflt = rs.getString("COLUMN_DEFAULT");
-                // MariaDB writes a default as SQL (literals quoted); NULL (or no value) means none to restate
-                if (dflt != null && !dflt.equalsIgnoreCase("NULL")) out.append(" DEFAULT ").append(dflt);
-                out.append(extra(rs.getString("EXTRA"), sql));
-                String comment = rs.getString("COLUMN_COMMENT");
-                if (comment != null && !comment.isEmpty()) {
-                    out.append(" COMMENT '").append(comment.replace("\\", "\\\\").replace("'", "''")).append('\'');
-                }
-                return out.toString();
+        StringBuilder out = new StringBuilder(m.group(1)).append(m.group(2)).append(" MODIFY ").append(m.group(3));
+        return definition(c, table, column.get(0), rs -> {
+            if (rs == null) {
+                // no such table or column: MariaDB answers for itself (an error, or a note under IF EXISTS)
+                return out.append(' ').append(type != null ? type : "INT").append(' ')
+                        .append(nullability != null ? nullability : "NULL").toString();
             }
-        }
+            out.append(' ').append(type != null ? type : rs.getString("COLUMN_TYPE"));
+            out.append(' ').append(nullability != null ? nullability : "NO".equals(rs.getString("IS_NULLABLE")) ? "NOT NULL" : "NULL");
+            String dflt = rs.getString("COLUMN_DEFAULT");
+            // MariaDB writes a default as SQL (literals quoted); NULL (or no value) means none to restate
+            if (dflt != null && !dflt.equalsIgnoreCase("NULL")) out.append(" DEFAULT ").append(dflt);
+            out.append(extra(rs.getString("EXTRA"), sql));
+            String comment = rs.getString("COLUMN_COMMENT");
+            if (comment != null && !comment.isEmpty()) {
+                out.append(" COMMENT '").append(comment.replace("\\", "\\\\").replace("'", "''")).append('\'');
+            }
+            return out.toString();
+        });
     }
 
     /**
