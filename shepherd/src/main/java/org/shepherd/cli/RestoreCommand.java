@@ -19,6 +19,9 @@ import picocli.CommandLine.Spec;
             "3. `shepherd restore --copied REPLICA`: the shepherd checks the copy when the replica answers (it must hold every "
                 + "transaction committed before step 1; an older copy is lost again, and says so), replays what it lacks, "
                 + "and serves it again. Watch `shepherd status`.",
+            "A replica restored on another machine: before step 3, name its new location in the configuration file the"
+                + " shepherd started with (replica.NAME.url, .user, .password); step 3 reads it again and reaches the"
+                + " replica there.",
             "Without --url it asks the embedded default started by `shepherd serve` in the same directory."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the step was taken", "1:refused (not lost, no such replica, step 1 missing...) or the shepherd "

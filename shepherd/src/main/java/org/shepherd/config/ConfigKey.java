@@ -44,7 +44,9 @@ public enum ConfigKey {
                     + " may. The embedded default's user may.",
             ConfigKey::parseBoolean),
     REPLICA_URL("replica.<name>.url", null,
-            "JDBC URL of replica <name>. Declaring this key declares the replica.",
+            "JDBC URL of replica <name>. Declaring this key declares the replica; two replicas may not name one database."
+                    + " Read again, with .user and .password, by `shepherd restore --copied <name>` (a replica restored on"
+                    + " another machine).",
             ConfigKey::parseJdbcUrl),
     REPLICA_USER("replica.<name>.user", "",
             "User the shepherd logs in to replica <name> with. Empty: none (the driver's default).",

@@ -28,9 +28,12 @@ public final class ShepherdConfig {
     private final java.util.Set<String> admins;
     private final List<ReplicaSpec> replicas;
     private final ReplicaSpec primary;
+    /** The file it was read from ({@link #load(Path)}), or null. */
+    private final Path source;
 
-    private ShepherdConfig(Map<String, String> raw) throws ConfigException {
+    private ShepherdConfig(Map<String, String> raw, Path source) throws ConfigException {
         this.raw = Collections.unmodifiableMap(new TreeMap<>(raw));
+        this.source = source;
         Map<String, String> userPasswords = new TreeMap<>();
         java.util.Set<String> adminUsers = new java.util.TreeSet<>();
         Map<String, Map<ConfigKey, String>> replicaKeys = new TreeMap<>();
@@ -80,7 +83,9 @@ public final class ShepherdConfig {
             throw new ConfigException("cannot read config file " + file + ": " + e.getMessage(), e);
         }
         for (String name : p.stringPropertyNames()) p.setProperty(name, expand(name, p.getProperty(name), env));
-        return fromProperties(p);
+        Map<String, String> m = new TreeMap<>();
+        for (String name : p.stringPropertyNames()) m.put(name, p.getProperty(name));
+        return new ShepherdConfig(m, file);
     }
 
     private static final java.util.regex.Pattern VARIABLE =
@@ -126,11 +131,19 @@ public final class ShepherdConfig {
     public static ShepherdConfig fromProperties(Properties properties) throws ConfigException {
         Map<String, String> m = new TreeMap<>();
         for (String name : properties.stringPropertyNames()) m.put(name, properties.getProperty(name));
-        return new ShepherdConfig(m);
+        return new ShepherdConfig(m, null);
     }
 
     public static ShepherdConfig fromMap(Map<String, String> keyValues) throws ConfigException {
-        return new ShepherdConfig(keyValues);
+        return new ShepherdConfig(keyValues, null);
+    }
+
+    /**
+     * The file this configuration was read from, if it was: a replica that moved is found there again while the
+     * shepherd runs ({@code shepherd restore --copied}).
+     */
+    public java.util.Optional<Path> source() {
+        return java.util.Optional.ofNullable(source);
     }
 
     /** A copy with one key set (or removed when {@code value} is null), validated again. */
@@ -138,7 +151,7 @@ public final class ShepherdConfig {
         Map<String, String> m = new TreeMap<>(raw);
         if (value == null) m.remove(key);
         else m.put(key, value);
-        return new ShepherdConfig(m);
+        return new ShepherdConfig(m, source);
     }
 
     /** The keys as given (defaults not filled in), secrets masked when asked. */
@@ -391,6 +404,15 @@ public final class ShepherdConfig {
         if (mode.replicated() && replicas.size() < needed) {
             throw new ConfigException("mode=" + mode.configName() + " with f=" + f() + " needs at least 2f+1 = " + needed
                     + " replicas but " + replicas.size() + " are configured: add replicas, lower f, or use mode=passthrough");
+        }
+        Map<String, String> databases = new java.util.HashMap<>();
+        for (ReplicaSpec r : replicas) {
+            String other = databases.putIfAbsent(r.database(), r.name());
+            if (other != null) {
+                throw new ConfigException("replicas " + other + " and " + r.name() + " name the same database ("
+                        + r.location() + "): each replica must be a database of its own, or the shepherd would run every"
+                        + " statement on it twice and count its answer twice");
+            }
         }
         HostPort listen = listen();
         if (users.isEmpty() && !listen.isLoopback()) {

@@ -88,6 +88,28 @@ class ShepherdConfigTest {
     }
 
     @Test
+    void twoReplicasNamingOneDatabaseAreRefused(@TempDir Path dir) throws Exception {
+        Map<String, String> m = new TreeMap<>(threeDerbyReplicas());
+        m.put("replica.r3.url", m.get("replica.r1.url").replace(";create=true", ";create=false"));
+        assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("replicas r1 and r3 name the same database");
+        m.put("replica.r3.url", "jdbc:mariadb://127.0.0.1:3306/shop?password=hunter2");
+        m.put("replica.r2.url", "jdbc:mariadb://127.0.0.1:3306/shop?password=hunter2");
+        assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("(jdbc:mariadb://127.0.0.1:3306/shop?password=********)")
+                .message().doesNotContain("hunter2");
+        m.put("replica.r2.url", "jdbc:mariadb://127.0.0.1:3306/shop2");
+        assertThat(ShepherdConfig.fromMap(m).replicas()).hasSize(3);
+
+        Path file = dir.resolve("shepherd.properties");
+        Files.writeString(file, "replica.r1.url=jdbc:derby:memory:r1\nreplica.r2.url=jdbc:derby:memory:r2\n"
+                + "replica.r3.url=jdbc:derby:memory:r3\n");
+        assertThat(ShepherdConfig.load(file).source()).contains(file);
+        assertThat(ShepherdConfig.load(file).with("f", "1").source()).as("kept by a copy").contains(file);
+        assertThat(ShepherdConfig.fromMap(m).source()).isEmpty();
+    }
+
+    @Test
     void unknownDialectAsksForTheDialectKey() {
         Map<String, String> m = Map.of("mode", "passthrough", "replica.x.url", "jdbc:weird:thing");
         assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class)

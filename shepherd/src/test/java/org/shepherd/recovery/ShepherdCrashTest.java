@@ -246,12 +246,7 @@ class ShepherdCrashTest {
             // the operator: step 1, then a backup of r1 installed as r3's database, then step 3
             assertThat(restore(admin, "r3", false)).startsWith("down: restoring: waiting for a copy");
             s.executeUpdate("UPDATE acct SET balance = balance + 1000 WHERE id = 1"); // in the backup
-            Path backup = dir.resolve("backup");
-            try (Connection direct = r1.connect();
-                    java.sql.CallableStatement b = direct.prepareCall("CALL SYSCS_UTIL.SYSCS_BACKUP_DATABASE(?)")) {
-                b.setString(1, backup.toString());
-                b.execute();
-            }
+            Path backup = backup(r1);
             s.executeUpdate("UPDATE acct SET balance = balance + 1000 WHERE id = 2"); // after it: replayed on r3
             Path database = r3.dataDir().resolve(r3.database());
             DatabaseServer.deleteRecursively(database);
@@ -268,6 +263,71 @@ class ShepherdCrashTest {
         assertThat(txlogCommits(r3)).isEqualTo(txlogCommits(r1));
     }
 
+    @Test
+    void aReplicaWhoseMachineIsGoneIsRestoredOnAnotherServerThatTheEditedConfigurationNames() throws Exception {
+        Path config = startReplicas("user.app.admin=true\n");
+        String url = startWithAccounts(config);
+        DerbyNetworkServer r1 = servers.get(0);
+        servers.get(2).kill(); // r3's machine is gone for good
+        DerbyNetworkServer elsewhere = new DerbyNetworkServer("r3-elsewhere", dir.resolve("r3-elsewhere"), "shepherd");
+        servers.add(elsewhere);
+        String configured = Files.readString(config);
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            org.shepherd.jdbc.ShepherdConnection admin = c.unwrap(org.shepherd.jdbc.ShepherdConnection.class);
+            s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = 1"); // r3 is found down
+            try (ResultSet rs = admin.adminRestoreTakingOut("r3")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("state")).startsWith("down: restoring: waiting for a copy");
+            }
+            s.executeUpdate("UPDATE acct SET balance = balance + 10 WHERE id = 1"); // in the backup
+            Path backup = backup(r1);
+            s.executeUpdate("UPDATE acct SET balance = balance + 100 WHERE id = 2"); // after it: replayed there
+            Files.createDirectories(elsewhere.dataDir());
+            copyRecursively(backup.resolve(r1.database()), elsewhere.dataDir().resolve(elsewhere.database()));
+            elsewhere.start();
+
+            // what the operator may get wrong is refused, and changes nothing
+            String r3Line = configured.lines().filter(l -> l.startsWith("replica.r3.url=")).findFirst().orElseThrow();
+            String r1Url = configured.lines().filter(l -> l.startsWith("replica.r1.url=")).findFirst().orElseThrow()
+                    .substring("replica.r1.url=".length());
+            Files.writeString(config, configured.replace(r3Line, "replica.r3.url=" + r1Url));
+            assertRestoreCopiedRefused(admin, "F0000", "replicas r1 and r3 name the same database");
+            Files.writeString(config, configured.replace(r3Line, "replica.r3.url=jdbc:hsqldb:hsql://127.0.0.1:9/x"));
+            assertRestoreCopiedRefused(admin, "0A000", "keeps its engine");
+            Files.writeString(config, configured + "replica.r3.urll=" + elsewhere.jdbcUrl() + "\n");
+            assertRestoreCopiedRefused(admin, "F0000", "replica.r3.urll");
+            assertThat(replicaState(admin, "r3")).startsWith("down: restoring: waiting for a copy");
+
+            Files.writeString(config, configured.replace(r3Line, "replica.r3.url=" + elsewhere.jdbcUrl()));
+            assertThat(restore(admin, "r3", true)).startsWith("down: restored at its new location " + elsewhere.jdbcUrl());
+            awaitUp(admin, "r3");
+            s.executeUpdate("UPDATE acct SET balance = balance + 1000 WHERE id = 1");
+        }
+        awaitRows(elsewhere, "1=1111.00", "2=300.00");
+        assertThat(txlogCommits(elsewhere)).isEqualTo(txlogCommits(r1));
+
+        // the file is what a restart reads: r3 is found where it is now
+        killShepherdAndCutTheLinks();
+        url = startShepherd(config);
+        try (Connection c = DriverManager.getConnection(url, "app", "secret"); Statement s = c.createStatement()) {
+            awaitUp(c.unwrap(org.shepherd.jdbc.ShepherdConnection.class), "r3");
+            s.executeUpdate("UPDATE acct SET balance = balance + 1 WHERE id = 2");
+        }
+        awaitRows(elsewhere, "1=1111.00", "2=301.00");
+        assertThat(rows(r1)).containsExactly("1=1111.00", "2=301.00");
+    }
+
+    private static void assertRestoreCopiedRefused(org.shepherd.jdbc.ShepherdConnection admin, String sqlState, String why) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> restore(admin, "r3", true)).isInstanceOf(SQLException.class)
+                .hasMessageContaining(why).satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo(sqlState));
+    }
+
+    private static void awaitUp(org.shepherd.jdbc.ShepherdConnection admin, String replica) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_SECONDS);
+        while (!replicaState(admin, replica).equals("up") && System.nanoTime() < deadline) Thread.sleep(50);
+        assertThat(replicaState(admin, replica)).isEqualTo("up");
+    }
+
     private static String replicaState(org.shepherd.jdbc.ShepherdConnection admin, String replica) throws SQLException {
         try (ResultSet rs = admin.adminStatus()) {
             while (rs.next()) {
@@ -282,6 +342,17 @@ class ShepherdCrashTest {
             assertThat(rs.next()).isTrue();
             return rs.getString("state");
         }
+    }
+
+    /** A consistent copy of {@code server}'s database, taken while it serves; returns the directory holding it. */
+    private Path backup(DerbyNetworkServer server) throws SQLException {
+        Path backup = dir.resolve("backup");
+        try (Connection direct = server.connect();
+                java.sql.CallableStatement b = direct.prepareCall("CALL SYSCS_UTIL.SYSCS_BACKUP_DATABASE(?)")) {
+            b.setString(1, backup.toString());
+            b.execute();
+        }
+        return backup;
     }
 
     private static void copyRecursively(Path from, Path to) throws IOException {

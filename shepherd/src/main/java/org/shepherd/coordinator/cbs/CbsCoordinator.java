@@ -105,6 +105,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private volatile Thread backgroundVerify;
     /** What the last comparison of the replicas found, for {@code status}; empty before the first. */
     private volatile String lastComparison = "";
+    /** Where a restored replica is looked for again: the configuration file the shepherd started from, if any. */
+    private volatile MovedReplica moves = new MovedReplica(null);
 
     /**
      * @param pools the replicas, opened; closed with this coordinator
@@ -359,6 +361,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                     config.replicaPoolSizeMax(),
                     config.fetchSizeDefault(), 120_000, divergences, spill, wal);
             coordinator.determinism.useSequences(sequences);
+            coordinator.moves = new MovedReplica(config);
             if (config.verifyIntervalS() > 0) {
                 coordinator.verifyInBackground(TimeUnit.SECONDS.toMillis(config.verifyIntervalS()), config.verifyChunkPauseMs(),
                         config.verifyRepair(), config.verifySchemas());
@@ -745,6 +748,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
 
     @Override
     public String restore(String replica, AdminView.RestoreStep step) throws SQLException {
+        CbsCore.Move move = step == AdminView.RestoreStep.COPIED ? moves.find(replica, endpoints) : null;
         onCore(f -> {
             java.util.function.Consumer<SQLException> done = e -> {
                 if (e == null) {
@@ -754,7 +758,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 }
             };
             if (step == AdminView.RestoreStep.COPIED) {
-                core.restoreCopied(replica, done);
+                core.restoreCopied(replica, move, done);
             } else {
                 core.restore(replica, step == AdminView.RestoreStep.TAKE_OUT, done);
             }

@@ -1326,6 +1326,15 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * skipped) and serves again.
      */
     public void restoreCopied(String name, java.util.function.Consumer<SQLException> done) {
+        restoreCopied(name, null, done);
+    }
+
+    /**
+     * As {@link #restoreCopied(String, java.util.function.Consumer)}, for a replica whose copy was installed at a new
+     * location: {@code move} (null: none) points its endpoint there before it is probed, once the replica is known to
+     * wait for its copy, and says where.
+     */
+    public void restoreCopied(String name, Move move, java.util.function.Consumer<SQLException> done) {
         ReplicaManager<S> r = replicaNamed(name, done);
         if (r == null) return;
         if (!r.awaitingCopy()) {
@@ -1333,10 +1342,21 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
                     .toLowerCase(java.util.Locale.ROOT) + "): run `shepherd restore " + name + "` first, then copy", "55000"));
             return;
         }
-        r.copied("restored: probed, checked against the " + r.expectedUpToCursor() + " transactions every replica"
-                + " committed up to barrier " + r.replayCursor() + ", then caught up");
+        if (move != null) move.apply().run();
+        r.copied("restored" + (move == null ? "" : " at its new location " + move.to()) + ": probed, checked against the "
+                + r.expectedUpToCursor() + " transactions every replica committed up to barrier " + r.replayCursor()
+                + ", then caught up");
         scheduleProbe(r, 0);
         done.accept(null);
+    }
+
+    /**
+     * A replica's move to a new location ({@link #restoreCopied(String, Move, java.util.function.Consumer)}).
+     *
+     * @param to where it is now, as shown to the operator
+     * @param apply points its endpoint there; runs on the core's thread, and must not block
+     */
+    public record Move(String to, Runnable apply) {
     }
 
     private ReplicaManager<S> replicaNamed(String name, java.util.function.Consumer<SQLException> done) {

@@ -10,6 +10,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.SQLFeatureNotSupportedException;
+import java.util.List;
 import java.util.Properties;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
@@ -30,7 +31,8 @@ public final class ReplicaPool implements AutoCloseable {
     /** Connections for metadata reads ({@link #acquireForMetadata}), opened when needed, beside the transactions' pool. */
     public static final int METADATA_CONNECTIONS_MAX = 2;
 
-    private final ReplicaSpec spec;
+    /** Where the replica is: the configured spec, or where it moved to ({@link #relocate}). */
+    private volatile ReplicaSpec spec;
     private final ConnectionPreparer preparer;
     private final HikariDataSource pool;
     private final HikariDataSource metadataPool;
@@ -98,6 +100,28 @@ public final class ReplicaPool implements AutoCloseable {
 
     public ReplicaSpec spec() {
         return spec;
+    }
+
+    /**
+     * Points the pool at the replica's new location (its machine was replaced and a copy of its database installed
+     * there): connections opened from now on go to {@code moved}, whose settings and product are checked at the first;
+     * those open to the old location are closed as they come back (the replica is down, so none should be in use). The
+     * name and the dialect stay: a replica keeps its engine.
+     */
+    public void relocate(ReplicaSpec moved) {
+        ReplicaSpec old = spec;
+        if (!moved.name().equals(old.name()) || !moved.dialect().equals(old.dialect())) {
+            throw new IllegalArgumentException("replica " + old.name() + " (" + old.dialect() + ") cannot move to " + moved);
+        }
+        synchronized (this) {
+            spec = moved;
+            databaseInfo = null;
+        }
+        for (HikariDataSource p : List.of(pool, metadataPool)) {
+            if (p.getHikariPoolMXBean() != null) p.getHikariPoolMXBean().softEvictConnections();
+        }
+        if (old.isEmbeddedDerby() && !old.database().equals(moved.database())) shutdownEmbeddedDerby(old);
+        LOG.warn("replica {} moved from {} to {}", old.name(), old.location(), moved.location());
     }
 
     /**
@@ -214,14 +238,13 @@ public final class ReplicaPool implements AutoCloseable {
     public void close() {
         metadataPool.close();
         pool.close();
-        if (spec.isEmbeddedDerby()) shutdownEmbeddedDerby();
+        ReplicaSpec s = spec;
+        if (s.isEmbeddedDerby()) shutdownEmbeddedDerby(s);
     }
 
-    private void shutdownEmbeddedDerby() {
-        int attributes = spec.url().indexOf(';');
-        String base = attributes < 0 ? spec.url() : spec.url().substring(0, attributes);
+    private static void shutdownEmbeddedDerby(ReplicaSpec spec) {
         try {
-            DriverManager.getConnection(base + ";shutdown=true").close();
+            DriverManager.getConnection(spec.database() + ";shutdown=true").close();
         } catch (SQLException e) {
             // Derby reports a successful shutdown of one database with 08006.
             if (!"08006".equals(e.getSQLState())) {
@@ -231,6 +254,7 @@ public final class ReplicaPool implements AutoCloseable {
     }
 
     private Connection openPhysical() throws SQLException {
+        ReplicaSpec spec = this.spec;
         Properties p = new Properties();
         if (!spec.user().isEmpty()) p.setProperty("user", spec.user());
         if (!spec.password().isEmpty()) p.setProperty("password", spec.password());

@@ -53,8 +53,26 @@ public record ReplicaSpec(String name, String url, String user, String password,
         return url.startsWith("jdbc:derby:") && !url.startsWith("jdbc:derby://");
     }
 
+    /**
+     * The database the URL names, for telling whether two replicas are one database: the URL without the attributes
+     * Derby and HSQLDB write after a {@code ;} ({@code create=true}, {@code shutdown=true}), which name no other database.
+     */
+    public String database() {
+        String u = url.strip();
+        int attributes = u.indexOf(';');
+        return attributes >= 0 && ("derby".equals(dialect) || "hsqldb".equals(dialect)) ? u.substring(0, attributes) : u;
+    }
+
+    private static final java.util.regex.Pattern PASSWORD_IN_URL =
+            java.util.regex.Pattern.compile("(?i)(password=)[^;&]*");
+
+    /** The URL as shown in messages and logs: a password written in it is masked. */
+    public String location() {
+        return PASSWORD_IN_URL.matcher(url).replaceAll("$1********");
+    }
+
     @Override
     public String toString() {
-        return "ReplicaSpec[" + name + " " + url + " user=" + user + " dialect=" + dialect + "]";
+        return "ReplicaSpec[" + name + " " + location() + " user=" + user + " dialect=" + dialect + "]";
     }
 }
