@@ -612,6 +612,35 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * Derby makes no index of the columns of a unique constraint's own (warning 01504): the name does not exist there.
+     * Its DROP INDEX is done all the same, on a Derby secondary (MariaDB primary) as on a Derby primary (whose client
+     * made the index without an error; next to HSQLDB and PostgreSQL, since a Derby client's DROP INDEX names no table,
+     * which MariaDB needs), and the index can be made again: no replica answers otherwise. (Not a foreign
+     * key's columns: MariaDB then lets the new index stand for the key's and refuses to drop it, as it does alone.)
+     */
+    @Test
+    void anIndexDerbyDeclinedAsADuplicateIsDroppedOnEveryReplica() throws Exception {
+        for (List<String> replicas : List.of(List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.HSQLDB),
+                List.of(ReplicaServers.DERBY, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL))) {
+            boolean mysql = replicas.get(0).equals(ReplicaServers.MARIADB);
+            try (CbsCoordinator c = coordinator(replicas, 0); Session s = c.openSession("app", "db")) {
+                Workloads.update(s, "CREATE TABLE pet (id INT PRIMARY KEY, tag INT, CONSTRAINT uq_pet_tag UNIQUE (tag))");
+                Workloads.update(s, "CREATE INDEX ix_pet_tag ON pet (tag)");
+                Workloads.update(s, "INSERT INTO pet (id, tag) VALUES (1, 10)");
+                Workloads.update(s, mysql ? "DROP INDEX ix_pet_tag ON pet" : "DROP INDEX ix_pet_tag");
+                Workloads.update(s, "CREATE INDEX ix_pet_tag ON pet (tag)");
+                Workloads.update(s, "INSERT INTO pet (id, tag) VALUES (2, 20)");
+                assertThatThrownBy(() -> Workloads.update(s, mysql ? "DROP INDEX ix_none ON pet" : "DROP INDEX ix_none"))
+                        .as("an index made nowhere").isInstanceOf(SQLException.class);
+                assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+                assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+                assertThat(c.statusRows()).as(replicas.toString()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
+                ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "pet", "id");
+            }
+        }
+    }
+
+    /**
      * On replicas that are all MariaDB, what only MySQL and MariaDB say runs as the client wrote it: ALTER TABLE's own
      * clauses (several changes at once, ADD INDEX, COMMENT), a statement the parser reads as one it does not know (CREATE
      * TRIGGER, ALTER ONLINE TABLE) and one it does not read (DROP TRIGGER). Each replica's database is named otherwise

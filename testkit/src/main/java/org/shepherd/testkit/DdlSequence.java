@@ -16,8 +16,9 @@ import java.util.TreeSet;
  * CHANGE, CREATE/DROP INDEX). It keeps a picture of the table (its name, columns, keys, indexes) from the steps its
  * {@link Target} says were done, so that each next step is written against the table as it should be; a target that
  * runs the steps on several engines (or through a shepherd) checks that they agree. Steps a difference between engines
- * would make unsafe are not written: an index of columns already indexed (Derby makes none), a column with an index
- * dropped, MySQL's MODIFY to NOT NULL of a column holding NULLs (it fails after some of its parts ran elsewhere).
+ * would make unsafe are not written: an index of columns already indexed (Derby makes none; unless
+ * {@link #withDuplicateIndexes()}: a shepherd makes up for it), a column with an index dropped, MySQL's MODIFY to NOT
+ * NULL of a column holding NULLs (it fails after some of its parts ran elsewhere).
  */
 public final class DdlSequence {
 
@@ -70,12 +71,22 @@ public final class DdlSequence {
     private final TreeSet<Integer> ids = new TreeSet<>();
     private final List<String> indexes = new ArrayList<>();
     private int names;
+    private boolean duplicateIndexes;
 
     /** A sequence drawn from {@code seed}, written as {@code client} writes SQL, run on {@code target}. */
     public DdlSequence(long seed, Client client, Target target) {
         this.random = new Random(seed);
         this.client = client;
         this.target = target;
+    }
+
+    /**
+     * Lets the sequence index a column that has an index already, which Derby declines (warning 01504): for a target
+     * that is a shepherd, which makes the later DROP INDEX of such an index done on Derby too.
+     */
+    public DdlSequence withDuplicateIndexes() {
+        duplicateIndexes = true;
+        return this;
     }
 
     /** Every step so far, with whether it was done. */
@@ -285,8 +296,8 @@ public final class DdlSequence {
 
     private void createIndex() throws SQLException {
         // Derby does not make an index of the same columns as another (warning 01504), the other engines do: a later
-        // DROP INDEX of it then fails on Derby alone (docs/replicas.md), so the sequence indexes a column once
-        List<Col> unindexed = cols.stream().filter(c -> !c.indexed).toList();
+        // DROP INDEX of it then fails on Derby alone, so without a shepherd the sequence indexes a column once
+        List<Col> unindexed = cols.stream().filter(c -> duplicateIndexes || !c.indexed).toList();
         if (unindexed.isEmpty()) return;
         Col c = pick(unindexed);
         String name = "ix" + names++;

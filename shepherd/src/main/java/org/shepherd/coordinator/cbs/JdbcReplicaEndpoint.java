@@ -283,6 +283,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             createIfMissing(c, TXLOG_TABLE, "txid BIGINT NOT NULL PRIMARY KEY, barrier BIGINT NOT NULL");
             createIfMissing(c, TXLOG_BASE_TABLE, "through_barrier BIGINT NOT NULL, commit_count BIGINT NOT NULL,"
                     + " last_txid BIGINT NOT NULL, last_barrier BIGINT NOT NULL");
+            if (DeclinedIndexes.applies(dialect)) createIfMissing(c, DeclinedIndexes.TABLE, DeclinedIndexes.COLUMNS);
         }
     }
 
@@ -645,14 +646,21 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 try {
                     hasRows = JdbcExecution.execute(st, sql, params, values, options);
                 } catch (SQLException e) {
-                    if (!stmt.isIgnorableError(dialect, e)) throw e;
-                    // IF [NOT] EXISTS emulated for this engine: "already there" / "not there" means done
+                    if (!stmt.isIgnorableError(dialect, e) && !(stmt.isDdl() && DeclinedIndexes.droppedDeclined(c, dialect, sql, e))) {
+                        throw e;
+                    }
+                    // IF [NOT] EXISTS emulated for this engine: "already there" / "not there" means done; or Derby's
+                    // duplicate index, which it never made
                     return Outcome.answer(AnswerDigest.updateCount(0, List.of(), List.of()),
                             primary ? new Answer.Update(0, List.of(), List.of(), List.of()) : null);
                 }
                 if (!hasRows) {
                     Answer.Update u = JdbcExecution.update(st, options, values);
                     JdbcExecution.throwIfWarningIsAnError(st);
+                    if (stmt.isDdl()) {
+                        DeclinedIndexes.recordIfDeclined(c, dialect, sql, u.warnings());
+                        DeclinedIndexes.afterDdl(c, dialect, sql);
+                    }
                     if (stmt.isDdl() && u.count() != 0) u = new Answer.Update(0, u.keyColumns(), u.generatedKeys(), u.warnings());
                     if (pinKeys) {
                         pinKeys(stmt, u);

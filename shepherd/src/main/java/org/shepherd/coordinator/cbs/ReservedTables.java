@@ -14,15 +14,17 @@ import org.shepherd.translator.SqlWords;
 
 /**
  * The tables the shepherd keeps on every replica for itself ({@link JdbcReplicaEndpoint#TXLOG_TABLE},
- * {@link JdbcReplicaEndpoint#TXLOG_BASE_TABLE}): they record which transactions each replica committed, so a client
- * statement that names one is refused (reading them would be voted on rows that differ per replica between two
+ * {@link JdbcReplicaEndpoint#TXLOG_BASE_TABLE}; on Derby also {@link DeclinedIndexes#TABLE}): they record which
+ * transactions each replica committed (and what its engine did otherwise), so a client statement that names one is
+ * refused (reading them would be voted on rows that differ per replica between two
  * truncations; changing or dropping them would break recovery or every commit), and metadata answers leave them out
  * (a schema tool that lists the tables, then drops or checks them, never sees them), as do MySQL's SHOW TABLES and
  * queries of the catalog (INFORMATION_SCHEMA, Derby's SYS) in the columns that name tables.
  */
 final class ReservedTables {
 
-    static final Set<String> NAMES = Set.of(JdbcReplicaEndpoint.TXLOG_TABLE, JdbcReplicaEndpoint.TXLOG_BASE_TABLE);
+    static final Set<String> NAMES = Set.of(JdbcReplicaEndpoint.TXLOG_TABLE, JdbcReplicaEndpoint.TXLOG_BASE_TABLE,
+            DeclinedIndexes.TABLE);
     /** The common prefix of the names: the cheap test every statement goes through. */
     private static final String PREFIX = "shepherd_txlog";
     /** Metadata columns that name a table. */
@@ -68,9 +70,9 @@ final class ReservedTables {
             }
         });
         if (named[0] != null) {
-            throw new SQLException(named[0] + " is the shepherd's own table on every replica (it records which"
-                    + " transactions each replica committed, for recovery); client statements may not read or"
-                    + " change it: '" + sql.strip() + "'", "42501");
+            throw new SQLException(named[0] + " is one of the shepherd's own tables on the replicas (they record which"
+                    + " transactions each replica committed, for recovery, and what a replica's engine did otherwise); client"
+                    + " statements may not read or change it: '" + sql.strip() + "'", "42501");
         }
     }
 
