@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
@@ -637,6 +638,41 @@ class HeterogeneousCbsTest {
                 assertThat(c.statusRows()).as(replicas.toString()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
                 ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "pet", "id");
             }
+        }
+    }
+
+    /**
+     * A Derby client's DROP INDEX names no table, which MariaDB needs: the MariaDB replica reads the index's table from
+     * its own catalog. IF EXISTS of an index made nowhere does nothing anywhere; without it every replica fails.
+     */
+    @Test
+    void aDerbyClientsDropIndexFindsItsTableOnAMariaDbReplica() throws Exception {
+        try (CbsCoordinator c = coordinator(List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.HSQLDB), 0);
+                Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE toy (id INT PRIMARY KEY, color VARCHAR(10), size INT)");
+            Workloads.update(s, "CREATE INDEX ix_toy_color ON toy (color)");
+            Workloads.update(s, "CREATE INDEX ix_toy_size ON toy (size)");
+            Workloads.update(s, "INSERT INTO toy (id, color, size) VALUES (1, 'red', 3)");
+            Workloads.update(s, "DROP INDEX ix_toy_color");
+            Workloads.update(s, "DROP INDEX " + c.databaseInfo().defaultSchema() + ".IX_TOY_SIZE");
+            Workloads.update(s, "DROP INDEX IF EXISTS ix_toy_color");
+            assertThatThrownBy(() -> Workloads.update(s, "DROP INDEX ix_toy_color")).isInstanceOf(SQLException.class);
+            Workloads.update(s, "CREATE INDEX ix_toy_color ON toy (color, size)");
+            Workloads.update(s, "INSERT INTO toy (id, color, size) VALUES (2, 'blue', 1)");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).isEmpty();
+            assertThat(c.statusRows()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
+            ReplicaPool mariadb = ReplicaTables.pools(c).stream().filter(p -> p.spec().dialect().equals("mariadb")).findFirst()
+                    .orElseThrow();
+            try (Connection direct = mariadb.acquireForMetadata(); Statement st = direct.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT INDEX_NAME, COUNT(*) FROM information_schema.STATISTICS"
+                            + " WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'toy' GROUP BY INDEX_NAME ORDER BY INDEX_NAME")) {
+                List<String> indexes = new ArrayList<>();
+                while (rs.next()) indexes.add(rs.getString(1) + " " + rs.getInt(2));
+                assertThat(indexes).containsExactlyInAnyOrder("PRIMARY 1", "ix_toy_color 2");
+                direct.rollback();
+            }
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "toy", "id");
         }
     }
 

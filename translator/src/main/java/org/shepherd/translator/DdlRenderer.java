@@ -269,7 +269,7 @@ final class DdlRenderer {
         return out.append(String.join(", ", columns)).append(')').toString();
     }
 
-    static String drop(Drop drop, Dialect target) {
+    static String drop(Drop drop, Dialect client, Dialect target) {
         String type = drop.getType().toUpperCase(Locale.ROOT);
         List<String> params = drop.getParameters() == null ? List.of() : drop.getParameters();
         StringBuilder out = new StringBuilder("DROP ").append(type).append(' ');
@@ -297,9 +297,13 @@ final class DdlRenderer {
                     out.append("IF EXISTS ");
                 }
                 if (!target.dropIndexNamesTable()) return out.append(drop.getName().getFullyQualifiedName()).toString();
-                if (table == null) {
+                if (table == null && client.dropIndexNamesTable()) {
                     throw TranslationException.unsupported("MySQL/MariaDB need the table of the index; write DROP INDEX "
                             + drop.getName() + " ON <table>");
+                }
+                if (table == null) {
+                    // another engine's client names no table, which the replica reads from its own catalog
+                    return out.append(drop.getName().getFullyQualifiedName()).append(' ').append(Dialect.INDEX_TABLE).toString();
                 }
                 // an index is in its table's schema (dropIndexOnQualifiedTable): MySQL names the schema at the table
                 String schema = drop.getName().getSchemaName();

@@ -836,7 +836,7 @@ public final class Translation {
             return DdlRenderer.createIndex((CreateIndex) ast, d);
         }
         if (ast instanceof Drop) {
-            return DdlRenderer.drop((Drop) ast, d);
+            return DdlRenderer.drop((Drop) ast, client, d);
         }
         if (ast instanceof Truncate) {
             return DdlRenderer.truncate((Truncate) ast, d);

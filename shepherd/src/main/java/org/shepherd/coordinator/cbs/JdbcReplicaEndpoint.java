@@ -631,8 +631,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 return Outcome.answer(AnswerDigest.updateCount(u.count(), List.of(), List.of()), u);
             }
             if (stmt.dropsReferencingKeys(dialect)) ReferencingKeys.dropFor(c, dialect, rendered);
-            String sql = !stmt.isDdl() ? rendered : RestatedColumn.marks(rendered) ? RestatedColumn.complete(c, dialect, rendered)
-                    : RestatedColumn.runAllButLast(c, rendered);
+            String sql = !stmt.isDdl() ? rendered : completed(c, stmt, rendered);
             statements.invalidateAfter(sql);
             boolean cached = !params.isEmpty();
             Statement st = cached
@@ -713,6 +712,24 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         } catch (RuntimeException e) {
             return failure(txId, attempt, JdbcExecution.toSqlException(e));
         }
+    }
+
+    /**
+     * DDL {@code rendered} for this replica as it runs here: completed from this replica's own catalog where the
+     * translator marked it so (a restated column, a DROP INDEX's table), the parts before its last run first where it is
+     * several statements.
+     */
+    private String completed(Connection c, JdbcStatement stmt, String rendered) throws SQLException {
+        if (RestatedColumn.marks(rendered)) return RestatedColumn.complete(c, dialect, rendered);
+        if (IndexTable.marks(rendered)) {
+            try {
+                return IndexTable.complete(c, dialect, rendered);
+            } catch (SQLException e) {
+                if (stmt.isIgnorableError(dialect, e)) return IndexTable.NOTHING; // IF EXISTS emulated (MySQL)
+                throw e;
+            }
+        }
+        return RestatedColumn.runAllButLast(c, rendered);
     }
 
     /** Puts a statement back into the cache when it may be used again, else closes it. */

@@ -209,6 +209,13 @@ public abstract class Dialect {
      */
     public static final String NULL_DEFAULT_IF_NULLABLE = "/*shepherd:null-default-if-nullable*/";
 
+    /**
+     * Ends a MySQL-family replica's {@code DROP INDEX [IF EXISTS] [schema.]i} from a client whose DROP INDEX names no
+     * table (Derby, HSQLDB, Db2, PostgreSQL: index names are unique in a schema there), where MySQL needs {@code ON t}:
+     * the replica finds the table of index i in its own catalog before it runs it.
+     */
+    public static final String INDEX_TABLE = "/*shepherd:index-table*/";
+
     /** A column's DEFAULT dropped: {@code ALTER TABLE t ALTER COLUMN c DROP DEFAULT}. */
     public String dropDefault(String alterTable, String column) {
         return alterTable + "ALTER COLUMN " + column + " DROP DEFAULT";
