@@ -2,7 +2,6 @@ package org.shepherd.coordinator.cbs;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLWarning;
 import java.util.List;
@@ -27,6 +26,7 @@ final class DeclinedIndexes {
     static final String TABLE = "shepherd_txlog_declined_index";
     static final String COLUMNS = "index_schema VARCHAR(128) NOT NULL, index_name VARCHAR(128) NOT NULL,"
             + " table_schema VARCHAR(128) NOT NULL, table_name VARCHAR(128) NOT NULL, PRIMARY KEY (index_schema, index_name)";
+    private static final String DELETE_ONE = "DELETE FROM " + TABLE + " WHERE index_schema = ? AND index_name = ?";
     /** Derby's warning: "'I2' index not created because it is a duplicate of an existing index: 'I1'". */
     private static final String DUPLICATE_INDEX = "01504";
     /** Derby's error: "Index 'I2' does not exist". */
@@ -54,7 +54,7 @@ final class DeclinedIndexes {
         String[] index = qualified(c, m.group(1), d);
         String[] table = qualified(c, m.group(2), d);
         if (index == null || table == null) return;
-        try (PreparedStatement del = c.prepareStatement("DELETE FROM " + TABLE + " WHERE index_schema = ? AND index_name = ?");
+        try (PreparedStatement del = c.prepareStatement(DELETE_ONE);
                 PreparedStatement ins = c.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, ?, ?, ?)")) {
             del.setString(1, index[0]);
             del.setString(2, index[1]);
@@ -77,22 +77,11 @@ final class DeclinedIndexes {
         if (!m.matches()) return false;
         String[] index = qualified(c, m.group(1), d);
         if (index == null) return false;
-        String[] table = null;
-        try (PreparedStatement ps = c.prepareStatement("SELECT table_schema, table_name FROM " + TABLE
-                + " WHERE index_schema = ? AND index_name = ?")) {
-            ps.setString(1, index[0]);
-            ps.setString(2, index[1]);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) table = new String[] {rs.getString(1), rs.getString(2)};
-            }
-        }
-        if (table == null) return false;
-        try (PreparedStatement del = c.prepareStatement("DELETE FROM " + TABLE + " WHERE index_schema = ? AND index_name = ?")) {
+        try (PreparedStatement del = c.prepareStatement(DELETE_ONE)) {
             del.setString(1, index[0]);
             del.setString(2, index[1]);
-            del.executeUpdate();
+            return del.executeUpdate() > 0;
         }
-        return true;
     }
 
     /**
