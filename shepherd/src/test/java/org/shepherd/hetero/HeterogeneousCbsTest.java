@@ -621,24 +621,21 @@ class HeterogeneousCbsTest {
      */
     @Test
     void anIndexDerbyDeclinedAsADuplicateIsDroppedOnEveryReplica() throws Exception {
-        for (List<String> replicas : List.of(List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.HSQLDB),
-                List.of(ReplicaServers.DERBY, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL))) {
-            boolean mysql = replicas.get(0).equals(ReplicaServers.MARIADB);
-            try (CbsCoordinator c = coordinator(replicas, 0); Session s = c.openSession("app", "db")) {
-                Workloads.update(s, "CREATE TABLE pet (id INT PRIMARY KEY, tag INT, CONSTRAINT uq_pet_tag UNIQUE (tag))");
-                Workloads.update(s, "CREATE INDEX ix_pet_tag ON pet (tag)");
-                Workloads.update(s, "INSERT INTO pet (id, tag) VALUES (1, 10)");
-                Workloads.update(s, mysql ? "DROP INDEX ix_pet_tag ON pet" : "DROP INDEX ix_pet_tag");
-                Workloads.update(s, "CREATE INDEX ix_pet_tag ON pet (tag)");
-                Workloads.update(s, "INSERT INTO pet (id, tag) VALUES (2, 20)");
-                assertThatThrownBy(() -> Workloads.update(s, mysql ? "DROP INDEX ix_none ON pet" : "DROP INDEX ix_none"))
-                        .as("an index made nowhere").isInstanceOf(SQLException.class);
-                assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
-                assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
-                assertThat(c.statusRows()).as(replicas.toString()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
-                ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "pet", "id");
-            }
-        }
+        eachSet(List.of(List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.HSQLDB),
+                List.of(ReplicaServers.DERBY, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL)), (replicas, mysql, c, s) -> {
+            Workloads.update(s, "CREATE TABLE pet (id INT PRIMARY KEY, tag INT, CONSTRAINT uq_pet_tag UNIQUE (tag))");
+            Workloads.update(s, "CREATE INDEX ix_pet_tag ON pet (tag)");
+            Workloads.update(s, "INSERT INTO pet (id, tag) VALUES (1, 10)");
+            Workloads.update(s, mysql ? "DROP INDEX ix_pet_tag ON pet" : "DROP INDEX ix_pet_tag");
+            Workloads.update(s, "CREATE INDEX ix_pet_tag ON pet (tag)");
+            Workloads.update(s, "INSERT INTO pet (id, tag) VALUES (2, 20)");
+            assertThatThrownBy(() -> Workloads.update(s, mysql ? "DROP INDEX ix_none ON pet" : "DROP INDEX ix_none"))
+                    .as("an index made nowhere").isInstanceOf(SQLException.class);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            assertThat(c.statusRows()).as(replicas.toString()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "pet", "id");
+        });
     }
 
     /**
@@ -673,6 +670,45 @@ class HeterogeneousCbsTest {
                 direct.rollback();
             }
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "toy", "id");
+        }
+    }
+
+    /**
+     * A column added with a DEFAULT that reads the clock: the rows already there get one time on every replica (each
+     * would fill them with its own), later INSERTs that leave the column out the pinned time, NOT NULL or not, from a
+     * MySQL client over MariaDB, Derby and HSQLDB and from a Derby client over Derby, MariaDB and PostgreSQL.
+     */
+    @Test
+    void aColumnAddedWithAClockDefaultGivesTheRowsThereOneTimeEverywhere() throws Exception {
+        eachSet(List.of(List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.HSQLDB),
+                List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.POSTGRESQL)), (replicas, mysql, c, s) -> {
+            Workloads.update(s, "CREATE TABLE ev (id INT PRIMARY KEY, name VARCHAR(10))");
+            Workloads.update(s, "INSERT INTO ev (id, name) VALUES (1, 'a'), (2, 'b')");
+            Workloads.update(s, mysql ? "ALTER TABLE ev ADD COLUMN created DATETIME(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6)"
+                    : "ALTER TABLE ev ADD COLUMN created TIMESTAMP NOT NULL DEFAULT CURRENT_TIMESTAMP");
+            Workloads.update(s, "ALTER TABLE ev ADD COLUMN day DATE DEFAULT CURRENT_DATE");
+            Workloads.update(s, "INSERT INTO ev (id, name) VALUES (3, 'c')");
+            List<Object[]> rows = Workloads.query(s, "SELECT id, created, day FROM ev ORDER BY id");
+            assertThat(rows).hasSize(3).allSatisfy(r -> assertThat(r[1]).isNotNull()).allSatisfy(r -> assertThat(r[2]).isNotNull());
+            assertThat(rows.get(0)[1]).as("the rows there got one time").isEqualTo(rows.get(1)[1]);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "ev", "id");
+        });
+    }
+
+    /** What a test runs on each replica set: its primary first, whether that is MariaDB (the client writes MySQL). */
+    @FunctionalInterface
+    private interface OnSet {
+        void run(List<String> replicas, boolean mysql, CbsCoordinator c, Session s) throws Exception;
+    }
+
+    /** Runs {@code test} over a coordinator of each of {@code sets} (the first replica the primary), one after the other. */
+    private static void eachSet(List<List<String>> sets, OnSet test) throws Exception {
+        for (List<String> replicas : sets) {
+            try (CbsCoordinator c = coordinator(replicas, 0); Session s = c.openSession("app", "db")) {
+                test.run(replicas, replicas.get(0).equals(ReplicaServers.MARIADB), c, s);
+            }
         }
     }
 

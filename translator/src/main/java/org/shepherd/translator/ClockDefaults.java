@@ -42,9 +42,10 @@ import org.shepherd.translator.dialect.Dialect.TypeKind;
  * bound on every replica and kept in the write-ahead log). The defaults stay in the replicas' DDL, so that the catalog
  * learns them again from the primary's metadata after a restart.
  *
- * <p>What cannot be rewritten is refused (0A000): ALTER TABLE ... ADD COLUMN with such a default (each replica would
- * fill the existing rows with its own time), an INSERT ... SELECT whose select is not a plain one, and a MERGE whose
- * INSERT has no column list. MySQL's REPLACE gets the same treatment as INSERT.
+ * <p>ALTER TABLE ... ADD COLUMN with such a default would fill the existing rows with each replica's own time: the
+ * column is added with one time, read at translation, as its DEFAULT, then given the clock ({@link DdlRenderer#alter}).
+ * What cannot be rewritten is refused (0A000): an INSERT ... SELECT whose select is not a plain one, a MERGE whose
+ * INSERT has no column list, and ADD COLUMN with ON UPDATE. MySQL's REPLACE gets the same treatment as INSERT.
  *
  * <p>MySQL's {@code ON UPDATE CURRENT_TIMESTAMP} likewise: every UPDATE (and ON DUPLICATE KEY UPDATE) that does not set
  * such a column gets {@code column = CURRENT_TIMESTAMP}, pinned. MySQL sets it only when the row's values change; here
@@ -160,7 +161,7 @@ final class ClockDefaults {
      */
     static void fillIn(Statement st, SchemaCatalog catalog, Dialect client) {
         if (st instanceof Alter alter) {
-            refuseAddedClockColumn(alter, client);
+            refuseUnpinnableAddedColumns(alter, client);
         } else if (st instanceof Insert insert) {
             if (insert.getDuplicateUpdateSets() != null && !insert.getDuplicateUpdateSets().isEmpty()) {
                 // MySQL's ON DUPLICATE KEY UPDATE updates the row that was there: its ON UPDATE columns as an UPDATE's
@@ -232,7 +233,8 @@ final class ClockDefaults {
         }
     }
 
-    private static void refuseAddedClockColumn(Alter alter, Dialect client) {
+    /** ADD COLUMN ... ON UPDATE, and a column with a clock DEFAULT added among other changes, are refused. */
+    private static void refuseUnpinnableAddedColumns(Alter alter, Dialect client) {
         if (alter.getAlterExpressions() == null) return;
         for (AlterExpression change : alter.getAlterExpressions()) {
             if (change.getOperation() != AlterOperation.ADD || change.getColDataTypeList() == null) continue;
@@ -241,11 +243,10 @@ final class ClockDefaults {
                     throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " ... ON UPDATE:"
                             + " declare ON UPDATE CURRENT_TIMESTAMP in CREATE TABLE, or set the column in each UPDATE");
                 }
-                if (ofSpecs(cd.getColumnSpecs(), client) != null) {
+                if (ofSpecs(cd.getColumnSpecs(), client) != null && !DdlRenderer.addsClockColumn(alter, client)) {
                     throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " with a DEFAULT"
-                            + " that reads the clock would fill the existing rows with each replica's own time; add the column"
-                            + " without that default, set it with UPDATE ... SET " + cd.getColumnName() + " = CURRENT_TIMESTAMP"
-                            + " (which Shepherd pins), or declare the default in CREATE TABLE");
+                            + " that reads the clock, among other changes: add it in an ALTER TABLE of its own (which gives"
+                            + " the rows already there one time on every replica)");
                 }
             }
         }

@@ -145,6 +145,12 @@ final class DdlRenderer {
 
     private static ColumnRendering column(ColumnDefinition cd, Dialect client, Dialect target, IdentityOptions options,
             boolean clockDefaults) {
+        return column(cd, client, target, options, clockDefaults, null);
+    }
+
+    /** As above; with {@code clockAt}, a clock DEFAULT is rendered as that time instead (ALTER TABLE's added column). */
+    private static ColumnRendering column(ColumnDefinition cd, Dialect client, Dialect target, IdentityOptions options,
+            boolean clockDefaults, java.time.LocalDateTime clockAt) {
         SqlTypes.Spec type = SqlTypes.parse(cd.getColDataType().toString(), client);
         List<String> specs = cd.getColumnSpecs() == null ? List.of() : cd.getColumnSpecs();
         TypeKind clock = ClockDefaults.ofSpecs(specs, client);
@@ -229,7 +235,8 @@ final class DdlRenderer {
             out.append(' ').append(clause);
         }
         if (clock != null && clockDefaults) {
-            out.append(" DEFAULT ").append(target.clockDefault(clock, type.length()));
+            out.append(" DEFAULT ").append(clockAt != null ? timeLiteral(clockAt, clock, type.length())
+                    : target.clockDefault(clock, type.length()));
         }
         if (dflt != null) out.append(' ').append(dflt);
         if (onUpdate != null && clockDefaults && target.family() == Dialect.Family.MYSQL) {
@@ -350,6 +357,16 @@ final class DdlRenderer {
      * {@code asWritten} null: refused everywhere.
      */
     static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType altered, String asWritten) {
+        return alter(alter, client, target, altered, asWritten, null);
+    }
+
+    /**
+     * As above; {@code addedAt} is the time the rows already there get when the statement adds a column whose DEFAULT
+     * reads the clock (each replica would fill them with its own): the column is added with that time as its DEFAULT, then
+     * the DEFAULT becomes the clock, two statements joined by {@link Dialect#THEN}.
+     */
+    static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType altered, String asWritten,
+            java.time.LocalDateTime addedAt) {
         List<AlterExpression> changes = alter.getAlterExpressions();
         String ifExists = target.supportsAlterIfExists() ? "IF EXISTS " : "";
         String prefix = "ALTER TABLE " + (alter.isUseTableIfExists() ? ifExists : "") + alter.getTable().getFullyQualifiedName()
@@ -365,12 +382,23 @@ final class DdlRenderer {
             if (change.getColDataTypeList().size() != 1) {
                 throw TranslationException.unsupported("Add one column per ALTER TABLE");
             }
-            ColumnRendering c = column(change.getColDataTypeList().get(0), client, target, IdentityOptions.DEFAULT, true);
+            ColumnDefinition added = change.getColDataTypeList().get(0);
+            TypeKind clock = ClockDefaults.ofSpecs(added.getColumnSpecs(), client);
+            if (clock != null) {
+                if (addedAt == null) throw new IllegalStateException("no time for the rows of a column added with a clock DEFAULT");
+                // nothing else in it may be evaluated per replica (the text keeps a clock: SqlText's last pass is skipped)
+                SqlText.refuseEvaluatedPerReplica(column(added, client, target, IdentityOptions.DEFAULT, false, null).text,
+                        target.backslashEscapesInStrings());
+            }
+            ColumnRendering c = column(added, client, target, IdentityOptions.DEFAULT, true, addedAt);
             if (c.identity != null) {
                 throw TranslationException.unsupported("Derby cannot add an identity column to an existing table; "
                         + "declare it in CREATE TABLE");
             }
-            return prefix + "ADD COLUMN " + c.text;
+            if (clock == null) return prefix + "ADD COLUMN " + c.text;
+            int precision = SqlTypes.parse(added.getColDataType().toString(), client).length();
+            return prefix + "ADD COLUMN " + c.text + Dialect.THEN + prefix + "ALTER COLUMN " + added.getColumnName()
+                    + " SET DEFAULT " + target.clockDefault(clock, precision);
         }
         if (op == AlterOperation.DROP && change.getColumnName() != null && change.getConstraintName() == null
                 && change.getIndex() == null) {
@@ -618,6 +646,7 @@ final class DdlRenderer {
         List<AlterExpression> changes = alter.getAlterExpressions();
         if (changes == null || changes.size() != 1) return false;
         AlterExpression change = changes.get(0);
+        if (addsClockColumn(alter, client)) return true; // then SET DEFAULT CURRENT_TIMESTAMP
         if (change.getOperation() == AlterOperation.MODIFY || change.getOperation() == AlterOperation.CHANGE) {
             // MySQL's column restated with DEFAULT CURRENT_TIMESTAMP: a column definition, as in CREATE TABLE
             return change.getColDataTypeList() != null && change.getColDataTypeList().size() == 1
@@ -661,6 +690,30 @@ final class DdlRenderer {
                     + "; use the clock of the column's type (CURRENT_TIMESTAMP, CURRENT_DATE or CURRENT_TIME)");
         }
         return target.clockDefault(clock, type.length());
+    }
+
+    /**
+     * {@code at} as a string literal of a column of {@code kind} with {@code precision} fractional digits (at most 6, as
+     * pinned times have): a DEFAULT every engine takes for a DATE, TIME or TIMESTAMP column, as the same value.
+     */
+    static String timeLiteral(java.time.LocalDateTime at, TypeKind kind, int precision) {
+        if (kind == TypeKind.DATE) return "'" + at.toLocalDate() + "'";
+        java.time.LocalTime time = at.toLocalTime().withNano(0);
+        String hms = String.format(Locale.ROOT, "%02d:%02d:%02d", time.getHour(), time.getMinute(), time.getSecond());
+        if (kind == TypeKind.TIME) return "'" + hms + "'";
+        int digits = Math.max(0, Math.min(6, precision));
+        String fraction = digits == 0 ? "" : "." + String.format(Locale.ROOT, "%06d", at.getNano() / 1000).substring(0, digits);
+        return "'" + at.toLocalDate() + " " + hms + fraction + "'";
+    }
+
+    /** Whether {@code alter} adds a column whose DEFAULT reads the clock ({@link #alter}'s {@code addedAt}). */
+    static boolean addsClockColumn(Alter alter, Dialect client) {
+        List<AlterExpression> changes = alter.getAlterExpressions();
+        if (changes == null || changes.size() != 1) return false;
+        AlterExpression change = changes.get(0);
+        return change.getOperation() == AlterOperation.ADD && change.getColDataTypeList() != null
+                && change.getColDataTypeList().size() == 1
+                && ClockDefaults.ofSpecs(change.getColDataTypeList().get(0).getColumnSpecs(), client) != null;
     }
 
     private static final Pattern ALTER_TABLE = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\b.*");

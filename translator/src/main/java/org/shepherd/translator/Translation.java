@@ -81,6 +81,8 @@ public final class Translation {
     private final List<DdlRenderer.IdentityOptions> identityOptions;
     private final Renderer.Pins pins;
     private final SchemaCatalog catalog;
+    /** When an ALTER TABLE adding a column with a clock DEFAULT was translated ({@link Translator#withDdlClock}), or null. */
+    private final java.time.LocalDateTime addedAt;
     /** The column an ALTER TABLE changes, as the catalog knew it at translation ({@link DdlRenderer#alteredColumn}). */
     private final SchemaCatalog.ColumnType alteredColumn;
     /** ALTER TABLE's changes as the client wrote them, for engines of its family ({@link DdlRenderer#alter}), or null. */
@@ -119,6 +121,7 @@ public final class Translation {
         this.catalog = b.catalog;
         this.alteredColumn = b.ast instanceof Alter alter ? DdlRenderer.alteredColumn(alter, b.client, b.catalog) : null;
         this.alterChangesAsWritten = b.alterChangesAsWritten;
+        this.addedAt = b.addedAt;
         this.defaultSchema = b.defaultSchema;
         this.mixedPadding = b.mixedPadding;
         // The client dialect's rendering discovers pinned slots and markers; every later rendering reuses them.
@@ -161,6 +164,8 @@ public final class Translation {
         String alterChangesAsWritten;
         /** The schema a connection of the primary starts in, as stored ({@link Translator#withDefaultSchema}), or null. */
         String defaultSchema;
+        /** When an ALTER TABLE adding a column with a clock DEFAULT was translated, or null. */
+        java.time.LocalDateTime addedAt;
     }
 
     /** For DDL: records its effect on column types in {@code into}. */
@@ -843,7 +848,7 @@ public final class Translation {
         }
         if (ast instanceof Alter) {
             return DdlRenderer.alter((Alter) ast, client, d, alteredColumn,
-                    d.family() == client.family() ? alterChangesAsWritten : null);
+                    d.family() == client.family() ? alterChangesAsWritten : null, addedAt);
         }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;

@@ -93,6 +93,8 @@ public final class Translator {
     private volatile long parseTimeoutMs = PARSE_TIMEOUT_MS_DEFAULT;
     /** Tables a query of the catalog leaves out ({@link #withHiddenTables}). */
     private volatile Set<String> hiddenTables = Set.of();
+    /** The time a column added with a clock DEFAULT gives the rows already there ({@link #withDdlClock}). */
+    private volatile java.util.function.Supplier<java.time.LocalDateTime> ddlClock = java.time.LocalDateTime::now;
 
     /** The default of {@link #withParseTimeoutMs}: far beyond any ordinary statement's few milliseconds. */
     public static final long PARSE_TIMEOUT_MS_DEFAULT = 5_000;
@@ -170,6 +172,17 @@ public final class Translator {
      */
     public Translator withDefaultSchema(String stored) {
         this.defaultSchema = stored == null || stored.isEmpty() ? null : stored;
+        return this;
+    }
+
+    /**
+     * The clock an {@code ALTER TABLE ... ADD COLUMN} with a DEFAULT that reads the clock reads once, at translation, in
+     * the zone pinned values are local to: the rows already there get that time on every replica (each would fill them
+     * with its own), then the column's DEFAULT becomes the clock ({@link DdlRenderer#alter}). The system clock unless set.
+     * Returns this translator.
+     */
+    public Translator withDdlClock(java.util.function.Supplier<java.time.LocalDateTime> clock) {
+        this.ddlClock = clock;
         return this;
     }
 
@@ -386,6 +399,7 @@ public final class Translator {
         if (st instanceof Alter && schema == null) {
             b.alterChangesAsWritten = DdlRenderer.changesAsWritten(stripTerminator(b.clientSql), defaultStored, client);
         }
+        if (st instanceof Alter alter && DdlRenderer.addsClockColumn(alter, client)) b.addedAt = ddlClock.get();
         if (st instanceof Insert insert && insert.getSelect() instanceof Values values) parenthesizeRows(values);
         if (b.kind == StatementKind.WRITE || b.kind == StatementKind.DDL) ClockDefaults.fillIn(st, catalog, client);
         b.readsCatalog = b.kind == StatementKind.READ && readsCatalog(b.clientSql);

@@ -164,7 +164,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 new SchemaCatalog(table -> readPrimaryCatalog(c -> SchemaCatalog.columnsOf(c, table))))
                 .withHiddenTables(ReservedTables.NAMES)
                 .withDefaultSchema(clientEngine.pool().databaseInfoIfKnown().defaultSchema())
-                .withServerVersion(clientEngine.pool().databaseInfoIfKnown().productVersion());
+                .withServerVersion(clientEngine.pool().databaseInfoIfKnown().productVersion())
+                .withDdlClock(this::ddlTime);
         this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
         this.determinism.adoptFrom(this::primarysSequence);
         this.scheduler = new ExecutorScheduler("cbs-core");
@@ -724,6 +725,14 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 wal == null ? -1 : wal.releasedUpTo(), stats.commitWait().p50Ms(), stats.commitWait().p99Ms(),
                 stats.commitLatency().p50Ms(), stats.commitLatency().p99Ms(), stats.commitLatency().maxMs(),
                 core.lastViewChange(), lastComparison);
+    }
+
+    /**
+     * The time the rows already there get from a column added with a clock DEFAULT: the determinism source's, as pinned
+     * values are (read when such an ALTER TABLE is translated).
+     */
+    private java.time.LocalDateTime ddlTime() {
+        return java.time.LocalDateTime.ofInstant(determinism.now(), determinism.zone());
     }
 
     /** The clock of the core's scheduler, for waits outside the core. */
