@@ -676,7 +676,8 @@ class HeterogeneousCbsTest {
     /**
      * A column added with a DEFAULT that reads the clock: the rows already there get one time on every replica (each
      * would fill them with its own), later INSERTs that leave the column out the pinned time, NOT NULL or not, from a
-     * MySQL client over MariaDB, Derby and HSQLDB and from a Derby client over Derby, MariaDB and PostgreSQL.
+     * MySQL client over MariaDB, Derby and HSQLDB and from a Derby client over Derby, MariaDB and PostgreSQL; and MySQL's
+     * ON UPDATE CURRENT_TIMESTAMP in an added column, which each UPDATE then sets on every replica alike.
      */
     @Test
     void aColumnAddedWithAClockDefaultGivesTheRowsThereOneTimeEverywhere() throws Exception {
@@ -694,6 +695,17 @@ class HeterogeneousCbsTest {
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "ev", "id");
+            if (!mysql) return;
+            // MySQL's ON UPDATE in an added column: kept on MariaDB, set by each UPDATE (pinned) elsewhere
+            Workloads.update(s, "ALTER TABLE ev ADD COLUMN changed DATETIME(6) NULL DEFAULT CURRENT_TIMESTAMP(6)"
+                    + " ON UPDATE CURRENT_TIMESTAMP(6)");
+            Workloads.update(s, "UPDATE ev SET name = 'z' WHERE id = 1");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).isEmpty();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "ev", "id");
+            assertThat(firstColumn(s, "SELECT EXTRA FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()"
+                    + " AND TABLE_NAME = 'ev' AND COLUMN_NAME = 'changed'")).singleElement().asString()
+                    .containsIgnoringCase("on update");
         });
     }
 

@@ -72,6 +72,7 @@ public final class DdlSequence {
     private final List<String> indexes = new ArrayList<>();
     private int names;
     private boolean duplicateIndexes;
+    private boolean clockDefaults;
 
     /** A sequence drawn from {@code seed}, written as {@code client} writes SQL, run on {@code target}. */
     public DdlSequence(long seed, Client client, Target target) {
@@ -86,6 +87,15 @@ public final class DdlSequence {
      */
     public DdlSequence withDuplicateIndexes() {
         duplicateIndexes = true;
+        return this;
+    }
+
+    /**
+     * Lets the sequence add DATE columns whose DEFAULT is CURRENT_DATE: each engine alone would fill the rows there with
+     * its own date, so for a target that is a shepherd, which gives them one.
+     */
+    public DdlSequence withClockDefaults() {
+        clockDefaults = true;
         return this;
     }
 
@@ -172,6 +182,7 @@ public final class DdlSequence {
     private void addColumn() throws SQLException {
         Col c = new Col("c" + names++, randomType());
         if (random.nextBoolean()) c.dflt = defaultValue(c);
+        if (clockDefaults && c.type.equals("DATE") && random.nextBoolean()) c.dflt = "CURRENT_DATE";
         c.notNull = c.dflt != null && random.nextBoolean();
         String column = random.nextBoolean() ? "COLUMN " : "";
         // the constraint before the DEFAULT now and then, as MySQL's own tools write it (the standard puts it after)

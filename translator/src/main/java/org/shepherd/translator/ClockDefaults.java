@@ -45,7 +45,8 @@ import org.shepherd.translator.dialect.Dialect.TypeKind;
  * <p>ALTER TABLE ... ADD COLUMN with such a default would fill the existing rows with each replica's own time: the
  * column is added with one time, read at translation, as its DEFAULT, then given the clock ({@link DdlRenderer#alter}).
  * What cannot be rewritten is refused (0A000): an INSERT ... SELECT whose select is not a plain one, a MERGE whose
- * INSERT has no column list, and ADD COLUMN with ON UPDATE. MySQL's REPLACE gets the same treatment as INSERT.
+ * INSERT has no column list, and such a column added among other changes of one ALTER TABLE. MySQL's REPLACE gets the
+ * same treatment as INSERT.
  *
  * <p>MySQL's {@code ON UPDATE CURRENT_TIMESTAMP} likewise: every UPDATE (and ON DUPLICATE KEY UPDATE) that does not set
  * such a column gets {@code column = CURRENT_TIMESTAMP}, pinned. MySQL sets it only when the row's values change; here
@@ -233,16 +234,12 @@ final class ClockDefaults {
         }
     }
 
-    /** ADD COLUMN ... ON UPDATE, and a column with a clock DEFAULT added among other changes, are refused. */
+    /** A column with a clock DEFAULT added among other changes is refused (the rows there would get each one's time). */
     private static void refuseUnpinnableAddedColumns(Alter alter, Dialect client) {
         if (alter.getAlterExpressions() == null) return;
         for (AlterExpression change : alter.getAlterExpressions()) {
             if (change.getOperation() != AlterOperation.ADD || change.getColDataTypeList() == null) continue;
             for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
-                if (onUpdateClause(cd.getColumnSpecs()) != null) {
-                    throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " ... ON UPDATE:"
-                            + " declare ON UPDATE CURRENT_TIMESTAMP in CREATE TABLE, or set the column in each UPDATE");
-                }
                 if (ofSpecs(cd.getColumnSpecs(), client) != null && !DdlRenderer.addsClockColumn(alter, client)) {
                     throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " with a DEFAULT"
                             + " that reads the clock, among other changes: add it in an ALTER TABLE of its own (which gives"

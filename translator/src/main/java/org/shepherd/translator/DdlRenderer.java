@@ -384,8 +384,10 @@ final class DdlRenderer {
             }
             ColumnDefinition added = change.getColDataTypeList().get(0);
             TypeKind clock = ClockDefaults.ofSpecs(added.getColumnSpecs(), client);
-            if (clock != null) {
-                if (addedAt == null) throw new IllegalStateException("no time for the rows of a column added with a clock DEFAULT");
+            if (clock != null && addedAt == null) {
+                throw new IllegalStateException("no time for the rows of a column added with a clock DEFAULT");
+            }
+            if (clock != null || ClockDefaults.onUpdateClause(added.getColumnSpecs()) != null) {
                 // nothing else in it may be evaluated per replica (the text keeps a clock: SqlText's last pass is skipped)
                 SqlText.refuseEvaluatedPerReplica(column(added, client, target, IdentityOptions.DEFAULT, false, null).text,
                         target.backslashEscapesInStrings());
@@ -647,6 +649,11 @@ final class DdlRenderer {
         if (changes == null || changes.size() != 1) return false;
         AlterExpression change = changes.get(0);
         if (addsClockColumn(alter, client)) return true; // then SET DEFAULT CURRENT_TIMESTAMP
+        if (change.getOperation() == AlterOperation.ADD && change.getColDataTypeList() != null
+                && change.getColDataTypeList().size() == 1
+                && ClockDefaults.onUpdateClause(change.getColDataTypeList().get(0).getColumnSpecs()) != null) {
+            return true; // MySQL's ON UPDATE CURRENT_TIMESTAMP, kept on MySQL (UPDATEs set the column elsewhere)
+        }
         if (change.getOperation() == AlterOperation.MODIFY || change.getOperation() == AlterOperation.CHANGE) {
             // MySQL's column restated with DEFAULT CURRENT_TIMESTAMP: a column definition, as in CREATE TABLE
             return change.getColDataTypeList() != null && change.getColDataTypeList().size() == 1
