@@ -58,6 +58,8 @@ public final class ReplicaManager<S> {
     private long txlogTruncatedThrough = -1;
     /** Restored: waiting for the operator to install the copy before it is probed. */
     private boolean awaitingCopy;
+    /** Its copy was installed ({@link #copied}) and it has not answered yet. */
+    private boolean copiedNotReached;
     private long txlogNextTruncation;
     private boolean truncatingTxlog;
 
@@ -177,6 +179,7 @@ public final class ReplicaManager<S> {
     /** Reached again, its log holding {@code present} (barriers above the cursor): replays the others. */
     public void startRecovery(long[] present) {
         phase = Phase.RECOVERING;
+        copiedNotReached = false;
         expectedUpToCursor = -1;
         probeFailures = 0;
         java.util.Set<Long> have = new java.util.HashSet<>();
@@ -225,6 +228,7 @@ public final class ReplicaManager<S> {
         expectedUpToCursor = expected;
         replayAttempt = REPLAY_ATTEMPT_FIRST;
         awaitingCopy = true;
+        copiedNotReached = false;
     }
 
     /** Whether it waits for the operator to install its copy ({@link #restored}). */
@@ -232,15 +236,27 @@ public final class ReplicaManager<S> {
         return awaitingCopy && phase == Phase.DOWN;
     }
 
-    /** The operator installed its copy: it may be probed. */
+    /**
+     * The operator installed its copy: it may be probed. Again while it has not answered yet (the copy was installed
+     * elsewhere, or named wrong): a probe already under way is then ignored.
+     */
     public void copied(String reason) {
         awaitingCopy = false;
+        copiedNotReached = true;
         downReason = reason;
+        epoch++;
+        probeFailures = 0;
+    }
+
+    /** Whether its copy was installed ({@link #copied}) and it has not answered since. */
+    public boolean copiedNotReached() {
+        return copiedNotReached && phase == Phase.DOWN;
     }
 
     /** It can no longer catch up by replay. */
     public void markLost(String reason) {
         phase = Phase.LOST;
+        copiedNotReached = false;
         downReason = reason;
         replayFromLog.clear();
         readingLog = false;

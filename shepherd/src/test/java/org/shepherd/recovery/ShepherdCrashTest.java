@@ -298,6 +298,10 @@ class ShepherdCrashTest {
             assertRestoreCopiedRefused(admin, "F0000", "replica.r3.urll");
             assertThat(replicaState(admin, "r3")).startsWith("down: restoring: waiting for a copy");
 
+            // a place where nothing answers: taken (it is probed there), and mended by naming the right one
+            String nowhere = "jdbc:derby://127.0.0.1:" + DatabaseServer.freePort() + "/shepherd";
+            Files.writeString(config, configured.replace(r3Line, "replica.r3.url=" + nowhere));
+            assertThat(restore(admin, "r3", true)).startsWith("down: restored at its new location " + nowhere);
             Files.writeString(config, configured.replace(r3Line, "replica.r3.url=" + elsewhere.jdbcUrl()));
             assertThat(restore(admin, "r3", true)).startsWith("down: restored at its new location " + elsewhere.jdbcUrl());
             awaitUp(admin, "r3");

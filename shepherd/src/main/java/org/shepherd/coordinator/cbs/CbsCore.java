@@ -1323,7 +1323,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * Second step: the operator installed the copy on replica {@code name} ({@link #restore} came first). It is probed
      * now; when it answers it must hold as many barriers up to the pinned floor as the primary did (else it is lost
      * again: the copy was older), then it replays what it lacks after the floor (barriers the copy already holds are
-     * skipped) and serves again.
+     * skipped) and serves again. It may be taken again until the replica answers (the copy's place named wrong, then
+     * mended).
      */
     public void restoreCopied(String name, java.util.function.Consumer<SQLException> done) {
         restoreCopied(name, null, done);
@@ -1337,7 +1338,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     public void restoreCopied(String name, Move move, java.util.function.Consumer<SQLException> done) {
         ReplicaManager<S> r = replicaNamed(name, done);
         if (r == null) return;
-        if (!r.awaitingCopy()) {
+        if (!r.awaitingCopy() && !r.copiedNotReached()) {
             done.accept(new SQLException("replica " + name + " is not waiting for its copy (" + r.phase().name()
                     .toLowerCase(java.util.Locale.ROOT) + "): run `shepherd restore " + name + "` first, then copy", "55000"));
             return;
