@@ -590,7 +590,7 @@ public class ShepherdConnection extends AbstractUnsupportedConnection {
 
     /**
      * For tools: one row per replica (replica, role, state, last_committed_barrier, lag_barriers, pool_size,
-     * reruns, divergences).
+     * reruns, divergences, location).
      */
     public ResultSet adminStatus() throws SQLException {
         return adminQuery("shepherd.status");

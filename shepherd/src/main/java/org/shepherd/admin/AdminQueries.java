@@ -105,7 +105,7 @@ public final class AdminQueries {
         List<Object[]> rows = new ArrayList<>();
         for (AdminView.ReplicaRow r : replicas) {
             rows.add(new Object[] {r.replica(), r.role(), r.state(), r.lastCommittedBarrier(), r.lagBarriers(),
-                (long) r.poolSize(), r.reruns(), r.divergences()});
+                (long) r.poolSize(), r.reruns(), r.divergences(), r.location()});
         }
         return rows;
     }
@@ -129,7 +129,7 @@ public final class AdminQueries {
 
     static List<ColumnInfo> statusColumns() {
         return List.of(text("replica"), text("role"), text("state"), number("last_committed_barrier"),
-                number("lag_barriers"), number("pool_size"), number("reruns"), number("divergences"));
+                number("lag_barriers"), number("pool_size"), number("reruns"), number("divergences"), text("location"));
     }
 
     static List<ColumnInfo> divergenceColumns() {

@@ -90,8 +90,10 @@ public interface AdminView {
      * @param reruns transactions this replica rolled back and ran again since start (it was a deadlock victim, or a
      *     committed transaction's statement waited there too long and the transactions in its way were restarted)
      * @param divergences retained divergence reports naming this replica
+     * @param location where the shepherd reaches it: its JDBC URL, a password written in it masked (it changes when the
+     *     replica is restored elsewhere)
      */
     record ReplicaRow(String replica, String role, String state, long lastCommittedBarrier, long lagBarriers, int poolSize,
-            long reruns, long divergences) {
+            long reruns, long divergences, String location) {
     }
 }

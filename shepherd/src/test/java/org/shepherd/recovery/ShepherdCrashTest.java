@@ -305,6 +305,7 @@ class ShepherdCrashTest {
             Files.writeString(config, configured.replace(r3Line, "replica.r3.url=" + elsewhere.jdbcUrl()));
             assertThat(restore(admin, "r3", true)).startsWith("down: restored at its new location " + elsewhere.jdbcUrl());
             awaitUp(admin, "r3");
+            assertThat(replicaColumn(admin, "r3", "location")).isEqualTo(elsewhere.jdbcUrl());
             s.executeUpdate("UPDATE acct SET balance = balance + 1000 WHERE id = 1");
         }
         awaitRows(elsewhere, "1=1111.00", "2=300.00");
@@ -333,9 +334,15 @@ class ShepherdCrashTest {
     }
 
     private static String replicaState(org.shepherd.jdbc.ShepherdConnection admin, String replica) throws SQLException {
+        return replicaColumn(admin, replica, "state");
+    }
+
+    /** Column {@code column} of {@code replica}'s row of {@code shepherd status}. */
+    private static String replicaColumn(org.shepherd.jdbc.ShepherdConnection admin, String replica, String column)
+            throws SQLException {
         try (ResultSet rs = admin.adminStatus()) {
             while (rs.next()) {
-                if (rs.getString("replica").equals(replica)) return rs.getString("state");
+                if (rs.getString("replica").equals(replica)) return rs.getString(column);
             }
         }
         throw new AssertionError("no replica " + replica + " in the status");

@@ -745,12 +745,14 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         Map<String, Long> divergent = new HashMap<>();
         for (Divergence d : divergences.snapshot()) divergent.merge(d.replica(), 1L, Long::sum);
         long barrier = currentBarrier();
+        Map<String, String> locations = new HashMap<>();
+        for (JdbcReplicaEndpoint e : endpoints) locations.put(e.name(), e.pool().spec().location());
         List<ReplicaRow> rows = new ArrayList<>();
         for (CbsCore.ReplicaStatus r : replicaStatus()) {
             String state = r.state();
             long lag = Math.max(0, barrier - 1 - r.lastCommittedBarrier());
             rows.add(new ReplicaRow(r.name(), r.primary() ? "primary" : "secondary", state, r.lastCommittedBarrier(), lag,
-                    r.transactionsInPool(), r.reruns(), divergent.getOrDefault(r.name(), 0L)));
+                    r.transactionsInPool(), r.reruns(), divergent.getOrDefault(r.name(), 0L), locations.get(r.name())));
         }
         return rows;
     }

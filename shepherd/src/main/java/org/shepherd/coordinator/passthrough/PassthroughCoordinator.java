@@ -89,7 +89,8 @@ public final class PassthroughCoordinator implements Coordinator, AdminView {
 
     @Override
     public List<ReplicaRow> statusRows() {
-        return List.of(new ReplicaRow(replica.spec().name(), "primary", closed ? "down: shutting down" : "up", -1, 0, 0, 0, 0));
+        return List.of(new ReplicaRow(replica.spec().name(), "primary", closed ? "down: shutting down" : "up", -1, 0, 0, 0, 0,
+                replica.spec().location()));
     }
 
     @Override
