@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 /** {@code shepherd status}: the view and each replica's state, read from the shepherd over the driver. */
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Show the view (mode, f, barrier, primary) and each replica's role, state, last committed barrier, "
-            + "lag, pool size, re-runs and divergence count.",
+            + "lag, pool size, re-runs, divergence count and location (its JDBC URL).",
             "Without --url it asks the embedded default started by `shepherd serve` in the same directory."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:status printed", "1:the shepherd could not be reached or failed to answer", "2:bad usage"})
