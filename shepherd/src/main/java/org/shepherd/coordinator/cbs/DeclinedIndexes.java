@@ -54,6 +54,12 @@ final class DeclinedIndexes {
         String[] index = qualified(c, m.group(1), d);
         String[] table = qualified(c, m.group(2), d);
         if (index == null || table == null) return;
+        if (!exists(c)) {
+            // a replica the shepherd reached only after its start, which made the table on the others
+            try (java.sql.Statement create = c.createStatement()) {
+                create.execute("CREATE TABLE " + TABLE + " (" + COLUMNS + ")");
+            }
+        }
         try (PreparedStatement del = c.prepareStatement(DELETE_ONE);
                 PreparedStatement ins = c.prepareStatement("INSERT INTO " + TABLE + " VALUES (?, ?, ?, ?)")) {
             del.setString(1, index[0]);
@@ -76,7 +82,7 @@ final class DeclinedIndexes {
         Matcher m = DROP.matcher(sql);
         if (!m.matches()) return false;
         String[] index = qualified(c, m.group(1), d);
-        if (index == null) return false;
+        if (index == null || !exists(c)) return false;
         try (PreparedStatement del = c.prepareStatement(DELETE_ONE)) {
             del.setString(1, index[0]);
             del.setString(2, index[1]);
@@ -89,7 +95,7 @@ final class DeclinedIndexes {
      * a record names a table that is there and a DROP INDEX of a name Derby never made anywhere still fails.
      */
     static void afterDdl(Connection c, Dialect d, String sql) throws SQLException {
-        if (!applies(d)) return;
+        if (!applies(d) || !RENAME_TABLE.matcher(sql).matches() && !DROP_TABLE.matcher(sql).matches() || !exists(c)) return;
         Matcher m = RENAME_TABLE.matcher(sql);
         if (m.matches()) {
             String[] from = qualified(c, m.group(1), d);
@@ -112,6 +118,20 @@ final class DeclinedIndexes {
             ps.setString(1, table[0]);
             ps.setString(2, table[1]);
             ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Whether {@link #TABLE} is there, in the connection's default schema (made at start-up; a replica first reached
+     * later, from before this table, may lack it: it then declined nothing yet).
+     */
+    private static boolean exists(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM SYS.SYSTABLES t JOIN SYS.SYSSCHEMAS s ON t.SCHEMAID"
+                + " = s.SCHEMAID WHERE t.TABLENAME = ? AND s.SCHEMANAME = CURRENT SCHEMA")) {
+            ps.setString(1, TABLE.toUpperCase(java.util.Locale.ROOT));
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
         }
     }
 
