@@ -236,11 +236,11 @@ final class ClockDefaults {
 
     /** A column with a clock DEFAULT added among other changes is refused (the rows there would get each one's time). */
     private static void refuseUnpinnableAddedColumns(Alter alter, Dialect client) {
-        if (alter.getAlterExpressions() == null) return;
+        if (alter.getAlterExpressions() == null || DdlRenderer.addsClockColumn(alter, client)) return;
         for (AlterExpression change : alter.getAlterExpressions()) {
             if (change.getOperation() != AlterOperation.ADD || change.getColDataTypeList() == null) continue;
             for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
-                if (ofSpecs(cd.getColumnSpecs(), client) != null && !DdlRenderer.addsClockColumn(alter, client)) {
+                if (ofSpecs(cd.getColumnSpecs(), client) != null) {
                     throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " with a DEFAULT"
                             + " that reads the clock, among other changes: add it in an ALTER TABLE of its own (which gives"
                             + " the rows already there one time on every replica)");

@@ -648,11 +648,11 @@ final class DdlRenderer {
         List<AlterExpression> changes = alter.getAlterExpressions();
         if (changes == null || changes.size() != 1) return false;
         AlterExpression change = changes.get(0);
-        if (addsClockColumn(alter, client)) return true; // then SET DEFAULT CURRENT_TIMESTAMP
-        if (change.getOperation() == AlterOperation.ADD && change.getColDataTypeList() != null
-                && change.getColDataTypeList().size() == 1
-                && ClockDefaults.onUpdateClause(change.getColDataTypeList().get(0).getColumnSpecs()) != null) {
-            return true; // MySQL's ON UPDATE CURRENT_TIMESTAMP, kept on MySQL (UPDATEs set the column elsewhere)
+        ColumnDefinition added = onlyAddedColumn(alter);
+        if (added != null) {
+            // then SET DEFAULT CURRENT_TIMESTAMP; or MySQL's ON UPDATE CURRENT_TIMESTAMP, kept on MySQL
+            return ClockDefaults.ofSpecs(added.getColumnSpecs(), client) != null
+                    || ClockDefaults.onUpdateClause(added.getColumnSpecs()) != null;
         }
         if (change.getOperation() == AlterOperation.MODIFY || change.getOperation() == AlterOperation.CHANGE) {
             // MySQL's column restated with DEFAULT CURRENT_TIMESTAMP: a column definition, as in CREATE TABLE
@@ -713,14 +713,19 @@ final class DdlRenderer {
         return "'" + at.toLocalDate() + " " + hms + fraction + "'";
     }
 
-    /** Whether {@code alter} adds a column whose DEFAULT reads the clock ({@link #alter}'s {@code addedAt}). */
-    static boolean addsClockColumn(Alter alter, Dialect client) {
+    /** The column {@code alter} adds when that is all it does ({@code ALTER TABLE t ADD [COLUMN] c ...}), else null. */
+    private static ColumnDefinition onlyAddedColumn(Alter alter) {
         List<AlterExpression> changes = alter.getAlterExpressions();
-        if (changes == null || changes.size() != 1) return false;
+        if (changes == null || changes.size() != 1) return null;
         AlterExpression change = changes.get(0);
         return change.getOperation() == AlterOperation.ADD && change.getColDataTypeList() != null
-                && change.getColDataTypeList().size() == 1
-                && ClockDefaults.ofSpecs(change.getColDataTypeList().get(0).getColumnSpecs(), client) != null;
+                && change.getColDataTypeList().size() == 1 ? change.getColDataTypeList().get(0) : null;
+    }
+
+    /** Whether {@code alter} adds a column whose DEFAULT reads the clock ({@link #alter}'s {@code addedAt}). */
+    static boolean addsClockColumn(Alter alter, Dialect client) {
+        ColumnDefinition added = onlyAddedColumn(alter);
+        return added != null && ClockDefaults.ofSpecs(added.getColumnSpecs(), client) != null;
     }
 
     private static final Pattern ALTER_TABLE = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\b.*");

@@ -31,12 +31,14 @@ final class DeclinedIndexes {
     private static final String DUPLICATE_INDEX = "01504";
     /** Derby's error: "Index 'I2' does not exist". */
     private static final String NO_SUCH_INDEX = "42X65";
-    private static final Pattern CREATE = Pattern.compile("\\s*CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+(\\S+)\\s+ON\\s+([^(]+?)\\s*\\(.*",
-            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
-    private static final Pattern DROP = Pattern.compile("\\s*DROP\\s+INDEX\\s+(\\S+)\\s*", Pattern.CASE_INSENSITIVE);
-    private static final Pattern DROP_TABLE = Pattern.compile("\\s*DROP\\s+TABLE\\s+(\\S+)\\s*", Pattern.CASE_INSENSITIVE);
-    private static final Pattern RENAME_TABLE = Pattern.compile("\\s*RENAME\\s+TABLE\\s+(\\S+)\\s+TO\\s+(\\S+)\\s*",
-            Pattern.CASE_INSENSITIVE);
+    /** A name, qualified or not, as the rendering writes it. */
+    private static final String QNAME = "(" + RestatedColumn.NAME + "(?:\\." + RestatedColumn.NAME + ")?)";
+    private static final Pattern CREATE = Pattern.compile("(?is)\\s*CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+" + QNAME + "\\s+ON\\s+"
+            + QNAME + "\\s*\\(.*");
+    private static final Pattern DROP = Pattern.compile("(?i)\\s*DROP\\s+INDEX\\s+" + QNAME + "\\s*");
+    private static final Pattern DROP_TABLE = Pattern.compile("(?i)\\s*DROP\\s+TABLE\\s+" + QNAME + "\\s*");
+    private static final Pattern RENAME_TABLE = Pattern.compile("(?i)\\s*RENAME\\s+TABLE\\s+" + QNAME + "\\s+TO\\s+"
+            + QNAME + "\\s*");
 
     private DeclinedIndexes() {
     }

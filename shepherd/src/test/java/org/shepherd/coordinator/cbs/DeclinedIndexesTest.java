@@ -38,6 +38,11 @@ class DeclinedIndexesTest {
             assertThat(DeclinedIndexes.droppedDeclined(c, Dialect.DERBY, "DROP INDEX ix_a", declined)).isTrue();
             assertThat(DeclinedIndexes.droppedDeclined(c, Dialect.DERBY, "DROP INDEX ix_a", declined))
                     .as("dropped once: a second DROP INDEX fails as anywhere").isFalse();
+            // a quoted name, with a space, qualified
+            s.execute("CREATE INDEX \"ix b\" ON APP.u (a)");
+            DeclinedIndexes.recordIfDeclined(c, Dialect.DERBY, "CREATE INDEX \"ix b\" ON APP.u (a)", JdbcExecution.warnings(s));
+            SQLException quoted = dropFails(s, "DROP INDEX APP.\"ix b\"");
+            assertThat(DeclinedIndexes.droppedDeclined(c, Dialect.DERBY, "DROP INDEX APP.\"ix b\"", quoted)).isTrue();
             s.execute("DROP TABLE u");
         } finally {
             try {
