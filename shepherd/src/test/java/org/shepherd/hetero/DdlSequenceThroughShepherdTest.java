@@ -83,7 +83,7 @@ class DdlSequenceThroughShepherdTest {
                 public long count(String sql) throws SQLException {
                     return Workloads.number(Workloads.query(s, sql).get(0)[0]);
                 }
-            }).withDuplicateIndexes().withClockDefaults();
+            }).withDuplicateIndexes().withClockDefaults().withSeveralChanges();
             try {
                 sequence.run(STEPS, (table, rows) -> {
                     assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();

@@ -708,6 +708,37 @@ class HeterogeneousCbsTest {
         });
     }
 
+    /**
+     * An ALTER TABLE of several changes (as Liquibase writes one for MySQL): as written on MariaDB, all or none; one
+     * statement per change on Derby, HSQLDB and PostgreSQL, in an order in which each can run (the old constraint and
+     * column dropped first, the columns added before the constraint on them), a column added with a clock DEFAULT giving
+     * the rows there one time everywhere. ALTER TABLE IF EXISTS of a table that is not there is done on every engine,
+     * also where its IF EXISTS is emulated (the first of its statements finds no table).
+     */
+    @Test
+    void severalChangesOfOneAlterTableRunOneByOneWhereTheEngineTakesOne() throws Exception {
+        eachSet(List.of(MARIADB_DERBY_HSQLDB, List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.POSTGRESQL)),
+                (replicas, mysql, c, s) -> {
+            Workloads.update(s, "CREATE TABLE kid (id INT PRIMARY KEY, name VARCHAR(10), s INT, mom INT,"
+                    + " CONSTRAINT uq_old UNIQUE (mom))");
+            Workloads.update(s, "INSERT INTO kid (id, name, s, mom) VALUES (1, 'a', 1, 1), (2, 'b', 2, 2)");
+            Workloads.update(s, "ALTER TABLE kid ADD CONSTRAINT uq_new UNIQUE (age, mom), DROP COLUMN s,"
+                    + (mysql ? " MODIFY name VARCHAR(40) NOT NULL," : " ALTER COLUMN name SET DATA TYPE VARCHAR(40),")
+                    + " ADD COLUMN age INT NOT NULL DEFAULT 7, DROP CONSTRAINT uq_old,"
+                    + (mysql ? " ADD COLUMN created DATETIME(6) DEFAULT CURRENT_TIMESTAMP(6)"
+                            : " ADD COLUMN created TIMESTAMP DEFAULT CURRENT_TIMESTAMP"));
+            Workloads.update(s, "INSERT INTO kid (id, name, mom) VALUES (3, 'a name of 20 chars.', 3)");
+            assertThat(firstColumn(s, "SELECT age FROM kid ORDER BY id")).containsExactly("7", "7", "7");
+            assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO kid (id, name, age, mom) VALUES (4, 'd', 7, 2)"))
+                    .as("the new constraint").isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).startsWith("23"));
+            Workloads.update(s, "ALTER TABLE IF EXISTS no_such_table ADD COLUMN a INT, ADD COLUMN b INT");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "kid", "id");
+        });
+    }
+
     /** What a test runs on each replica set: its primary first, whether that is MariaDB (the client writes MySQL). */
     @FunctionalInterface
     private interface OnSet {

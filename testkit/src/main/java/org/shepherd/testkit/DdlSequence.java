@@ -13,7 +13,8 @@ import java.util.TreeSet;
  * then steps that mix DML (INSERT, some with a taken key, a NULL or a string one character too long; UPDATE; DELETE)
  * with every column and table change the shepherd's translator renders (ADD/DROP COLUMN with defaults, RENAME COLUMN
  * and TABLE in the client's spellings, SET/DROP DEFAULT, SET/DROP NOT NULL, a VARCHAR widened, MySQL's MODIFY and
- * CHANGE, CREATE/DROP INDEX). It keeps a picture of the table (its name, columns, keys, indexes) from the steps its
+ * CHANGE, CREATE/DROP INDEX; with {@link #withSeveralChanges()} several of them in one ALTER TABLE). It keeps a
+ * picture of the table (its name, columns, keys, indexes) from the steps its
  * {@link Target} says were done, so that each next step is written against the table as it should be; a target that
  * runs the steps on several engines (or through a shepherd) checks that they agree. Steps a difference between engines
  * would make unsafe are not written: an index of columns already indexed (Derby makes none; unless
@@ -73,6 +74,7 @@ public final class DdlSequence {
     private int names;
     private boolean duplicateIndexes;
     private boolean clockDefaults;
+    private boolean severalChanges;
 
     /** A sequence drawn from {@code seed}, written as {@code client} writes SQL, run on {@code target}. */
     public DdlSequence(long seed, Client client, Target target) {
@@ -96,6 +98,16 @@ public final class DdlSequence {
      */
     public DdlSequence withClockDefaults() {
         clockDefaults = true;
+        return this;
+    }
+
+    /**
+     * Lets the sequence make several changes in one ALTER TABLE (columns added, one dropped, a default set or dropped,
+     * MySQL's MODIFY), each of another column, as MySQL's and PostgreSQL's clients write them: for a target that runs
+     * them one by one where the engine takes one change per statement.
+     */
+    public DdlSequence withSeveralChanges() {
+        severalChanges = true;
         return this;
     }
 
@@ -180,7 +192,16 @@ public final class DdlSequence {
     }
 
     private void addColumn() throws SQLException {
+        if (severalChanges && random.nextInt(3) == 0) {
+            severalChanges();
+            return;
+        }
         Col c = new Col("c" + names++, randomType());
+        step("ALTER TABLE " + table + " " + added(c), () -> cols.add(c));
+    }
+
+    /** {@code ADD [COLUMN] c type [DEFAULT v] [NOT NULL]} of a new column {@code c} drawn here. */
+    private String added(Col c) {
         if (random.nextBoolean()) c.dflt = defaultValue(c);
         if (clockDefaults && c.type.equals("DATE") && random.nextBoolean()) c.dflt = "CURRENT_DATE";
         c.notNull = c.dflt != null && random.nextBoolean();
@@ -188,7 +209,44 @@ public final class DdlSequence {
         // the constraint before the DEFAULT now and then, as MySQL's own tools write it (the standard puts it after)
         String definition = c.notNull && random.nextBoolean() ? " NOT NULL DEFAULT " + c.dflt
                 : (c.dflt != null ? " DEFAULT " + c.dflt : "") + (c.notNull ? " NOT NULL" : "");
-        step("ALTER TABLE " + table + " ADD " + column + c.name + " " + typeName(c) + definition, () -> cols.add(c));
+        return "ADD " + column + c.name + " " + typeName(c) + definition;
+    }
+
+    /** One ALTER TABLE of several changes, each of another column, in a random order ({@link #withSeveralChanges}). */
+    private void severalChanges() throws SQLException {
+        List<String> clauses = new ArrayList<>();
+        List<Change> changes = new ArrayList<>();
+        List<Col> untouched = new ArrayList<>(cols);
+        for (int i = 0, n = 1 + random.nextInt(2); i < n; i++) {
+            Col c = new Col("c" + names++, randomType());
+            clauses.add(added(c));
+            changes.add(() -> cols.add(c));
+        }
+        List<Col> droppable = untouched.stream().filter(c -> !c.indexed).toList();
+        if (droppable.size() >= 2 && random.nextBoolean()) {
+            Col c = pick(droppable);
+            untouched.remove(c);
+            clauses.add("DROP COLUMN " + c.name);
+            changes.add(() -> cols.remove(c));
+        }
+        if (!untouched.isEmpty() && random.nextBoolean()) {
+            Col c = untouched.remove(random.nextInt(untouched.size()));
+            String v = random.nextBoolean() ? defaultValue(c) : null;
+            clauses.add("ALTER COLUMN " + c.name + (v != null ? " SET DEFAULT " + v : " DROP DEFAULT"));
+            changes.add(() -> c.dflt = v);
+        }
+        if (client == Client.MYSQL && !untouched.isEmpty() && random.nextBoolean()) {
+            Col c = untouched.remove(random.nextInt(untouched.size()));
+            boolean notNull = random.nextBoolean() && !holdsNull(c);
+            String dflt = random.nextBoolean() ? defaultValue(c) : null;
+            clauses.add("MODIFY " + c.name + " " + typeName(c) + (notNull ? " NOT NULL" : "") + (dflt != null ? " DEFAULT " + dflt : ""));
+            changes.add(() -> {
+                c.notNull = notNull;
+                c.dflt = dflt;
+            });
+        }
+        java.util.Collections.shuffle(clauses, random); // each of another column: the picture does not depend on the order
+        step("ALTER TABLE " + table + " " + String.join(", ", clauses), () -> changes.forEach(Change::apply));
     }
 
     private void dropColumn() throws SQLException {

@@ -14,9 +14,6 @@ import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
-import net.sf.jsqlparser.statement.alter.Alter;
-import net.sf.jsqlparser.statement.alter.AlterExpression;
-import net.sf.jsqlparser.statement.alter.AlterOperation;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.merge.Merge;
 import net.sf.jsqlparser.statement.merge.MergeInsert;
@@ -43,10 +40,10 @@ import org.shepherd.translator.dialect.Dialect.TypeKind;
  * learns them again from the primary's metadata after a restart.
  *
  * <p>ALTER TABLE ... ADD COLUMN with such a default would fill the existing rows with each replica's own time: the
- * column is added with one time, read at translation, as its DEFAULT, then given the clock ({@link DdlRenderer#alter}).
- * What cannot be rewritten is refused (0A000): an INSERT ... SELECT whose select is not a plain one, a MERGE whose
- * INSERT has no column list, and such a column added among other changes of one ALTER TABLE. MySQL's REPLACE gets the
- * same treatment as INSERT.
+ * column is added with one time, read at translation, as its DEFAULT, then given the clock ({@link DdlRenderer#alter});
+ * among other changes of one ALTER TABLE, every engine runs them one by one ({@link DdlRenderer#changes}). What cannot be
+ * rewritten is refused (0A000): an INSERT ... SELECT whose select is not a plain one and a MERGE whose INSERT has no
+ * column list. MySQL's REPLACE gets the same treatment as INSERT.
  *
  * <p>MySQL's {@code ON UPDATE CURRENT_TIMESTAMP} likewise: every UPDATE (and ON DUPLICATE KEY UPDATE) that does not set
  * such a column gets {@code column = CURRENT_TIMESTAMP}, pinned. MySQL sets it only when the row's values change; here
@@ -161,9 +158,7 @@ final class ClockDefaults {
      * (a table it does not know is left as written).
      */
     static void fillIn(Statement st, SchemaCatalog catalog, Dialect client) {
-        if (st instanceof Alter alter) {
-            refuseUnpinnableAddedColumns(alter, client);
-        } else if (st instanceof Insert insert) {
+        if (st instanceof Insert insert) {
             if (insert.getDuplicateUpdateSets() != null && !insert.getDuplicateUpdateSets().isEmpty()) {
                 // MySQL's ON DUPLICATE KEY UPDATE updates the row that was there: its ON UPDATE columns as an UPDATE's
                 setOnUpdate(insert.getDuplicateUpdateSets(), onUpdateClocks(catalog, insert.getTable().getFullyQualifiedName()));
@@ -230,21 +225,6 @@ final class ClockDefaults {
                 throw TranslationException.unsupported("An UPDATE that joins tables leaves column " + clock.column() + " of "
                         + update.getTable().getName() + " (ON UPDATE CURRENT_TIMESTAMP) to each replica's clock; set it in the"
                         + " statement (SET " + clock.column() + " = CURRENT_TIMESTAMP, which Shepherd pins)");
-            }
-        }
-    }
-
-    /** A column with a clock DEFAULT added among other changes is refused (the rows there would get each one's time). */
-    private static void refuseUnpinnableAddedColumns(Alter alter, Dialect client) {
-        if (alter.getAlterExpressions() == null || DdlRenderer.addsClockColumn(alter, client)) return;
-        for (AlterExpression change : alter.getAlterExpressions()) {
-            if (change.getOperation() != AlterOperation.ADD || change.getColDataTypeList() == null) continue;
-            for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
-                if (ofSpecs(cd.getColumnSpecs(), client) != null) {
-                    throw TranslationException.unsupported("ALTER TABLE ... ADD COLUMN " + cd.getColumnName() + " with a DEFAULT"
-                            + " that reads the clock, among other changes: add it in an ALTER TABLE of its own (which gives"
-                            + " the rows already there one time on every replica)");
-                }
             }
         }
     }

@@ -1,9 +1,11 @@
 package org.shepherd.translator;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -347,14 +349,15 @@ final class DdlRenderer {
     }
 
     /**
-     * ALTER TABLE with one change: ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP CONSTRAINT, ADD PRIMARY KEY,
-     * RENAME TO, RENAME COLUMN, a column's ALTER ({@link #alterColumn}), and MySQL's MODIFY and CHANGE (on other engines
-     * a statement per part, {@link #restatedElsewhere}). {@code ALTER TABLE IF EXISTS} and {@code DROP COLUMN/CONSTRAINT IF
-     * EXISTS} keep the clause where the target has it and are emulated elsewhere ({@link Translation#existenceCheckEmulated}).
+     * ALTER TABLE with one change (several: {@link #changes}): ADD [COLUMN] definition, DROP [COLUMN] name, ADD/DROP
+     * CONSTRAINT, ADD PRIMARY KEY, RENAME TO, RENAME COLUMN, a column's ALTER ({@link #alterColumn}), and MySQL's MODIFY
+     * and CHANGE (on other engines a statement per part, {@link #restatedElsewhere}). {@code ALTER TABLE IF EXISTS} and
+     * {@code DROP COLUMN/CONSTRAINT IF EXISTS} keep the clause where the target has it and are emulated elsewhere
+     * ({@link Translation#existenceCheckEmulated}).
      * {@code altered} is the column the change concerns as the catalog knew it at translation, or null. Anything else
      * (several changes, an engine's own clauses: ENGINE, COMMENT, ADD INDEX, ALGORITHM ...) goes to an engine of the
      * client's family as the client wrote it, {@code asWritten} ({@link #changesAsWritten}), and is refused elsewhere;
-     * {@code asWritten} null: refused everywhere.
+     * {@code asWritten} null: refused everywhere (several changes: an IllegalStateException, they come one by one).
      */
     static String alter(Alter alter, Dialect client, Dialect target, SchemaCatalog.ColumnType altered, String asWritten) {
         return alter(alter, client, target, altered, asWritten, null);
@@ -371,17 +374,16 @@ final class DdlRenderer {
         String ifExists = target.supportsAlterIfExists() ? "IF EXISTS " : "";
         String prefix = "ALTER TABLE " + (alter.isUseTableIfExists() ? ifExists : "") + alter.getTable().getFullyQualifiedName()
                 + " ";
-        if (changes == null || changes.size() != 1) {
+        if (!oneChange(changes)) {
+            // several changes: to an engine that takes them (Translation renders them one by one for the others)
             if (asWritten != null) return prefix + asWritten;
-            throw TranslationException.unsupported("Derby and Db2 take one change per ALTER TABLE; split the statement");
+            if (changes == null || changes.isEmpty()) throw TranslationException.unsupported("ALTER TABLE without a change");
+            throw new IllegalStateException("several changes of one ALTER TABLE: render them one by one");
         }
         AlterExpression change = changes.get(0);
         String dropIfExists = change.isUsingIfExists() ? ifExists : "";
         AlterOperation op = change.getOperation();
         if (op == AlterOperation.ADD && change.getColDataTypeList() != null) {
-            if (change.getColDataTypeList().size() != 1) {
-                throw TranslationException.unsupported("Add one column per ALTER TABLE");
-            }
             ColumnDefinition added = change.getColDataTypeList().get(0);
             TypeKind clock = ClockDefaults.ofSpecs(added.getColumnSpecs(), client);
             if (clock != null && addedAt == null) {
@@ -445,6 +447,90 @@ final class DdlRenderer {
         throw TranslationException.unsupported("ALTER TABLE ... " + change + " is not translated across engines; supported: "
                 + "ADD [COLUMN], DROP [COLUMN], ADD CONSTRAINT, ADD PRIMARY KEY, DROP CONSTRAINT, RENAME TO u, "
                 + COLUMN_CHANGES);
+    }
+
+    /**
+     * The changes of {@code alter} as ALTER TABLEs of one change each (several changes, MySQL's {@code ADD (a INT, b INT)}),
+     * for an engine that takes one per statement or a client of another dialect family: in the order in which each can
+     * run after the ones before it, as the one statement would: constraints dropped, columns dropped, columns changed,
+     * columns added, constraints and keys added, each kind in the order written. Each keeps the table's IF EXISTS. One
+     * change: {@code alter} alone. Refused (0A000): RENAME TO among other changes, and a column that two changes name
+     * (their order would matter).
+     */
+    static List<Alter> changes(Alter alter) {
+        List<AlterExpression> changes = alter.getAlterExpressions();
+        if (changes == null || oneChange(changes)) return List.of(alter);
+        List<List<AlterExpression>> phases = new ArrayList<>();
+        for (int i = 0; i < 5; i++) phases.add(new ArrayList<>());
+        Set<String> columns = new HashSet<>();
+        for (AlterExpression change : changes) {
+            AlterOperation op = change.getOperation();
+            if (op == AlterOperation.RENAME_TABLE) {
+                throw TranslationException.unsupported("RENAME TO among other changes of one ALTER TABLE: rename the table in"
+                        + " a statement of its own");
+            }
+            for (String column : columnsNamed(change)) {
+                if (!columns.add(SchemaCatalog.key(column))) {
+                    throw TranslationException.unsupported("Two changes of one ALTER TABLE name column " + column + ": make"
+                            + " them one after the other, an ALTER TABLE each");
+                }
+            }
+            if (op == AlterOperation.ADD && change.getColDataTypeList() != null) {
+                for (AlterExpression.ColumnDataType cd : change.getColDataTypeList()) {
+                    AlterExpression one = new AlterExpression();
+                    one.setOperation(AlterOperation.ADD);
+                    one.hasColumn(true);
+                    one.addColDataType(cd);
+                    phases.get(3).add(one);
+                }
+            } else if (op == AlterOperation.ADD) {
+                phases.get(4).add(change);
+            } else if (op == AlterOperation.DROP) {
+                boolean column = change.getColumnName() != null && change.getConstraintName() == null && change.getIndex() == null;
+                phases.get(column ? 1 : 0).add(change);
+            } else {
+                phases.get(2).add(change);
+            }
+        }
+        List<Alter> parts = new ArrayList<>();
+        for (List<AlterExpression> phase : phases) {
+            for (AlterExpression change : phase) {
+                Alter part = new Alter();
+                part.setTable(alter.getTable());
+                part.setUseTableIfExists(alter.isUseTableIfExists());
+                part.addAlterExpression(change);
+                parts.add(part);
+            }
+        }
+        return parts;
+    }
+
+    /** Whether {@code changes} is one change (not MySQL's {@code ADD (a INT, b INT)}). */
+    private static boolean oneChange(List<AlterExpression> changes) {
+        if (changes == null || changes.size() != 1) return false;
+        AlterExpression change = changes.get(0);
+        return change.getOperation() != AlterOperation.ADD || change.getColDataTypeList() == null
+                || change.getColDataTypeList().size() == 1;
+    }
+
+    /** The columns {@code change} adds, drops, renames or changes (a constraint's columns are not counted). */
+    private static List<String> columnsNamed(AlterExpression change) {
+        List<String> names = new ArrayList<>();
+        AlterOperation op = change.getOperation();
+        if (op == AlterOperation.ADD || op == AlterOperation.ALTER || op == AlterOperation.MODIFY || op == AlterOperation.CHANGE) {
+            if (change.getColDataTypeList() != null) change.getColDataTypeList().forEach(cd -> names.add(cd.getColumnName()));
+        }
+        if (change.getColumnSetDefaultList() != null) change.getColumnSetDefaultList().forEach(c -> names.add(c.getColumnName()));
+        if (change.getColumnDropDefaultList() != null) change.getColumnDropDefaultList().forEach(c -> names.add(c.getColumnName()));
+        if (change.getColumnDropNotNullList() != null) change.getColumnDropNotNullList().forEach(c -> names.add(c.getColumnName()));
+        if (op == AlterOperation.CHANGE || op == AlterOperation.RENAME) {
+            if (change.getColOldName() != null) names.add(change.getColOldName());
+            if (op == AlterOperation.RENAME && change.getColumnName() != null) names.add(change.getColumnName());
+        }
+        if (op == AlterOperation.DROP && change.getColumnName() != null && change.getConstraintName() == null) {
+            names.add(change.getColumnName());
+        }
+        return names;
     }
 
     /**
@@ -722,10 +808,19 @@ final class DdlRenderer {
                 && change.getColDataTypeList().size() == 1 ? change.getColDataTypeList().get(0) : null;
     }
 
-    /** Whether {@code alter} adds a column whose DEFAULT reads the clock ({@link #alter}'s {@code addedAt}). */
+    /**
+     * Whether {@code alter} adds a column whose DEFAULT reads the clock, alone or among other changes ({@link #alter}'s
+     * {@code addedAt}, one time for all of them).
+     */
     static boolean addsClockColumn(Alter alter, Dialect client) {
-        ColumnDefinition added = onlyAddedColumn(alter);
-        return added != null && ClockDefaults.ofSpecs(added.getColumnSpecs(), client) != null;
+        if (alter.getAlterExpressions() == null) return false;
+        for (AlterExpression change : alter.getAlterExpressions()) {
+            if (change.getOperation() != AlterOperation.ADD || change.getColDataTypeList() == null) continue;
+            for (ColumnDefinition added : change.getColDataTypeList()) {
+                if (ClockDefaults.ofSpecs(added.getColumnSpecs(), client) != null) return true;
+            }
+        }
+        return false;
     }
 
     private static final Pattern ALTER_TABLE = Pattern.compile("(?is)\\s*ALTER\\s+TABLE\\b.*");

@@ -83,8 +83,15 @@ public final class Translation {
     private final SchemaCatalog catalog;
     /** When an ALTER TABLE adding a column with a clock DEFAULT was translated ({@link Translator#withDdlClock}), or null. */
     private final java.time.LocalDateTime addedAt;
-    /** The column an ALTER TABLE changes, as the catalog knew it at translation ({@link DdlRenderer#alteredColumn}). */
-    private final SchemaCatalog.ColumnType alteredColumn;
+    /** An ALTER TABLE's changes one per statement ({@link DdlRenderer#changes}); null: not an ALTER, or refused. */
+    private final List<Alter> alterParts;
+    /** Why an ALTER TABLE's changes cannot be made one by one, or null. */
+    private final TranslationException alterPartsRefused;
+    /**
+     * The column each of {@link #alterParts} changes, as the catalog knew it at translation ({@link DdlRenderer#alteredColumn};
+     * the catalog forgets the table once the statement ran); null elements where it is none or not known.
+     */
+    private final List<SchemaCatalog.ColumnType> alteredColumns;
     /** ALTER TABLE's changes as the client wrote them, for engines of its family ({@link DdlRenderer#alter}), or null. */
     private final String alterChangesAsWritten;
     /** The schema a connection of the primary starts in, taken off the names of OTHER statements sent as written. */
@@ -119,7 +126,19 @@ public final class Translation {
         this.identityOptions = List.copyOf(b.identityOptions);
         this.pins = new Renderer.Pins();
         this.catalog = b.catalog;
-        this.alteredColumn = b.ast instanceof Alter alter ? DdlRenderer.alteredColumn(alter, b.client, b.catalog) : null;
+        List<Alter> parts = null;
+        TranslationException partsRefused = null;
+        if (b.ast instanceof Alter alter) {
+            try {
+                parts = DdlRenderer.changes(alter);
+            } catch (TranslationException e) {
+                partsRefused = e;
+            }
+        }
+        this.alterParts = parts;
+        this.alterPartsRefused = partsRefused;
+        this.alteredColumns = parts == null ? List.of()
+                : parts.stream().map(part -> DdlRenderer.alteredColumn(part, b.client, b.catalog)).toList();
         this.alterChangesAsWritten = b.alterChangesAsWritten;
         this.addedAt = b.addedAt;
         this.defaultSchema = b.defaultSchema;
@@ -722,8 +741,8 @@ public final class Translation {
                     SqlText.finish(DdlRenderer.createTable(ct, client, d, identityOptions, false), client, d, true);
                     return SqlText.finish(DdlRenderer.createTable(ct, client, d, identityOptions, true), client, d, false);
                 }
-                // a clock DEFAULT set on a column stays too; the statement names nothing else but a table and a column
-                return SqlText.finish(ddl(d), client, d, !(ast instanceof Alter a && DdlRenderer.setsClockDefault(a, client)));
+                if (ast instanceof Alter alter) return alter(alter, d);
+                return SqlText.finish(ddl(d), client, d, true);
             default:
                 if (ast instanceof Values && !d.supportsValuesStatement()) {
                     throw TranslationException.unsupported("MySQL spells a VALUES statement VALUES ROW(...); write SELECT ... instead");
@@ -833,6 +852,39 @@ public final class Translation {
         return "\"" + label + "\"";
     }
 
+    /**
+     * An ALTER TABLE for {@code d}: as one statement where it makes one change, or where {@code d} is of the client's family
+     * and takes several ({@link Dialect#takesSeveralAlterChanges}, the changes as written: all or none); else one
+     * statement per change ({@link DdlRenderer#changes}), joined by {@link Dialect#THEN}, which the replica runs one after
+     * the other. A column added with a clock DEFAULT among others is always added on its own (its rows get the time read at
+     * translation, {@link DdlRenderer#alter}).
+     */
+    private SqlText.Rendered alter(Alter alter, Dialect d) {
+        String asWritten = d.family() == client.family() ? alterChangesAsWritten : null;
+        boolean clock = alterParts != null ? alterParts.stream().anyMatch(part -> DdlRenderer.setsClockDefault(part, client))
+                : DdlRenderer.addsClockColumn(alter, client);
+        if (alterParts == null && (asWritten == null || clock)) throw alterPartsRefused;
+        if (alterParts == null || alterParts.size() == 1 && alterParts.get(0) == alter
+                || asWritten != null && d.takesSeveralAlterChanges() && !clock) {
+            // a clock DEFAULT set on a column stays; the statement names nothing else but a table and a column
+            SchemaCatalog.ColumnType altered = alteredColumns.isEmpty() ? null : alteredColumns.get(0);
+            return SqlText.finish(DdlRenderer.alter(alter, client, d, altered, asWritten, addedAt), client, d,
+                    !DdlRenderer.setsClockDefault(alter, client));
+        }
+        List<String> statements = new ArrayList<>();
+        for (int i = 0; i < alterParts.size(); i++) {
+            Alter part = alterParts.get(i);
+            if (part.getAlterExpressions().get(0).isUsingIfExists() && !d.supportsAlterIfExists()) {
+                throw TranslationException.unsupported(d.name() + " has no IF EXISTS in ALTER TABLE, which Shepherd then"
+                        + " emulates for a statement of one change; make " + part.getAlterExpressions().get(0)
+                        + " an ALTER TABLE of its own");
+            }
+            String sql = DdlRenderer.alter(part, client, d, alteredColumns.get(i), null, addedAt);
+            statements.add(SqlText.finish(sql, client, d, !DdlRenderer.setsClockDefault(part, client)).sql());
+        }
+        return new SqlText.Rendered(String.join(Dialect.THEN, statements), new int[0]);
+    }
+
     private String ddl(Dialect d) {
         if (ast instanceof CreateTable) {
             return DdlRenderer.createTable((CreateTable) ast, client, d, identityOptions, true);
@@ -845,10 +897,6 @@ public final class Translation {
         }
         if (ast instanceof Truncate) {
             return DdlRenderer.truncate((Truncate) ast, d);
-        }
-        if (ast instanceof Alter) {
-            return DdlRenderer.alter((Alter) ast, client, d, alteredColumn,
-                    d.family() == client.family() ? alterChangesAsWritten : null, addedAt);
         }
         if (ast instanceof CreateView) {
             CreateView view = (CreateView) ast;

@@ -46,7 +46,7 @@ class DdlSequenceCorpusTest {
             long seed = only != null ? only : SEED + i;
             DdlSequence.Client client = DdlSequence.Client.values()[new Random(seed).nextInt(3)];
             try (SideBySide engines = new SideBySide(client)) {
-                DdlSequence sequence = new DdlSequence(seed, client, engines);
+                DdlSequence sequence = new DdlSequence(seed, client, engines).withSeveralChanges();
                 try {
                     sequence.run(STEPS, engines::compareRows);
                 } catch (AssertionError | Exception e) {

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.shepherd.coordinator.Answer;
 import org.shepherd.coordinator.ExecOptions;
 import org.shepherd.coordinator.StatementThreads;
@@ -632,6 +633,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             }
             if (stmt.dropsReferencingKeys(dialect)) ReferencingKeys.dropFor(c, dialect, rendered);
             String sql = !stmt.isDdl() ? rendered : completed(c, stmt, rendered);
+            if (sql == null) return done(primary);
             statements.invalidateAfter(sql);
             boolean cached = !params.isEmpty();
             Statement st = cached
@@ -650,8 +652,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     }
                     // IF [NOT] EXISTS emulated for this engine: "already there" / "not there" means done; or Derby's
                     // duplicate index, which it never made
-                    return Outcome.answer(AnswerDigest.updateCount(0, List.of(), List.of()),
-                            primary ? new Answer.Update(0, List.of(), List.of(), List.of()) : null);
+                    return done(primary);
                 }
                 if (!hasRows) {
                     Answer.Update u = JdbcExecution.update(st, options, values);
@@ -715,21 +716,42 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
     }
 
     /**
-     * DDL {@code rendered} for this replica as it runs here: completed from this replica's own catalog where the
-     * translator marked it so (a restated column, a DROP INDEX's table), the parts before its last run first where it is
-     * several statements.
+     * DDL {@code rendered} for this replica as it runs here: where it is several statements ({@link Dialect#THEN}), the
+     * ones before the last run first; each completed from this replica's own catalog where the translator marked it so
+     * (a restated column, a DROP INDEX's table) just before it runs. Null: nothing more to run, the statement is done
+     * (the table of an emulated {@code ALTER TABLE IF EXISTS} is not there: its first part said so).
      */
     private String completed(Connection c, JdbcStatement stmt, String rendered) throws SQLException {
-        if (RestatedColumn.marks(rendered)) return RestatedColumn.complete(c, dialect, rendered);
-        if (IndexTable.marks(rendered)) {
+        if (!rendered.contains(Dialect.THEN)) return completedPart(c, stmt, rendered);
+        String[] parts = rendered.split(Pattern.quote(Dialect.THEN));
+        for (int i = 0; i < parts.length - 1; i++) {
+            try (Statement st = c.createStatement()) {
+                st.execute(completedPart(c, stmt, parts[i]));
+            } catch (SQLException e) {
+                if (i == 0 && stmt.isIgnorableError(dialect, e)) return null;
+                throw e;
+            }
+        }
+        return completedPart(c, stmt, parts[parts.length - 1]);
+    }
+
+    private String completedPart(Connection c, JdbcStatement stmt, String part) throws SQLException {
+        if (RestatedColumn.marks(part)) return RestatedColumn.complete(c, dialect, part);
+        if (IndexTable.marks(part)) {
             try {
-                return IndexTable.complete(c, dialect, rendered);
+                return IndexTable.complete(c, dialect, part);
             } catch (SQLException e) {
                 if (stmt.isIgnorableError(dialect, e)) return IndexTable.NOTHING; // IF EXISTS emulated (MySQL)
                 throw e;
             }
         }
-        return RestatedColumn.runAllButLast(c, rendered);
+        return part;
+    }
+
+    /** The answer of a DDL statement found done already: an update count of 0. */
+    private static Outcome done(boolean primary) {
+        return Outcome.answer(AnswerDigest.updateCount(0, List.of(), List.of()),
+                primary ? new Answer.Update(0, List.of(), List.of(), List.of()) : null);
     }
 
     /** Puts a statement back into the cache when it may be used again, else closes it. */

@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -108,22 +107,6 @@ final class RestatedColumn {
             }
             return out.toString();
         });
-    }
-
-    /**
-     * Runs on {@code c} every statement of {@code sql} (DDL rendered for a replica) but the last, when it holds several
-     * ({@link Dialect#THEN}: MySQL's MODIFY restated on an engine that changes one thing per statement); the last one,
-     * which the caller runs and answers for, or {@code sql} itself.
-     */
-    static String runAllButLast(Connection c, String sql) throws SQLException {
-        if (!sql.contains(Dialect.THEN)) return sql;
-        String[] parts = sql.split(Pattern.quote(Dialect.THEN));
-        for (int i = 0; i < parts.length - 1; i++) {
-            try (Statement st = c.createStatement()) {
-                st.execute(parts[i]);
-            }
-        }
-        return parts[parts.length - 1];
     }
 
     /** What of {@code information_schema.COLUMNS.EXTRA} a restated definition repeats. */

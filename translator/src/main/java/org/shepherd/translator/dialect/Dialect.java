@@ -169,6 +169,14 @@ public abstract class Dialect {
         return SequenceDefaults.STANDARD;
     }
 
+    /**
+     * Whether one ALTER TABLE may make several changes ({@code ADD a INT, DROP COLUMN b}), all or none of them (MySQL,
+     * MariaDB, PostgreSQL); elsewhere the translator runs them as one statement each.
+     */
+    public boolean takesSeveralAlterChanges() {
+        return false;
+    }
+
     /** {@code ALTER TABLE IF EXISTS t} and {@code DROP COLUMN/CONSTRAINT IF EXISTS x} (PostgreSQL, MariaDB). */
     public boolean supportsAlterIfExists() {
         return false;

@@ -279,4 +279,9 @@ public class MySqlDialect extends Dialect {
     public boolean likeEscapesWithBackslash() {
         return true;
     }
+
+    @Override
+    public boolean takesSeveralAlterChanges() {
+        return true;
+    }
 }

@@ -88,4 +88,9 @@ public class PostgresqlDialect extends Dialect {
     public boolean groupsByStringConstants() {
         return false;
     }
+
+    @Override
+    public boolean takesSeveralAlterChanges() {
+        return true;
+    }
 }
