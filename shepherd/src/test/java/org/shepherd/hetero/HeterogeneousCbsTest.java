@@ -3,6 +3,7 @@ package org.shepherd.hetero;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -1025,6 +1026,67 @@ class HeterogeneousCbsTest {
                     "ID=E2|BAL=E993", "ID=E3|BAL=E1007", "ID=E4|BAL=E1005");
             assertThat(c.divergences().snapshot()).as("no correct replica is accused").isEmpty();
             System.out.printf("insufficiently blocking primary: %s%n", c.stats());
+        }
+    }
+
+    /**
+     * A MySQL client's {@code ?} bound to 1.505 is that number wherever it stands; Derby and HSQLDB would give it the type
+     * of the DECIMAL(9, 2) beside it and lose the third decimal. The shepherd casts such a marker to the bound number's
+     * type for them ({@code Bound}, from the value of each client parameter as the session received it).
+     */
+    @Test
+    void aBoundDecimalKeepsItsDigitsOnEveryEngine() throws Exception {
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE bd (id INT PRIMARY KEY, d DECIMAL(9, 2))");
+            Workloads.update(s, "INSERT INTO bd (id, d) VALUES (1, -1.50), (2, 1.50)");
+            BigDecimal p = new BigDecimal("1.505");
+            assertThat(Workloads.query(s, "SELECT id, CASE WHEN d > 0 THEN ? ELSE d END FROM bd ORDER BY id", p))
+                    .extracting(r -> ((BigDecimal) r[1]).stripTrailingZeros().toPlainString()).containsExactly("-1.5", "1.505");
+            assertThat(Workloads.query(s, "SELECT id FROM bd WHERE d < ? ORDER BY id", new BigDecimal("1.501")))
+                    .extracting(r -> Workloads.number(r[0])).containsExactly(1L, 2L);
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).isEmpty();
+        }
+    }
+
+    /**
+     * A MySQL client's INSERT that gives the AUTO_INCREMENT column NULL (written, or a parameter bound to NULL: MyBatis's
+     * {@code VALUES (#{id}, ...)}, Hibernate's MySQL dialect) to have a key generated: MySQL and HSQLDB generate one for
+     * NULL, Derby refuses it. Once the primary is a Derby replica (the MariaDB primary replaced, its commits blocked),
+     * the shepherd writes DEFAULT there for it, so the client's inserts go on; the secondaries get the keys Derby made.
+     */
+    @Test
+    void aNullKeyGeneratesOneOnADerbyPrimaryAfterAMariaDbPrimaryWasReplaced() throws Exception {
+        CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS)
+                .withRecovery(new CbsCore.Recovery(100, 1_000, 100_000).withUnresponsiveMs(500));
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0, settings); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE tag (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(10))");
+            Workloads.update(s, "INSERT INTO tag (id, name) VALUES (NULL, 'a')");
+            ReplicaPool primary = c.endpoints().get(0).pool();
+            try (Connection backup = primary.acquire(); Statement st = backup.createStatement()) {
+                s.setAutoCommit(false);
+                Workloads.update(s, "INSERT INTO tag (id, name) VALUES (NULL, 'b')");
+                st.execute("FLUSH TABLES WITH READ LOCK");
+                try {
+                    s.commit();
+                    s.setAutoCommit(true);
+                    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(IDLE_TIMEOUT_MS);
+                    while (c.viewStatus().view() == 0 && System.nanoTime() < deadline) Thread.sleep(20);
+                    assertThat(c.viewStatus().view()).as("a view change").isEqualTo(1);
+                    assertThat(c.primary().name()).isEqualTo(ReplicaServers.DERBY);
+                    Workloads.update(s, "INSERT INTO tag (id, name) VALUES (NULL, 'c')");
+                    Workloads.update(s, "INSERT INTO tag (id, name) VALUES (?, ?)", null, "d");
+                    Workloads.update(s, "INSERT INTO tag (id, name) VALUES (NULL, 'e'), (?, 'f'), (DEFAULT, 'g')", (Object) null);
+                    Workloads.update(s, "INSERT INTO tag (id, name) VALUES (?, 'h')", 100);
+                } finally {
+                    st.execute("UNLOCK TABLES");
+                }
+            }
+            assertThat(firstColumn(s, "SELECT name FROM tag ORDER BY id")).containsExactly("a", "b", "c", "d", "e", "f", "g", "h");
+            assertThat(firstColumn(s, "SELECT id FROM tag WHERE name = 'h'")).containsExactly("100");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertEqualEverywhere(c, "tag", "id");
+            assertThat(c.divergences().snapshot()).isEmpty();
         }
     }
 

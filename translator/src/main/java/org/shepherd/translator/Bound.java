@@ -3,8 +3,10 @@ package org.shepherd.translator;
 import java.math.BigDecimal;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 import org.shepherd.translator.dialect.Dialect;
 
@@ -18,11 +20,14 @@ public final class Bound {
     private final Translation translation;
     private final List<Object> clientParams;
     private final Object[] pinnedValues;
+    /** A client parameter's value: the parameter itself, or what a caller's wrapper holds ({@link Translation#bind}). */
+    private final UnaryOperator<Object> valueOf;
 
-    Bound(Translation translation, List<Object> clientParams, Object[] pinnedValues) {
+    Bound(Translation translation, List<Object> clientParams, Object[] pinnedValues, UnaryOperator<Object> valueOf) {
         this.translation = translation;
         this.clientParams = clientParams;
         this.pinnedValues = pinnedValues;
+        this.valueOf = valueOf;
     }
 
     public Translation translation() {
@@ -50,7 +55,7 @@ public final class Bound {
      */
     public List<Part> rowByRow(Dialect d, String keyColumn) throws SQLException {
         List<Part> parts = new ArrayList<>();
-        for (SqlText.Rendered r : translation.renderedRowByRow(d, keyColumn)) {
+        for (SqlText.Rendered r : translation.renderedRowByRow(d, keyColumn, nullKeyParameters(keyColumn))) {
             parts.add(new Part(typed(d, r.sql(), r.markers()), values(r.markers())));
         }
         return parts;
@@ -58,11 +63,29 @@ public final class Bound {
 
     /**
      * The INSERT for the primary of dialect {@code d} into a table whose identity column is {@code keyColumn}: as
-     * {@link #sqlFor}, but with NULL for DEFAULT in that column where DEFAULT would not generate a key
-     * ({@link Dialect#defaultGeneratesKey}). Parameters are {@link #parameters(Dialect)} unchanged.
+     * {@link #sqlFor}, but with NULL for DEFAULT in that column where DEFAULT would not generate a key, and DEFAULT for
+     * NULL (written, or a parameter bound to NULL) where NULL would not ({@link Translation#renderedGeneratingKeys}).
+     * Its parameters: {@link #parametersGeneratingKeys}.
      */
     public String sqlGeneratingKeys(Dialect d, String keyColumn) throws SQLException {
-        return typed(d, translation.renderedGeneratingKeys(d, keyColumn).sql(), translation.rendered(d).markers());
+        SqlText.Rendered r = translation.renderedGeneratingKeys(d, keyColumn, nullKeyParameters(keyColumn));
+        return typed(d, r.sql(), r.markers());
+    }
+
+    /** Values for the markers of {@link #sqlGeneratingKeys}: {@link #parameters}, but those it wrote DEFAULT for. */
+    public List<Object> parametersGeneratingKeys(Dialect d, String keyColumn) throws SQLException {
+        return values(translation.renderedGeneratingKeys(d, keyColumn, nullKeyParameters(keyColumn)).markers());
+    }
+
+    /** The client parameters (numbered from 1) that give {@code keyColumn} its value in a row and are bound to NULL. */
+    private BitSet nullKeyParameters(String keyColumn) {
+        BitSet nulls = new BitSet();
+        int[] parameters = keyColumn == null ? null : translation.keyParameters(keyColumn);
+        if (parameters == null) return nulls;
+        for (int p : parameters) {
+            if (p > 0 && p <= clientParams.size() && valueOf.apply(clientParams.get(p - 1)) == null) nulls.set(p);
+        }
+        return nulls;
     }
 
     private List<Object> values(int[] markers) {
@@ -81,7 +104,7 @@ public final class Bound {
         if (parameters.size() != clientParams.size()) {
             throw new IllegalArgumentException(parameters.size() + " parameters for " + clientParams.size());
         }
-        return new Bound(translation, new ArrayList<>(parameters), pinnedValues);
+        return new Bound(translation, new ArrayList<>(parameters), pinnedValues, valueOf);
     }
 
     /** The values of {@link Translation#nondeterministic()}, slot by slot. */
@@ -116,7 +139,7 @@ public final class Bound {
         String[] types = null;
         for (int k = 0; k < markers.length; k++) {
             if (markers[k] <= 0) continue;
-            Object value = clientParams.get(markers[k] - 1);
+            Object value = valueOf.apply(clientParams.get(markers[k] - 1));
             boolean approximate = value instanceof Double || value instanceof Float;
             String type = approximate && doubles || !approximate && decimals ? numberType(d, value) : null;
             if (type == null) continue;

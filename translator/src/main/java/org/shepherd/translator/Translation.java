@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 
 import net.sf.jsqlparser.expression.Alias;
 import net.sf.jsqlparser.expression.Expression;
@@ -98,7 +99,7 @@ public final class Translation {
     private final String defaultSchema;
     private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
-    /** {@link #renderedGeneratingKeys} by dialect and key column, for the dialects that need it. */
+    /** {@link #renderedGeneratingKeys} by dialect, key column and parameters bound to NULL there, where they differ. */
     private final ConcurrentHashMap<String, SqlText.Rendered> generatingKeys = new ConcurrentHashMap<>();
     /** {@link #keyParameters} per key column (an empty array: none). */
     private final ConcurrentHashMap<String, int[]> keyParameters = new ConcurrentHashMap<>();
@@ -359,6 +360,16 @@ public final class Translation {
 
     /** Fills client parameters and pinned values into one list per dialect, in that dialect's marker order. */
     public Bound bind(List<?> clientParams, DeterminismSource source) throws SQLException {
+        return bind(clientParams, source, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #bind(List, DeterminismSource)}, for client parameters that wrap their values (the shepherd's, which carry
+     * a JDBC type too): {@code valueOf} gives the value a parameter holds, which decides how a marker bound to a number is
+     * typed ({@link Bound}) and whether one in an identity column is NULL. The wrappers are what the bound statement's
+     * parameters hold.
+     */
+    public Bound bind(List<?> clientParams, DeterminismSource source, UnaryOperator<Object> valueOf) throws SQLException {
         int given = clientParams == null ? 0 : clientParams.size();
         if (given != parameterCount) {
             throw new SQLException("Statement has " + parameterCount + " parameter markers but " + given + " values were bound",
@@ -391,7 +402,7 @@ public final class Translation {
                 default: throw new IllegalStateException(k.name());
             }
         }
-        return new Bound(this, clientParams == null ? List.of() : new ArrayList<>(clientParams), values);
+        return new Bound(this, clientParams == null ? List.of() : new ArrayList<>(clientParams), values, valueOf);
     }
 
     SqlText.Rendered rendered(Dialect d) throws SQLException {
@@ -474,57 +485,54 @@ public final class Translation {
     /**
      * The INSERT for {@code d} cut into one INSERT per VALUES row, in row order: for a primary whose driver reports the
      * generated key of a statement, not of each row (Derby), so that every row's key is known. Markers refer to the same
-     * client parameters and pinned slots as the whole statement's. DEFAULT in {@code keyColumn} (the identity column, or
-     * null) is written as {@link #renderedGeneratingKeys} writes it.
+     * client parameters and pinned slots as the whole statement's. The identity column {@code keyColumn} (or null) is
+     * written as {@link #renderedGeneratingKeys} writes it.
      */
-    synchronized List<SqlText.Rendered> renderedRowByRow(Dialect d, String keyColumn) throws SQLException {
-        return withKeyDefaultsAsNull(keyDefaultsToWriteNull(d, keyColumn), () -> cutIntoRows(d));
+    synchronized List<SqlText.Rendered> renderedRowByRow(Dialect d, String keyColumn, BitSet nullParameters) throws SQLException {
+        return withKeysGenerated(d, keyColumn, nullParameters, () -> cutIntoRows(d));
     }
 
     /**
-     * The INSERT for {@code d} as {@link #rendered} has it, except that an engine where DEFAULT in the identity column
-     * does not generate a key ({@link Dialect#defaultGeneratesKey}) gets NULL there; markers are the same.
+     * The INSERT for {@code d} as {@link #rendered} has it, except where {@code d} generates a key for only one of DEFAULT
+     * and NULL in the identity column {@code keyColumn} ({@link Dialect#defaultGeneratesKey}, {@link
+     * Dialect#nullGeneratesKey}): a row's DEFAULT is written NULL there, or its NULL (written, or a client parameter in
+     * {@code nullParameters}, numbered from 1, bound to NULL) DEFAULT. Its markers are the statement's but such
+     * parameters.
      */
-    SqlText.Rendered renderedGeneratingKeys(Dialect d, String keyColumn) throws SQLException {
+    SqlText.Rendered renderedGeneratingKeys(Dialect d, String keyColumn, BitSet nullParameters) throws SQLException {
         SqlText.Rendered plain = rendered(d);
-        if (keyColumn == null || d.defaultGeneratesKey()) return plain;
-        String cacheKey = d.name() + '\0' + SchemaCatalog.key(keyColumn);
+        if (keyColumn == null || d.defaultGeneratesKey() && d.nullGeneratesKey()) return plain;
+        String cacheKey = d.name() + '\0' + SchemaCatalog.key(keyColumn) + '\0' + nullParameters;
         SqlText.Rendered cached = generatingKeys.get(cacheKey);
         if (cached != null) return cached;
         synchronized (this) {
-            int column = keyDefaultsToWriteNull(d, keyColumn);
-            SqlText.Rendered r = column < 0 ? plain : withKeyDefaultsAsNull(column, () -> render(d));
-            if (!Arrays.equals(r.markers(), plain.markers())) {
-                throw new IllegalStateException("NULL keys changed the marker order of " + clientSql);
-            }
+            // a parameter written DEFAULT is no marker of this rendering
+            SqlText.Rendered r = withKeysGenerated(d, keyColumn, nullParameters, () -> render(d, nullParameters.isEmpty()));
             generatingKeys.put(cacheKey, r);
             return r;
         }
-    }
-
-    /** The position of {@code keyColumn} among the INSERT's columns when d needs NULL for its DEFAULTs, else -1. */
-    private int keyDefaultsToWriteNull(Dialect d, String keyColumn) {
-        if (keyColumn == null || d.defaultGeneratesKey() || insertValuesOf(ast) == null) return -1;
-        int column = insertColumnIndex(keyColumn);
-        if (column < 0) return -1;
-        for (ExpressionList<Expression> row : rows(ast)) {
-            if (isDefault(row.get(column))) return column;
-        }
-        return -1;
     }
 
     private interface RenderWork<T> {
         T render() throws SQLException, TranslationException;
     }
 
-    /** {@code work} run with DEFAULT in the INSERT's column at {@code column} written NULL (none when -1). */
-    private <T> T withKeyDefaultsAsNull(int column, RenderWork<T> work) throws SQLException {
+    /** {@code work} run with the INSERT's values in {@code keyColumn} written as {@link #renderedGeneratingKeys} says. */
+    private <T> T withKeysGenerated(Dialect d, String keyColumn, BitSet nullParameters, RenderWork<T> work) throws SQLException {
+        int column = keyColumn == null || insertValuesOf(ast) == null ? -1 : insertColumnIndex(keyColumn);
         List<ExpressionList<Expression>> rows = column < 0 ? List.of() : rows(ast);
         List<Expression> replaced = new ArrayList<>();
         for (ExpressionList<Expression> row : rows) {
             Expression value = row.get(column);
-            replaced.add(isDefault(value) ? value : null);
-            if (isDefault(value)) row.set(column, new NullValue());
+            Expression written = value;
+            if (isDefault(value) && !d.defaultGeneratesKey()) {
+                written = new NullValue();
+            } else if (!d.nullGeneratesKey() && (value instanceof NullValue
+                    || value instanceof JdbcParameter p && p.getIndex() != null && nullParameters.get(p.getIndex()))) {
+                written = new Column("DEFAULT");
+            }
+            replaced.add(written == value ? null : value);
+            if (written != value) row.set(column, written);
         }
         try {
             return work.render();

@@ -160,7 +160,7 @@ final class CbsSession implements Session {
 
     /** A query of the catalog: the primary's answer ({@link CbsCoordinator#catalogQuery}). */
     private Answer catalogQuery(Translation tr, List<Param> params) throws SQLException {
-        Bound bound = tr.bind(params, determinism);
+        Bound bound = tr.bind(params, determinism, JdbcStatement::valueOf);
         Dialect d = coordinator.primary().dialect();
         List<Param> values = new ArrayList<>();
         for (Object v : bound.parameters(d)) values.add(JdbcStatement.toParam(v));
@@ -468,7 +468,7 @@ final class CbsSession implements Session {
             throws SQLException {
         if (tr == null) return new JdbcStatement(coordinator.asWritten(sql), params, options, null, null, stream);
         if (tr.kind() == StatementKind.DDL) coordinator.forgetIdentityColumns();
-        Bound bound = tr.bind(params, determinism);
+        Bound bound = tr.bind(params, determinism, JdbcStatement::valueOf);
         String keyColumn = null;
         if (tr.kind() == StatementKind.WRITE && tr.insertTable() != null) {
             keyColumn = coordinator.identityColumn(tr.insertTable()).orElse(null);

@@ -268,7 +268,7 @@ public final class JdbcStatement {
     public List<Param> paramsFor(Dialect d) throws SQLException {
         if (logged != null) return loggedFor(d).params();
         if (bound == null) return params;
-        return toParams(bound.parameters(d));
+        return toParams(pinnedKeyColumn == null ? bound.parameters(d) : bound.parametersGeneratingKeys(d, pinnedKeyColumn));
     }
 
     /**
@@ -277,9 +277,9 @@ public final class JdbcStatement {
      */
     public List<Param> secondaryParamsFor(Dialect d) throws SQLException {
         List<Object> keys = primaryKeys;
-        int[] parameters = pinnedKeyColumn == null || keys == null || logged != null ? null
-                : bound.translation().keyParameters(pinnedKeyColumn);
-        if (parameters == null) return paramsFor(d);
+        if (pinnedKeyColumn == null || keys == null || logged != null) return paramsFor(d); // secondarySqlFor is sqlFor
+        int[] parameters = bound.translation().keyParameters(pinnedKeyColumn);
+        if (parameters == null) return explicitKeyParams(d);
         List<Param> withKeys = new ArrayList<>(params);
         boolean changed = false;
         for (int i = 0; i < parameters.length && i < keys.size(); i++) {
@@ -289,7 +289,12 @@ public final class JdbcStatement {
             withKeys.set(p, key instanceof Number n ? new Param(Types.BIGINT, n.longValue()) : toParam(key));
             changed = true;
         }
-        return changed ? toParams(bound.withClientParameters(withKeys).parameters(d)) : paramsFor(d);
+        return changed ? toParams(bound.withClientParameters(withKeys).parameters(d)) : explicitKeyParams(d);
+    }
+
+    /** The parameters of {@link #secondarySqlFor} when it gives the keys explicitly: those of the plain rendering. */
+    private List<Param> explicitKeyParams(Dialect d) throws SQLException {
+        return toParams(bound.parameters(d));
     }
 
     private static List<Param> toParams(List<Object> values) throws SQLException {
@@ -306,6 +311,11 @@ public final class JdbcStatement {
     /** The INSERT for dialect {@code d}, one statement per VALUES row (see {@link Bound#rowByRow}). */
     public List<Bound.Part> rowByRow(Dialect d) throws SQLException {
         return bound.rowByRow(d, pinnedKeyColumn);
+    }
+
+    /** The value a client parameter holds, as the translator reads it ({@link Translation#bind}). */
+    static Object valueOf(Object parameter) {
+        return parameter instanceof Param p ? p.value() : parameter;
     }
 
     static Param toParam(Object v) throws SQLException {

@@ -498,7 +498,7 @@ final class TableVerifier {
     private RangeRepair.Template template(String sql) throws SQLException {
         Translation tr = coordinator.translate(sql);
         return params -> new JdbcStatement(sql, params, ExecOptions.DEFAULT,
-                tr == null ? null : tr.bind(params, coordinator.determinism()));
+                tr == null ? null : tr.bind(params, coordinator.determinism(), JdbcStatement::valueOf));
     }
 
     /** The parameters of a lexicographic key bound written as {@link #keyBound}: the key's first i+1 values per disjunct. */

@@ -520,6 +520,15 @@ public abstract class Dialect {
     }
 
     /**
+     * Whether NULL in an INSERT's identity column makes the engine generate a key: MySQL, MariaDB and HSQLDB do; Derby,
+     * PostgreSQL and Db2 refuse the NULL (a MySQL or HSQLDB client's {@code VALUES (NULL, ...)} once such a replica is the
+     * primary), so the primary is sent DEFAULT there instead.
+     */
+    public boolean nullGeneratesKey() {
+        return false;
+    }
+
+    /**
      * Whether {@code SAVEPOINT x} keeps an older savepoint named x (reachable again once the newer one is released),
      * where the SQL standard, and every other engine, replaces it. PostgreSQL keeps it.
      */

@@ -113,4 +113,9 @@ public class HsqldbDialect extends Dialect {
     public boolean failsOnValueListsReadingTheRow() {
         return true;
     }
+
+    @Override
+    public boolean nullGeneratesKey() {
+        return true;
+    }
 }

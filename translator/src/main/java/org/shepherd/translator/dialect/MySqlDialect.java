@@ -284,4 +284,9 @@ public class MySqlDialect extends Dialect {
     public boolean takesSeveralAlterChanges() {
         return true;
     }
+
+    @Override
+    public boolean nullGeneratesKey() {
+        return true;
+    }
 }
