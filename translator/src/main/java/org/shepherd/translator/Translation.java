@@ -495,13 +495,14 @@ public final class Translation {
     /**
      * The INSERT for {@code d} as {@link #rendered} has it, except where {@code d} generates a key for only one of DEFAULT
      * and NULL in the identity column {@code keyColumn} ({@link Dialect#defaultGeneratesKey}, {@link
-     * Dialect#nullGeneratesKey}): a row's DEFAULT is written NULL there, or its NULL (written, or a client parameter in
-     * {@code nullParameters}, numbered from 1, bound to NULL) DEFAULT. Its markers are the statement's but such
-     * parameters.
+     * Dialect#nullGeneratesKey}): a row's DEFAULT is written NULL there, or, for a client whose engine generates a key
+     * for NULL (MySQL, HSQLDB: a Derby client's NULL is refused there as on Derby), its NULL (written, or a client
+     * parameter in {@code nullParameters}, numbered from 1, bound to NULL) DEFAULT. Its markers are the statement's but
+     * such parameters.
      */
     SqlText.Rendered renderedGeneratingKeys(Dialect d, String keyColumn, BitSet nullParameters) throws SQLException {
         SqlText.Rendered plain = rendered(d);
-        if (keyColumn == null || d.defaultGeneratesKey() && d.nullGeneratesKey()) return plain;
+        if (keyColumn == null || d.defaultGeneratesKey() && (d.nullGeneratesKey() || !client.nullGeneratesKey())) return plain;
         String cacheKey = d.name() + '\0' + SchemaCatalog.key(keyColumn) + '\0' + nullParameters;
         SqlText.Rendered cached = generatingKeys.get(cacheKey);
         if (cached != null) return cached;
@@ -527,7 +528,7 @@ public final class Translation {
             Expression written = value;
             if (isDefault(value) && !d.defaultGeneratesKey()) {
                 written = new NullValue();
-            } else if (!d.nullGeneratesKey() && (value instanceof NullValue
+            } else if (client.nullGeneratesKey() && !d.nullGeneratesKey() && (value instanceof NullValue
                     || value instanceof JdbcParameter p && p.getIndex() != null && nullParameters.get(p.getIndex()))) {
                 written = new Column("DEFAULT");
             }
