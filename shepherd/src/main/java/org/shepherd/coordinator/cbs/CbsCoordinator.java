@@ -945,9 +945,9 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      * tables, or none of that name, and replicas of one engine name their schemas (MySQL: databases) each its own way,
      * while a client names the primary's. {@code sql} and {@code params} are for the primary's dialect.
      */
-    Answer catalogQuery(String sql, List<Param> params) throws SQLException {
-        JdbcValues values = JdbcValues.forDialect(primary().pool().spec().dialect());
-        return readPrimaryCatalog(c -> {
+    Answer catalogQuery(JdbcReplicaEndpoint replica, String sql, List<Param> params) throws SQLException {
+        JdbcValues values = JdbcValues.forDialect(replica.pool().spec().dialect());
+        CatalogRead<Answer> read = c -> {
             try (java.sql.Statement st = JdbcExecution.create(c, sql, !params.isEmpty(), ExecOptions.DEFAULT, 1000)) {
                 if (!JdbcExecution.execute(st, sql, params, values, ExecOptions.DEFAULT)) {
                     throw new SQLException("a query of the catalog gave no rows to read: " + sql, "XX000");
@@ -956,7 +956,51 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                     return buffered(rs, values, "catalog query", false); // the session leaves out reserved rows
                 }
             }
-        });
+        };
+        if (replica == primary()) return readPrimaryCatalog(read);
+        try (Connection c = replica.pool().acquireForMetadata()) {
+            try {
+                return read.read(c);
+            } finally {
+                if (!c.getAutoCommit()) c.rollback();
+            }
+        }
+    }
+
+    /** How long a query of the client's catalog waits for a secondary of its engine to commit what is committed. */
+    static final long CATALOG_WAIT_MS = 5_000;
+
+    /**
+     * The replica that answers a query of the catalog in the client's words ({@link #catalogQuery}): the primary, unless
+     * it is of another engine family than the client (after a view change: a MySQL client's information_schema, a Derby
+     * primary that has none), when a secondary of the client's family that is up answers once it has committed every
+     * transaction committed so far (waiting at most {@link #CATALOG_WAIT_MS}). The primary still where none is, where
+     * it stays behind, or where the session's transaction may have changed the schema (only the primary's connection
+     * sees that).
+     */
+    JdbcReplicaEndpoint catalogReplica() throws SQLException {
+        JdbcReplicaEndpoint primary = primary();
+        Dialect.Family family = clientDialect().family();
+        CbsSession session = reader.get();
+        if (primary.dialect().family() == family || session != null && session.schemaChangedIn() != null) return primary;
+        long barrier = currentBarrier() - 1;
+        long deadline = clock().nowMillis() + CATALOG_WAIT_MS;
+        while (true) {
+            boolean candidate = false;
+            for (CbsCore.ReplicaStatus r : replicaStatus()) {
+                JdbcReplicaEndpoint e = endpoints.stream().filter(x -> x.name().equals(r.name())).findFirst().orElse(null);
+                if (e == null || r.primary() || r.down() || e.dialect().family() != family) continue;
+                if (r.lastCommittedBarrier() >= barrier) return e;
+                candidate = true;
+            }
+            if (!candidate || clock().nowMillis() > deadline) return primary;
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while waiting for a replica to answer a query of the catalog", "57014", e);
+            }
+        }
     }
 
     /**

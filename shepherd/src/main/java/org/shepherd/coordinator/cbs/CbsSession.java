@@ -158,13 +158,17 @@ final class CbsSession implements Session {
         return schemaChangedIn;
     }
 
-    /** A query of the catalog: the primary's answer ({@link CbsCoordinator#catalogQuery}). */
+    /**
+     * A query of the catalog: the primary's answer, or that of a secondary of the client's engine family when the primary
+     * is of another ({@link CbsCoordinator#catalogReplica}).
+     */
     private Answer catalogQuery(Translation tr, List<Param> params) throws SQLException {
         Bound bound = tr.bind(params, determinism, JdbcStatement::valueOf);
-        Dialect d = coordinator.primary().dialect();
+        JdbcReplicaEndpoint replica = coordinator.catalogReplica(); // this thread works for this session (execute)
+        Dialect d = replica.dialect();
         List<Param> values = new ArrayList<>();
         for (Object v : bound.parameters(d)) values.add(JdbcStatement.toParam(v));
-        return coordinator.catalogQuery(bound.sqlFor(d), values);
+        return coordinator.catalogQuery(replica, bound.sqlFor(d), values);
     }
 
     /**
