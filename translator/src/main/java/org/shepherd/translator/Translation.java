@@ -99,7 +99,7 @@ public final class Translation {
     private final String defaultSchema;
     private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
-    /** {@link #renderedGeneratingKeys} by dialect, key column and parameters bound to NULL there, where they differ. */
+    /** {@link #renderedGeneratingKeys} by dialect and key column, where it differs (no parameter bound to NULL there). */
     private final ConcurrentHashMap<String, SqlText.Rendered> generatingKeys = new ConcurrentHashMap<>();
     /** {@link #keyParameters} per key column (an empty array: none). */
     private final ConcurrentHashMap<String, int[]> keyParameters = new ConcurrentHashMap<>();
@@ -502,13 +502,20 @@ public final class Translation {
      */
     SqlText.Rendered renderedGeneratingKeys(Dialect d, String keyColumn, BitSet nullParameters) throws SQLException {
         SqlText.Rendered plain = rendered(d);
-        if (keyColumn == null || d.defaultGeneratesKey() && (d.nullGeneratesKey() || !client.nullGeneratesKey())) return plain;
-        String cacheKey = d.name() + '\0' + SchemaCatalog.key(keyColumn) + '\0' + nullParameters;
+        boolean nullsAsDefault = client.nullGeneratesKey() && !d.nullGeneratesKey();
+        if (keyColumn == null || d.defaultGeneratesKey() && !nullsAsDefault) return plain;
+        if (nullsAsDefault && !nullParameters.isEmpty()) {
+            // not cached (the parameters bound to NULL differ from one execution to the next); such a parameter written
+            // DEFAULT is no marker of this rendering
+            synchronized (this) {
+                return withKeysGenerated(d, keyColumn, nullParameters, () -> render(d, false));
+            }
+        }
+        String cacheKey = d.name() + '\0' + SchemaCatalog.key(keyColumn);
         SqlText.Rendered cached = generatingKeys.get(cacheKey);
         if (cached != null) return cached;
         synchronized (this) {
-            // a parameter written DEFAULT is no marker of this rendering
-            SqlText.Rendered r = withKeysGenerated(d, keyColumn, nullParameters, () -> render(d, nullParameters.isEmpty()));
+            SqlText.Rendered r = withKeysGenerated(d, keyColumn, new BitSet(), () -> render(d));
             generatingKeys.put(cacheKey, r);
             return r;
         }
