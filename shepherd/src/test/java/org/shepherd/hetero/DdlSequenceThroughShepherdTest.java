@@ -99,6 +99,8 @@ class DdlSequenceThroughShepherdTest {
             }
             System.out.printf("DDL sequence, client %s over %s: %d steps, %d done%n", client, names, sequence.log().size(),
                     sequence.log().stream().filter(l -> l.startsWith("done")).count());
+        } finally {
+            servers.shutDownDerbySet(set); // many sequences (-Dddl.sequences=90) would keep as many databases booted
         }
     }
 }

@@ -104,6 +104,21 @@ final class ReplicaServers implements AutoCloseable {
         return new ReplicaPool(spec, EngineSetup.preparer(s.dialect()), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS);
     }
 
+    /**
+     * Shuts down the Derby database of replica set {@code set} (its pools closed), so that a test making many sets does not
+     * keep every one booted in the one Derby server (its page caches filled the server's heap after about 140).
+     */
+    void shutDownDerbySet(int set) {
+        DatabaseServer s = byName.get(DERBY);
+        if (s == null) return;
+        String url = "jdbc:derby://" + DatabaseServer.LOOPBACK + ":" + s.port() + "/hset" + set + ";shutdown=true";
+        try {
+            java.sql.DriverManager.getConnection(url).close();
+        } catch (SQLException expected) {
+            // 08006: shut down (or never made: nothing to free)
+        }
+    }
+
     @Override
     public void close() {
         servers.close();

@@ -271,7 +271,7 @@ public final class DdlSequence {
             String dflt = random.nextBoolean() ? defaultValue(c) : null;
             step("ALTER TABLE " + table + " CHANGE " + c.name + " " + to + " " + typeName(c) + (notNull ? " NOT NULL" : "")
                     + (dflt != null ? " DEFAULT " + dflt : ""), () -> {
-                        c.name = to;
+                        renamed(c, to);
                         c.notNull = notNull;
                         c.dflt = dflt;
                     });
@@ -279,7 +279,13 @@ public final class DdlSequence {
         } else {
             sql = "ALTER TABLE " + table + " RENAME COLUMN " + c.name + " TO " + to;
         }
-        step(sql, () -> c.name = to);
+        step(sql, () -> renamed(c, to));
+    }
+
+    /** Column {@code c} is now {@code to}, in the picture of the table and of its indexes. */
+    private void renamed(Col c, String to) {
+        indexes.replaceAll(e -> e.endsWith(" " + c.name) ? e.substring(0, e.indexOf(' ')) + " " + to : e);
+        c.name = to;
     }
 
     private void setDefault() throws SQLException {
