@@ -106,7 +106,7 @@ final class ReplicaServers implements AutoCloseable {
 
     /**
      * Shuts down the Derby database of replica set {@code set} (its pools closed), so that a test making many sets does not
-     * keep every one booted in the one Derby server (its page caches filled the server's heap after about 140).
+     * keep every one booted in the one Derby server (with about 145 booted, it failed to create the next: XBM01).
      */
     void shutDownDerbySet(int set) {
         DatabaseServer s = byName.get(DERBY);
