@@ -504,7 +504,12 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         // the transaction's statements ran there as the primary's (never a secondary's replay: that runs on its own)
         Connection own = t == null || t.primary() != primaryIndex ? null : p.transactionConnection(t.id());
         if (own != null) return read.read(own);
-        try (Connection c = p.pool().acquireForMetadata()) {
+        return readCatalog(p, read);
+    }
+
+    /** Reads {@code replica}'s catalog on a connection of its own, outside any transaction, rolled back after. */
+    private static <T> T readCatalog(JdbcReplicaEndpoint replica, CatalogRead<T> read) throws SQLException {
+        try (Connection c = replica.pool().acquireForMetadata()) {
             T result;
             try {
                 result = read.read(c);
@@ -957,14 +962,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 }
             }
         };
-        if (replica == primary()) return readPrimaryCatalog(read);
-        try (Connection c = replica.pool().acquireForMetadata()) {
-            try {
-                return read.read(c);
-            } finally {
-                if (!c.getAutoCommit()) c.rollback();
-            }
-        }
+        return replica == primary() ? readPrimaryCatalog(read) : readCatalog(replica, read);
     }
 
     /** How long a query of the client's catalog waits for a secondary of its engine to commit what is committed. */
