@@ -640,6 +640,40 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * What the engines that made an index Derby declined do to it, Derby's record does too: once the index Derby kept is
+     * dropped, the declined one is there on Derby as well (making it again fails everywhere), and it goes with its
+     * column's DROP COLUMN, alone or among other changes (dropping it then fails everywhere; the record had outlived the
+     * column, and Derby alone answered "done").
+     */
+    @Test
+    void anIndexDerbyDeclinedComesIntoBeingWhenTheKeptOneGoesAndGoesWithItsColumn() throws Exception {
+        eachSet(List.of(List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.HSQLDB),
+                List.of(ReplicaServers.DERBY, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL)), (replicas, mysql, c, s) -> {
+            Workloads.update(s, "CREATE TABLE kit (id INT PRIMARY KEY, a INT, d INT)");
+            Workloads.update(s, "CREATE INDEX ix_kit_a ON kit (a)");
+            Workloads.update(s, "CREATE INDEX ix_kit_a2 ON kit (a)");
+            Workloads.update(s, "CREATE INDEX ix_kit_d ON kit (d)");
+            Workloads.update(s, "CREATE INDEX ix_kit_d2 ON kit (d)");
+            Workloads.update(s, "INSERT INTO kit (id, a, d) VALUES (1, 10, 100)");
+            Workloads.update(s, mysql ? "DROP INDEX ix_kit_a ON kit" : "DROP INDEX ix_kit_a");
+            assertThatThrownBy(() -> Workloads.update(s, "CREATE INDEX ix_kit_a2 ON kit (a)"))
+                    .as("there on every replica").isInstanceOf(SQLException.class);
+            // from a MySQL client, one of several changes: the first of the statements Derby runs one by one
+            Workloads.update(s, mysql ? "ALTER TABLE kit DROP COLUMN d, ADD COLUMN e INT" : "ALTER TABLE kit DROP COLUMN d");
+            assertThatThrownBy(() -> Workloads.update(s, mysql ? "DROP INDEX ix_kit_d2 ON kit" : "DROP INDEX ix_kit_d2"))
+                    .as("gone with its column on every replica").isInstanceOf(SQLException.class);
+            // the name is free again everywhere (a MariaDB primary runs no statement it refused on its secondaries)
+            Workloads.update(s, "CREATE INDEX ix_kit_d2 ON kit (a)");
+            Workloads.update(s, mysql ? "DROP INDEX ix_kit_d2 ON kit" : "DROP INDEX ix_kit_d2");
+            Workloads.update(s, "INSERT INTO kit (id, a) VALUES (2, 20)");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            assertThat(c.statusRows()).as(replicas.toString()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "kit", "id");
+        });
+    }
+
+    /**
      * A Derby client's DROP INDEX names no table, which MariaDB needs: the MariaDB replica reads the index's table from
      * its own catalog. IF EXISTS of an index made nowhere does nothing anywhere; without it every replica fails.
      */

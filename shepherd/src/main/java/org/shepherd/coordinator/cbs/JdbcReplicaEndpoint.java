@@ -284,7 +284,10 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             createIfMissing(c, TXLOG_TABLE, "txid BIGINT NOT NULL PRIMARY KEY, barrier BIGINT NOT NULL");
             createIfMissing(c, TXLOG_BASE_TABLE, "through_barrier BIGINT NOT NULL, commit_count BIGINT NOT NULL,"
                     + " last_txid BIGINT NOT NULL, last_barrier BIGINT NOT NULL");
-            if (DeclinedIndexes.applies(dialect)) createIfMissing(c, DeclinedIndexes.TABLE, DeclinedIndexes.COLUMNS);
+            if (DeclinedIndexes.applies(dialect)) {
+                DeclinedIndexes.ensureTable(c);
+                c.commit();
+            }
         }
     }
 
@@ -658,7 +661,12 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                     Answer.Update u = JdbcExecution.update(st, options, values);
                     JdbcExecution.throwIfWarningIsAnError(st);
                     if (stmt.isDdl()) {
-                        DeclinedIndexes.recordIfDeclined(c, dialect, sql, u.warnings());
+                        try {
+                            DeclinedIndexes.recordIfDeclined(c, dialect, sql, u.warnings());
+                        } catch (SQLException e) {
+                            if (stmt.isIgnorableError(dialect, e)) return done(primary); // CREATE INDEX IF NOT EXISTS
+                            throw e;
+                        }
                         DeclinedIndexes.afterDdl(c, dialect, sql);
                     }
                     if (stmt.isDdl() && u.count() != 0) u = new Answer.Update(0, u.keyColumns(), u.generatedKeys(), u.warnings());
@@ -726,7 +734,9 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         String[] parts = rendered.split(Pattern.quote(Dialect.THEN));
         for (int i = 0; i < parts.length - 1; i++) {
             try (Statement st = c.createStatement()) {
-                st.execute(completedPart(c, stmt, parts[i]));
+                String part = completedPart(c, stmt, parts[i]);
+                st.execute(part);
+                DeclinedIndexes.afterDdl(c, dialect, part);
             } catch (SQLException e) {
                 if (i == 0 && stmt.isIgnorableError(dialect, e)) return null;
                 throw e;
