@@ -10,7 +10,17 @@ public enum IgnorableError {
     /** The object the statement creates exists already (emulated {@code IF NOT EXISTS}). */
     ALREADY_EXISTS(1),
     /** The object the statement drops or alters does not exist (emulated {@code IF EXISTS}). */
-    DOES_NOT_EXIST(2);
+    DOES_NOT_EXIST(2),
+    /**
+     * The table an ALTER TABLE alters does not exist (emulated {@code ALTER TABLE IF EXISTS t}): an error about anything
+     * else in it, the table being there, is a failure.
+     */
+    TABLE_DOES_NOT_EXIST(3),
+    /**
+     * What a change of an ALTER TABLE drops does not exist, the table does (emulated {@code DROP COLUMN IF EXISTS c}):
+     * the table missing is a failure.
+     */
+    PART_DOES_NOT_EXIST(4);
 
     private final int code;
 

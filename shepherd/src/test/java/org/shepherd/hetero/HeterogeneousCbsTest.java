@@ -1089,7 +1089,8 @@ class HeterogeneousCbsTest {
      * NULL, Derby refuses it. Once the primary is a Derby replica (the MariaDB primary replaced, its commits blocked),
      * the shepherd writes DEFAULT there for it, so the client's inserts go on; the secondaries get the keys Derby made.
      * A query of the client's catalog (information_schema, which Derby has not) is answered by the MariaDB replica once
-     * it is back as a secondary and has caught up.
+     * it is back as a secondary and has caught up. MariaDB's ALTER TABLE IF EXISTS and DROP COLUMN IF EXISTS, emulated on
+     * the Derby primary, are done only where what they name is missing.
      */
     @Test
     void aMySqlClientGoesOnOverADerbyPrimaryAfterAMariaDbPrimaryWasReplaced() throws Exception {
@@ -1114,6 +1115,9 @@ class HeterogeneousCbsTest {
                     Workloads.update(s, "INSERT INTO tag (id, name) VALUES (?, ?)", null, "d");
                     Workloads.update(s, "INSERT INTO tag (id, name) VALUES (NULL, 'e'), (?, 'f'), (DEFAULT, 'g')", (Object) null);
                     Workloads.update(s, "INSERT INTO tag (id, name) VALUES (?, 'h')", 100);
+                    assertThatThrownBy(() -> firstColumn(s, "SELECT COLUMN_NAME FROM information_schema.COLUMNS"))
+                            .as("MariaDB is down: only Derby's catalog is there").hasMessageContaining("a query of the client's"
+                                    + " catalog (mysql's), answered by the primary derby, whose catalog is derby's");
                 } finally {
                     st.execute("UNLOCK TABLES");
                 }
@@ -1121,6 +1125,13 @@ class HeterogeneousCbsTest {
             long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(IDLE_TIMEOUT_MS);
             while (!"up".equals(c.replicaStatus().get(0).state()) && System.nanoTime() < deadline) Thread.sleep(20);
             assertThat(c.replicaStatus().get(0).state()).as("MariaDB back, as a secondary").isEqualTo("up");
+            // MariaDB's IF EXISTS, which Derby lacks, covers what it names and nothing else
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE IF EXISTS tag DROP COLUMN nosuch"))
+                    .as("the table is there, the column is not").isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE nosuch DROP COLUMN IF EXISTS name"))
+                    .as("the table is not there").isInstanceOf(SQLException.class);
+            assertThat(Workloads.update(s, "ALTER TABLE IF EXISTS nosuch ADD COLUMN x INT")).isZero();
+            assertThat(Workloads.update(s, "ALTER TABLE tag DROP COLUMN IF EXISTS nosuch")).isZero();
             // the client's catalog (Derby has no information_schema): answered by the MariaDB secondary once caught up
             assertThat(firstColumn(s, "SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()"
                     + " AND TABLE_NAME = 'tag' ORDER BY ORDINAL_POSITION")).containsExactly("id", "name");

@@ -43,13 +43,16 @@ class WalRoundTripTest {
         LoggedStatement dropTable = new LoggedStatement(List.of(
                 new Rendering("derby", "DROP TABLE u", List.of(), IgnorableError.DOES_NOT_EXIST, true),
                 new Rendering("mariadb", "DROP TABLE u", List.of(), IgnorableError.NONE, true)));
+        LoggedStatement alterTable = new LoggedStatement(List.of(
+                new Rendering("derby", "ALTER TABLE u DROP COLUMN c", List.of(), IgnorableError.TABLE_DOES_NOT_EXIST),
+                new Rendering("hsqldb", "ALTER TABLE v DROP COLUMN c", List.of(), IgnorableError.PART_DOES_NOT_EXIST)));
         LoggedStatement inNoDialect = new LoggedStatement(List.of());
         String longSql = "UPDATE t SET s = '" + "\u00e9".repeat(100_000) + "' WHERE id = ?";
         LoggedStatement longStatement = new LoggedStatement(List.of(
                 new Rendering("derby", longSql, List.of(new Param(Types.BIGINT, 7L)), IgnorableError.NONE)));
         return List.of(
                 new WalRecord(-5, 0, List.of()),
-                new WalRecord(Long.MAX_VALUE, 3, List.of(everywhere, createTable, dropTable, inNoDialect)),
+                new WalRecord(Long.MAX_VALUE, 3, List.of(everywhere, createTable, dropTable, alterTable, inNoDialect)),
                 new WalRecord(8, 4, List.of(longStatement, everywhere)));
     }
 

@@ -50,8 +50,12 @@ import org.shepherd.translator.dialect.Dialect;
  */
 public final class Translation {
 
-    /** Which existence clause a DDL statement carried. */
-    public enum Existence { NONE, IF_NOT_EXISTS, IF_EXISTS }
+    /**
+     * Which existence clause a DDL statement carried. An ALTER TABLE's {@code IF EXISTS} may name the table
+     * ({@code ALTER TABLE IF EXISTS t ...}: {@link #IF_TABLE_EXISTS}), the object a change drops ({@code DROP COLUMN IF
+     * EXISTS c}: {@link #IF_PART_EXISTS}), or both ({@link #IF_EXISTS}, as for DROP TABLE and DROP INDEX).
+     */
+    public enum Existence { NONE, IF_NOT_EXISTS, IF_EXISTS, IF_TABLE_EXISTS, IF_PART_EXISTS }
 
     /** A column an {@code INSERT ... RETURNING} returns: its name as written, and the label the client reads it by. */
     public record Returned(String column, String label) { }
@@ -301,7 +305,7 @@ public final class Translation {
         switch (existence) {
             case IF_NOT_EXISTS:
                 return ast instanceof CreateIndex ? !d.supportsCreateIndexIfNotExists() : !d.supportsCreateTableIfNotExists();
-            case IF_EXISTS:
+            case IF_EXISTS, IF_TABLE_EXISTS, IF_PART_EXISTS:
                 if (ast instanceof Alter) {
                     return !d.supportsAlterIfExists();
                 }
@@ -327,7 +331,11 @@ public final class Translation {
         return existence;
     }
 
-    /** Whether {@code e}, raised by an engine of dialect {@code d} for this statement, means "already done". */
+    /**
+     * Whether {@code e}, raised by an engine of dialect {@code d} for this statement, may mean "already done": for an
+     * ALTER TABLE whose clause names only the table or only a change's object, the replica then asks its catalog whether
+     * the table is there ({@link #existence}).
+     */
     public boolean isIgnorableError(Dialect d, SQLException e) {
         if (!existenceCheckEmulated(d)) {
             return false;

@@ -425,9 +425,10 @@ public final class Translator {
             b.existence = ((Drop) st).isIfExists() ? Translation.Existence.IF_EXISTS : Translation.Existence.NONE;
         } else if (st instanceof Alter) {
             Alter alter = (Alter) st;
-            boolean ifExists = alter.isUseTableIfExists()
-                    || alter.getAlterExpressions() != null && alter.getAlterExpressions().stream().anyMatch(a -> a.isUsingIfExists());
-            b.existence = ifExists ? Translation.Existence.IF_EXISTS : Translation.Existence.NONE;
+            boolean ifTable = alter.isUseTableIfExists();
+            boolean ifPart = alter.getAlterExpressions() != null && alter.getAlterExpressions().stream().anyMatch(a -> a.isUsingIfExists());
+            b.existence = ifTable && ifPart ? Translation.Existence.IF_EXISTS : ifTable ? Translation.Existence.IF_TABLE_EXISTS
+                    : ifPart ? Translation.Existence.IF_PART_EXISTS : Translation.Existence.NONE;
         }
         return new Translation(b);
     }

@@ -168,7 +168,20 @@ final class CbsSession implements Session {
         Dialect d = replica.dialect();
         List<Param> values = new ArrayList<>();
         for (Object v : bound.parameters(d)) values.add(JdbcStatement.toParam(v));
-        return coordinator.catalogQuery(replica, bound.sqlFor(d), values);
+        try {
+            return coordinator.catalogQuery(replica, bound.sqlFor(d), values);
+        } catch (SQLException e) {
+            Dialect.Family client = coordinator.clientDialect().family();
+            if (d.family() == client) throw e;
+            // after a view change to another engine: say why the client's catalog is not there
+            throw new SQLException("a query of the client's catalog (" + lower(client) + "'s), answered by the primary "
+                    + replica.name() + ", whose catalog is " + lower(d.family()) + "'s: no replica of the client's engine is up"
+                    + " and caught up to answer it; it fails there: " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
+        }
+    }
+
+    private static String lower(Dialect.Family f) {
+        return f.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /**

@@ -38,6 +38,7 @@ import org.shepherd.translator.dialect.Dialect;
 import org.shepherd.vote.AnswerDigest;
 import org.shepherd.vote.Ballot;
 import org.shepherd.vote.ErrorOutcome;
+import org.shepherd.wal.IgnorableError;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -650,7 +651,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                 try {
                     hasRows = JdbcExecution.execute(st, sql, params, values, options);
                 } catch (SQLException e) {
-                    if (!stmt.isIgnorableError(dialect, e) && !(stmt.isDdl() && DeclinedIndexes.droppedDeclined(c, dialect, sql, e))) {
+                    if (!ignorable(c, stmt, sql, e) && !(stmt.isDdl() && DeclinedIndexes.droppedDeclined(c, dialect, sql, e))) {
                         throw e;
                     }
                     // IF [NOT] EXISTS emulated for this engine: "already there" / "not there" means done; or Derby's
@@ -664,7 +665,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
                         try {
                             DeclinedIndexes.recordIfDeclined(c, dialect, sql, u.warnings());
                         } catch (SQLException e) {
-                            if (stmt.isIgnorableError(dialect, e)) return done(primary); // CREATE INDEX IF NOT EXISTS
+                            if (ignorable(c, stmt, sql, e)) return done(primary); // CREATE INDEX IF NOT EXISTS
                             throw e;
                         }
                         DeclinedIndexes.afterDdl(c, dialect, sql);
@@ -733,14 +734,14 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
         if (!rendered.contains(Dialect.THEN)) return completedPart(c, stmt, rendered);
         String[] parts = rendered.split(Pattern.quote(Dialect.THEN));
         for (int i = 0; i < parts.length - 1; i++) {
+            String part = completedPart(c, stmt, parts[i]);
             try (Statement st = c.createStatement()) {
-                String part = completedPart(c, stmt, parts[i]);
                 st.execute(part);
-                DeclinedIndexes.afterDdl(c, dialect, part);
             } catch (SQLException e) {
-                if (i == 0 && stmt.isIgnorableError(dialect, e)) return null;
+                if (i == 0 && ignorable(c, stmt, part, e)) return null;
                 throw e;
             }
+            DeclinedIndexes.afterDdl(c, dialect, part);
         }
         return completedPart(c, stmt, parts[parts.length - 1]);
     }
@@ -756,6 +757,19 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             }
         }
         return part;
+    }
+
+    /**
+     * Whether {@code e}, which {@code sql} (the statement, or the first of its parts) raised here, means "already done":
+     * an existence clause this engine lacks, emulated; for an ALTER TABLE whose clause names the table alone, or a change's
+     * object alone, only when the table is missing, or there ({@link AlteredTable}).
+     */
+    private boolean ignorable(Connection c, JdbcStatement stmt, String sql, SQLException e) throws SQLException {
+        if (!stmt.isIgnorableError(dialect, e)) return false;
+        IgnorableError kind = stmt.ignorable(dialect);
+        if (kind != IgnorableError.TABLE_DOES_NOT_EXIST && kind != IgnorableError.PART_DOES_NOT_EXIST) return true;
+        Boolean there = AlteredTable.isThere(c, sql);
+        return there == null || there == (kind == IgnorableError.PART_DOES_NOT_EXIST);
     }
 
     /** The answer of a DDL statement found done already: an update count of 0. */

@@ -122,13 +122,8 @@ public final class JdbcStatement {
         List<Rendering> out = new ArrayList<>();
         for (Dialect d : dialects) {
             try {
-                IgnorableError ignorable = IgnorableError.NONE;
                 Translation t = translation();
-                if (t != null && t.existenceCheckEmulated(d)) {
-                    ignorable = t.existence() == Translation.Existence.IF_NOT_EXISTS ? IgnorableError.ALREADY_EXISTS
-                            : IgnorableError.DOES_NOT_EXIST;
-                }
-                out.add(new Rendering(d.name(), secondarySqlFor(d), secondaryParamsFor(d), ignorable, t != null && t.dropsCascade()));
+                out.add(new Rendering(d.name(), secondarySqlFor(d), secondaryParamsFor(d), ignorable(d), t != null && t.dropsCascade()));
             } catch (SQLException cannotExpress) {
                 // replicas of this dialect failed it too: replaying it there fails the same way (no rendering)
             }
@@ -168,19 +163,33 @@ public final class JdbcStatement {
         return t != null && t.dropsCascade();
     }
 
-    /** Whether {@code e}, raised by a replica of dialect {@code d} for this statement, means "already done". */
-    public boolean isIgnorableError(Dialect d, SQLException e) {
+    /** Which error of a replica of dialect {@code d} means "already done" for this statement (an emulated clause). */
+    public IgnorableError ignorable(Dialect d) {
         if (logged != null) {
             Rendering r = logged.rendering(d.name());
-            if (r == null) return false;
-            return switch (r.ignorable()) {
-                case ALREADY_EXISTS -> d.isAlreadyExistsError(e);
-                case DOES_NOT_EXIST -> d.isDoesNotExistError(e);
-                case NONE -> false;
-            };
+            return r == null ? IgnorableError.NONE : r.ignorable();
         }
         Translation t = translation();
-        return t != null && t.isIgnorableError(d, e);
+        if (t == null || !t.existenceCheckEmulated(d)) return IgnorableError.NONE;
+        return switch (t.existence()) {
+            case IF_NOT_EXISTS -> IgnorableError.ALREADY_EXISTS;
+            case IF_TABLE_EXISTS -> IgnorableError.TABLE_DOES_NOT_EXIST;
+            case IF_PART_EXISTS -> IgnorableError.PART_DOES_NOT_EXIST;
+            case IF_EXISTS, NONE -> IgnorableError.DOES_NOT_EXIST;
+        };
+    }
+
+    /**
+     * Whether {@code e}, raised by a replica of dialect {@code d} for this statement, may mean "already done": for
+     * {@link IgnorableError#TABLE_DOES_NOT_EXIST} and {@link IgnorableError#PART_DOES_NOT_EXIST} the replica then asks
+     * whether the table is there ({@link AlteredTable}).
+     */
+    public boolean isIgnorableError(Dialect d, SQLException e) {
+        return switch (ignorable(d)) {
+            case NONE -> false;
+            case ALREADY_EXISTS -> d.isAlreadyExistsError(e);
+            case DOES_NOT_EXIST, TABLE_DOES_NOT_EXIST, PART_DOES_NOT_EXIST -> d.isDoesNotExistError(e);
+        };
     }
 
     private Rendering loggedFor(Dialect d) throws SQLException {
