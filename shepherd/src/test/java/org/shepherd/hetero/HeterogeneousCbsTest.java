@@ -674,6 +674,36 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * MySQL names indexes per table, Derby and HSQLDB per schema: a MySQL client's index named as another table's (a
+     * common name such as meta_key; also a UNIQUE constraint or key) is refused before it runs, with a name to use
+     * instead. It used to run on the MariaDB primary, whose DDL commits at once, and be refused by the other replicas:
+     * the transaction was aborted with "retry", and the schemas differed. The same name on the same table (a second
+     * index, refused by MySQL itself) and on a table of another schema are left to the engines.
+     */
+    @Test
+    void anIndexNamedAsAnotherTablesIndexIsRefusedBeforeItRuns() throws Exception {
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE postmeta (meta_id INT PRIMARY KEY, meta_key VARCHAR(50), code INT,"
+                    + " CONSTRAINT uq_code UNIQUE (code))");
+            Workloads.update(s, "CREATE TABLE usermeta (umeta_id INT PRIMARY KEY, meta_key VARCHAR(50), code INT)");
+            Workloads.update(s, "CREATE INDEX meta_key ON postmeta (meta_key)");
+            assertThatThrownBy(() -> Workloads.update(s, "CREATE INDEX META_KEY ON usermeta (meta_key)"))
+                    .isInstanceOfSatisfying(SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("0A000"))
+                    .hasMessageContaining("table postmeta has an index of that name").hasMessageContaining("usermeta_META_KEY");
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE usermeta ADD CONSTRAINT uq_code UNIQUE (code)"))
+                    .hasMessageContaining("table postmeta has an index of that name");
+            assertThatThrownBy(() -> Workloads.update(s, "CREATE TABLE termmeta (id INT PRIMARY KEY, code INT,"
+                    + " CONSTRAINT uq_code UNIQUE (code))")).hasMessageContaining("table postmeta has an index of that name");
+            Workloads.update(s, "CREATE INDEX usermeta_meta_key ON usermeta (meta_key)");
+            Workloads.update(s, "INSERT INTO usermeta (umeta_id, meta_key, code) VALUES (1, 'a', 7)");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).isEmpty();
+            assertThat(c.statusRows()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "usermeta", "umeta_id");
+        }
+    }
+
+    /**
      * A Derby client's DROP INDEX names no table, which MariaDB needs: the MariaDB replica reads the index's table from
      * its own catalog. IF EXISTS of an index made nowhere does nothing anywhere; without it every replica fails.
      */

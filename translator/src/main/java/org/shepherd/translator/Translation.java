@@ -26,8 +26,11 @@ import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionLi
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.alter.Alter;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.alter.AlterOperation;
 import net.sf.jsqlparser.statement.create.index.CreateIndex;
 import net.sf.jsqlparser.statement.create.table.CreateTable;
+import net.sf.jsqlparser.statement.create.table.Index;
 import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
 import net.sf.jsqlparser.statement.insert.Insert;
@@ -57,6 +60,9 @@ public final class Translation {
      */
     public enum Existence { NONE, IF_NOT_EXISTS, IF_EXISTS, IF_TABLE_EXISTS, IF_PART_EXISTS }
 
+    /** An index (or a UNIQUE constraint, which has one) that a DDL statement names: its table and its name, as written. */
+    public record NamedIndex(String table, String name) { }
+
     /** A column an {@code INSERT ... RETURNING} returns: its name as written, and the label the client reads it by. */
     public record Returned(String column, String label) { }
 
@@ -81,6 +87,7 @@ public final class Translation {
     private volatile Translation insertSelectQuery;
     private final boolean upsert;
     private final List<Returned> returning;
+    private final List<NamedIndex> namedIndexes;
     private final boolean upsertKeysPinnable;
     private final boolean readsCatalog;
     private final List<DdlRenderer.IdentityOptions> identityOptions;
@@ -118,6 +125,7 @@ public final class Translation {
         this.orderKeyColumns = b.orderKeyColumns;
         this.existence = b.existence;
         this.dropsCascade = b.ast instanceof Drop drop && DdlRenderer.dropsCascade(drop);
+        this.namedIndexes = namedIndexes(b.ast);
         this.identityColumns = List.copyOf(b.identityColumns);
         this.insertTable = b.insertTable;
         this.insertSelectSql = insertSelectSql(b.ast, b.upsert);
@@ -261,6 +269,38 @@ public final class Translation {
      */
     public boolean upsert() {
         return upsert;
+    }
+
+    /**
+     * The indexes this DDL statement makes under a name of its own: CREATE [UNIQUE] INDEX, and the named UNIQUE
+     * constraints and keys of a CREATE TABLE or an ALTER TABLE ... ADD (MySQL names them per table, the other engines
+     * per schema). Empty for anything else.
+     */
+    public List<NamedIndex> namedIndexes() {
+        return namedIndexes;
+    }
+
+    private static List<NamedIndex> namedIndexes(Statement ast) {
+        List<NamedIndex> out = new ArrayList<>();
+        if (ast instanceof CreateIndex ci && ci.getIndex() != null && ci.getIndex().getName() != null) {
+            out.add(new NamedIndex(ci.getTable().getFullyQualifiedName(), ci.getIndex().getName()));
+        } else if (ast instanceof CreateTable ct && ct.getIndexes() != null) {
+            for (Index i : ct.getIndexes()) {
+                if (isNamedUnique(i)) out.add(new NamedIndex(ct.getTable().getFullyQualifiedName(), i.getName()));
+            }
+        } else if (ast instanceof Alter alter && alter.getAlterExpressions() != null) {
+            for (AlterExpression e : alter.getAlterExpressions()) {
+                if (e.getOperation() == AlterOperation.ADD && isNamedUnique(e.getIndex())) {
+                    out.add(new NamedIndex(alter.getTable().getFullyQualifiedName(), e.getIndex().getName()));
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static boolean isNamedUnique(Index i) {
+        return i != null && i.getName() != null && i.getType() != null
+                && i.getType().toUpperCase(java.util.Locale.ROOT).startsWith("UNIQUE");
     }
 
     /**

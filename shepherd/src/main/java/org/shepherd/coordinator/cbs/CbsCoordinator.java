@@ -1,6 +1,7 @@
 package org.shepherd.coordinator.cbs;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
@@ -963,6 +964,43 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             }
         };
         return replica == primary() ? readPrimaryCatalog(read) : readCatalog(replica, read);
+    }
+
+    /**
+     * Refuses DDL {@code tr} that names an index (or a UNIQUE constraint or key) as an index of another table is named
+     * in the primary's catalog, where the primary is of the MySQL family and a replica is not: MySQL and MariaDB name
+     * indexes per table, Derby, HSQLDB, PostgreSQL and Db2 per schema, so those replicas would refuse the statement after
+     * the primary made the index (its DDL commits at once) and the schemas would differ. Names are compared without
+     * their case, as those engines fold unquoted names.
+     */
+    void refuseIndexNameOfAnotherTable(Translation tr) throws SQLException {
+        if (tr.namedIndexes().isEmpty() || primary().dialect().family() != Dialect.Family.MYSQL) return;
+        List<String> perSchema = endpoints.stream().filter(e -> e.dialect().family() != Dialect.Family.MYSQL)
+                .map(JdbcReplicaEndpoint::name).toList();
+        if (perSchema.isEmpty()) return;
+        for (Translation.NamedIndex i : tr.namedIndexes()) {
+            List<String> table = SessionSetting.storedParts(i.table(), clientDialect());
+            List<String> name = SessionSetting.storedParts(i.name(), clientDialect());
+            if (table == null || table.isEmpty() || table.size() > 2 || name == null || name.size() != 1) continue;
+            String other = readPrimaryCatalog(c -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_NAME FROM information_schema.STATISTICS"
+                        + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND UPPER(INDEX_NAME) = UPPER(?) AND TABLE_NAME <> ?"
+                        + " ORDER BY TABLE_NAME LIMIT 1")) {
+                    ps.setString(1, table.size() == 2 ? table.get(0) : null);
+                    ps.setString(2, name.get(0));
+                    ps.setString(3, table.get(table.size() - 1));
+                    try (ResultSet rs = ps.executeQuery()) {
+                        return rs.next() ? rs.getString(1) : null;
+                    }
+                }
+            });
+            if (other != null) {
+                throw new SQLFeatureNotSupportedException("Shepherd refuses to name an index of " + i.table() + " " + i.name()
+                        + ": table " + other + " has an index of that name, which MySQL allows (it names indexes per table) but"
+                        + " replicas " + String.join(", ", perSchema) + " do not (their engines name indexes per schema); give"
+                        + " this one a name of its own, e.g. " + table.get(table.size() - 1) + "_" + name.get(0), "0A000");
+            }
+        }
     }
 
     /** How long a query of the client's catalog waits for a secondary of its engine to commit what is committed. */
