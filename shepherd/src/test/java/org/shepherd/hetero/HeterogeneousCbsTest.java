@@ -694,6 +694,10 @@ class HeterogeneousCbsTest {
                     .hasMessageContaining("table postmeta has an index of that name");
             assertThatThrownBy(() -> Workloads.update(s, "CREATE TABLE termmeta (id INT PRIMARY KEY, code INT,"
                     + " CONSTRAINT uq_code UNIQUE (code))")).hasMessageContaining("table postmeta has an index of that name");
+            assertThatThrownBy(() -> Workloads.update(s, "CREATE TABLE termmeta (id INT PRIMARY KEY, meta_key VARCHAR(50),"
+                    + " KEY meta_key (meta_key))")).hasMessageContaining("table postmeta has an index of that name");
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE usermeta ADD INDEX meta_key (meta_key)"))
+                    .hasMessageContaining("table postmeta has an index of that name");
             Workloads.update(s, "CREATE INDEX usermeta_meta_key ON usermeta (meta_key)");
             Workloads.update(s, "INSERT INTO usermeta (umeta_id, meta_key, code) VALUES (1, 'a', 7)");
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
@@ -701,6 +705,45 @@ class HeterogeneousCbsTest {
             assertThat(c.statusRows()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "usermeta", "umeta_id");
         }
+    }
+
+    /**
+     * MySQL's KEYs inside CREATE TABLE (as mysqldump and most MySQL schemas write them), its ALTER TABLE ... ADD INDEX and
+     * ADD UNIQUE KEY: CREATE INDEX statements after the table and UNIQUE constraints on Derby, HSQLDB and PostgreSQL,
+     * so that every replica has the indexes (they were refused). A KEY that Derby declines as a duplicate (of the primary
+     * key's, of a UNIQUE constraint's) is recorded there among the statements, and dropped alike; the unique keys answer
+     * a duplicate alike; CREATE TABLE IF NOT EXISTS of a table that is there does nothing, its indexes included.
+     */
+    @Test
+    void mysqlKeysInsideCreateTableAndAlterTableMakeIndexesOnEveryEngine() throws Exception {
+        eachSet(List.of(MARIADB_DERBY_HSQLDB, List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL)),
+                (replicas, mysql, c, s) -> {
+            Workloads.update(s, "CREATE TABLE `postmeta` (`meta_id` BIGINT NOT NULL AUTO_INCREMENT, `post_id` BIGINT NOT NULL"
+                    + " DEFAULT 0, `meta_key` VARCHAR(191) DEFAULT NULL, PRIMARY KEY (`meta_id`), KEY `post_id` (`post_id`),"
+                    + " KEY `pm_meta_key` (`meta_key`, `post_id` DESC) USING BTREE)");
+            Workloads.update(s, "CREATE TABLE code (id INT PRIMARY KEY, code INT, UNIQUE KEY uq_code (code), KEY ix_id (id),"
+                    + " KEY ix_code (code))");
+            Workloads.update(s, "ALTER TABLE code ADD COLUMN n INT, ADD INDEX ix_n (n)");
+            Workloads.update(s, "ALTER TABLE code ADD UNIQUE KEY uq_n (n)");
+            Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (1, 10, 100), (2, 20, 200)");
+            assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (3, 10, 300)"))
+                    .as("uq_code").isInstanceOf(SQLException.class);
+            assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (3, 30, 200)"))
+                    .as("uq_n").isInstanceOf(SQLException.class);
+            Workloads.update(s, "INSERT INTO postmeta (post_id, meta_key) VALUES (7, 'a'), (7, 'b')");
+            Workloads.update(s, "CREATE TABLE IF NOT EXISTS code (id INT PRIMARY KEY, KEY ix_other (id))");
+            Workloads.update(s, "DROP INDEX ix_id ON code");
+            Workloads.update(s, "DROP INDEX ix_code ON code");
+            Workloads.update(s, "DROP INDEX pm_meta_key ON postmeta");
+            assertThatThrownBy(() -> Workloads.update(s, "DROP INDEX ix_other ON code"))
+                    .as("made nowhere").isInstanceOf(SQLException.class);
+            Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (3, 30, 300)");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            assertThat(c.statusRows()).as(replicas.toString()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "code", "id");
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "postmeta", "meta_id");
+        });
     }
 
     /**
@@ -881,7 +924,7 @@ class HeterogeneousCbsTest {
         }
         try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0); Session s = c.openSession("app", "db")) {
             Workloads.update(s, "CREATE TABLE kid (id INT PRIMARY KEY, name VARCHAR(20))");
-            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE kid ADD INDEX ix_name (name)"))
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE kid ADD INDEX ix_name (name), COMMENT = 'kids'"))
                     .isInstanceOf(SQLException.class).hasFieldOrPropertyWithValue("SQLState", "0A000");
             Workloads.update(s, "CREATE INDEX ix_name ON kid (name)"); // the refused statement made none anywhere
             assertThat(c.divergences().snapshot()).isEmpty();

@@ -13,7 +13,8 @@ import java.util.TreeSet;
  * then steps that mix DML (INSERT, some with a taken key, a NULL or a string one character too long; UPDATE; DELETE)
  * with every column and table change the shepherd's translator renders (ADD/DROP COLUMN with defaults, RENAME COLUMN
  * and TABLE in the client's spellings, SET/DROP DEFAULT, SET/DROP NOT NULL, a VARCHAR widened, MySQL's MODIFY and
- * CHANGE, CREATE/DROP INDEX; with {@link #withSeveralChanges()} several of them in one ALTER TABLE). It keeps a
+ * CHANGE, CREATE/DROP INDEX, a MySQL client's also as a KEY inside CREATE TABLE or ALTER TABLE ... ADD INDEX; with
+ * {@link #withSeveralChanges()} several of them in one ALTER TABLE). It keeps a
  * picture of the table (its name, columns, keys, indexes) from the steps its
  * {@link Target} says were done, so that each next step is written against the table as it should be; a target that
  * runs the steps on several engines (or through a shepherd) checks that they agree. Steps a difference between engines
@@ -120,8 +121,15 @@ public final class DdlSequence {
     public void run(int steps, Check check) throws Exception {
         cols.add(new Col("c" + names++, "INT"));
         cols.add(new Col("c" + names++, "VARCHAR(10)"));
+        // a MySQL client's table may have a KEY inside it, as mysqldump writes them
+        String key = client == Client.MYSQL && random.nextBoolean() ? "ix" + names++ : null;
         step("CREATE TABLE " + table + " (id " + intType() + " NOT NULL PRIMARY KEY, " + cols.get(0).name + " "
-                + typeName(cols.get(0)) + ", " + cols.get(1).name + " VARCHAR(10))", () -> { });
+                + typeName(cols.get(0)) + ", " + cols.get(1).name + " VARCHAR(10)"
+                + (key == null ? "" : ", KEY " + key + " (" + cols.get(0).name + ")") + ")", () -> {
+                    if (key == null) return;
+                    indexes.add(key + " " + cols.get(0).name);
+                    cols.get(0).indexed = true;
+                });
         for (int i = 0; i < steps; i++) {
             int r = random.nextInt(100);
             if (r < 30) {
@@ -376,7 +384,9 @@ public final class DdlSequence {
         if (unindexed.isEmpty()) return;
         Col c = pick(unindexed);
         String name = "ix" + names++;
-        step("CREATE INDEX " + name + " ON " + table + " (" + c.name + ")", () -> {
+        // MySQL's ALTER TABLE ... ADD INDEX too
+        step(client == Client.MYSQL && random.nextBoolean() ? "ALTER TABLE " + table + " ADD INDEX " + name + " (" + c.name + ")"
+                : "CREATE INDEX " + name + " ON " + table + " (" + c.name + ")", () -> {
             indexes.add(name + " " + c.name);
             c.indexed = true;
         });

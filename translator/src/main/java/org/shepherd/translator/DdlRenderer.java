@@ -122,14 +122,29 @@ final class DdlRenderer {
             }
             parts.add(c.text);
         }
+        // MySQL's KEY and INDEX inside CREATE TABLE: a CREATE INDEX after it where the engine has none there
+        List<String> indexes = new ArrayList<>();
         if (ct.getIndexes() != null) {
+            String table = ct.getTable().getFullyQualifiedName();
             for (Index index : ct.getIndexes()) {
                 String type = index.getType() == null ? "" : index.getType().toUpperCase(Locale.ROOT);
-                if (type.equals("KEY") || type.equals("INDEX") || type.startsWith("FULLTEXT") || type.startsWith("SPATIAL")) {
-                    throw TranslationException.unsupported("An index inside CREATE TABLE (" + index + ") is MySQL-only; "
-                            + "use a separate CREATE INDEX statement");
+                if (type.startsWith("FULLTEXT") || type.startsWith("SPATIAL")) {
+                    throw TranslationException.unsupported("A " + type + " index (" + index + ") is MySQL-only");
                 }
-                parts.add(index.toString());
+                if (target.family() != Dialect.Family.MYSQL && isPlainKey(index)) {
+                    // the table made IF NOT EXISTS as written: so is each index (an emulated clause skips them all)
+                    boolean ifNotExists = ct.isIfNotExists() && target.supportsCreateTableIfNotExists();
+                    if (ifNotExists && !target.supportsCreateIndexIfNotExists()) {
+                        throw TranslationException.unsupported("CREATE TABLE IF NOT EXISTS with a KEY on " + target.name()
+                                + ": create the index in a statement of its own");
+                    }
+                    indexes.add(createIndex(index, table, ifNotExists));
+                } else if (target.family() != Dialect.Family.MYSQL && isUniqueKey(index)) {
+                    parts.add((index.getName() == null ? "" : "CONSTRAINT " + index.getName() + " ") + "UNIQUE ("
+                            + indexColumns(index, false) + ")");
+                } else {
+                    parts.add(index.toString());
+                }
             }
         }
         if (identityCount > 1) {
@@ -139,7 +154,51 @@ final class DdlRenderer {
         if (tableOptionStart != 1 && target.identityStartIsTableOption()) {
             out.append(" AUTO_INCREMENT = ").append(tableOptionStart);
         }
+        for (String index : indexes) out.append(Dialect.THEN).append(index);
         return out.toString();
+    }
+
+    /** Whether {@code index} is MySQL's {@code KEY name (columns)} or {@code INDEX name (columns)}: no constraint. */
+    static boolean isPlainKey(Index index) {
+        if (index == null || index.getClass() != Index.class) return false;
+        String type = index.getType() != null ? index.getType() : index.getIndexKeyword(); // ALTER TABLE's ADD INDEX: the latter
+        return type != null && (type.equalsIgnoreCase("KEY") || type.equalsIgnoreCase("INDEX"));
+    }
+
+    /** Whether {@code index} is MySQL's {@code UNIQUE KEY} or {@code UNIQUE INDEX} (a UNIQUE constraint elsewhere). */
+    static boolean isUniqueKey(Index index) {
+        if (index == null || index.getType() == null) return false;
+        String type = index.getType().toUpperCase(Locale.ROOT).replaceAll("\\s+", " ");
+        return type.equals("UNIQUE KEY") || type.equals("UNIQUE INDEX");
+    }
+
+    /**
+     * MySQL's {@code KEY name (columns)} of {@code table} as a CREATE INDEX, for an engine whose CREATE TABLE and ALTER
+     * TABLE have none. Its USING and COMMENT are left out (they choose a structure, or document); an index without a
+     * name (MySQL names it after its first column) and a column prefix ({@code name(10)}) are refused.
+     */
+    static String createIndex(Index index, String table, boolean ifNotExists) {
+        if (index.getName() == null) {
+            throw TranslationException.unsupported("MySQL's KEY without a name (" + index + ") is named by MySQL after its first"
+                    + " column; name it (KEY name (columns)), so that every engine's index has that name");
+        }
+        return "CREATE INDEX " + (ifNotExists ? "IF NOT EXISTS " : "") + index.getName() + " ON " + table + " ("
+                + indexColumns(index, true) + ")";
+    }
+
+    /** An index's columns, each with ASC or DESC where written and {@code ordered}; a column prefix is refused. */
+    private static String indexColumns(Index index, boolean ordered) {
+        List<String> columns = new ArrayList<>();
+        for (Index.ColumnParams p : index.getColumns()) {
+            List<String> params = p.getParams() == null ? List.of() : p.getParams();
+            boolean order = params.size() == 1 && (params.get(0).equalsIgnoreCase("ASC") || params.get(0).equalsIgnoreCase("DESC"));
+            if (!params.isEmpty() && (!order || !ordered)) {
+                throw TranslationException.unsupported("An index column " + p + " (" + index + ") is MySQL-only (a column prefix,"
+                        + " or an order in a UNIQUE constraint); index the whole column");
+            }
+            columns.add(p.getColumnName() + (params.isEmpty() ? "" : " " + params.get(0).toUpperCase(Locale.ROOT)));
+        }
+        return String.join(", ", columns);
     }
 
     private record ColumnRendering(String text, IdentityOptions identity, boolean consumedOptions) {
@@ -411,12 +470,26 @@ final class DdlRenderer {
         if (op == AlterOperation.DROP && change.getConstraintName() != null && change.getColumnName() == null) {
             return prefix + "DROP CONSTRAINT " + dropIfExists + change.getConstraintName();
         }
+        if (op == AlterOperation.ADD && change.getIndex() == null && change.getUkColumns() != null
+                && !change.getUkColumns().isEmpty() && asWritten == null) {
+            // MySQL's ADD UNIQUE [KEY | INDEX] [name] (columns)
+            return prefix + "ADD " + (change.getUkName() == null ? "" : "CONSTRAINT " + change.getUkName() + " ") + "UNIQUE ("
+                    + String.join(", ", change.getUkColumns()) + ")";
+        }
+        if (op == AlterOperation.ADD && isUniqueKey(change.getIndex()) && asWritten == null) {
+            // ADD CONSTRAINT name UNIQUE KEY (columns)
+            Index uk = change.getIndex();
+            return prefix + "ADD " + (uk.getName() == null ? "" : "CONSTRAINT " + uk.getName() + " ") + "UNIQUE ("
+                    + indexColumns(uk, false) + ")";
+        }
         if (op == AlterOperation.ADD && change.getColumnName() == null
                 && (change.getIndex() != null || change.getPkColumns() != null)) {
             // a plain Index is MySQL's [FULLTEXT | SPATIAL] INDEX or KEY; constraints are its subclasses
             if (change.getIndex() != null && change.getIndex().getClass() == Index.class) {
                 if (asWritten != null) return prefix + asWritten;
-                throw TranslationException.unsupported("ALTER TABLE ... ADD INDEX is MySQL-only; use CREATE INDEX");
+                if (isPlainKey(change.getIndex())) return createIndex(change.getIndex(), alter.getTable().getFullyQualifiedName(), false);
+                throw TranslationException.unsupported("ALTER TABLE ... ADD " + change.getIndex() + " is MySQL-only; use CREATE"
+                        + " INDEX");
             }
             return prefix + change;
         }

@@ -272,9 +272,9 @@ public final class Translation {
     }
 
     /**
-     * The indexes this DDL statement makes under a name of its own: CREATE [UNIQUE] INDEX, and the named UNIQUE
-     * constraints and keys of a CREATE TABLE or an ALTER TABLE ... ADD (MySQL names them per table, the other engines
-     * per schema). Empty for anything else.
+     * The indexes this DDL statement makes under a name of its own: CREATE [UNIQUE] INDEX, and the named KEYs, INDEXes,
+     * UNIQUE constraints and keys of a CREATE TABLE or an ALTER TABLE ... ADD (MySQL names them per table, the other
+     * engines per schema). Empty for anything else.
      */
     public List<NamedIndex> namedIndexes() {
         return namedIndexes;
@@ -286,21 +286,21 @@ public final class Translation {
             out.add(new NamedIndex(ci.getTable().getFullyQualifiedName(), ci.getIndex().getName()));
         } else if (ast instanceof CreateTable ct && ct.getIndexes() != null) {
             for (Index i : ct.getIndexes()) {
-                if (isNamedUnique(i)) out.add(new NamedIndex(ct.getTable().getFullyQualifiedName(), i.getName()));
+                if (isNamedIndex(i)) out.add(new NamedIndex(ct.getTable().getFullyQualifiedName(), i.getName()));
             }
         } else if (ast instanceof Alter alter && alter.getAlterExpressions() != null) {
             for (AlterExpression e : alter.getAlterExpressions()) {
-                if (e.getOperation() == AlterOperation.ADD && isNamedUnique(e.getIndex())) {
-                    out.add(new NamedIndex(alter.getTable().getFullyQualifiedName(), e.getIndex().getName()));
-                }
+                if (e.getOperation() != AlterOperation.ADD) continue;
+                if (isNamedIndex(e.getIndex())) out.add(new NamedIndex(alter.getTable().getFullyQualifiedName(), e.getIndex().getName()));
+                if (e.getUkName() != null) out.add(new NamedIndex(alter.getTable().getFullyQualifiedName(), e.getUkName()));
             }
         }
         return List.copyOf(out);
     }
 
-    private static boolean isNamedUnique(Index i) {
-        return i != null && i.getName() != null && i.getType() != null
-                && i.getType().toUpperCase(java.util.Locale.ROOT).startsWith("UNIQUE");
+    private static boolean isNamedIndex(Index i) {
+        return i != null && i.getName() != null && (DdlRenderer.isPlainKey(i)
+                || i.getType() != null && i.getType().toUpperCase(java.util.Locale.ROOT).startsWith("UNIQUE"));
     }
 
     /**

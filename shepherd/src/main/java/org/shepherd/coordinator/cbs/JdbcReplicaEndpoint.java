@@ -737,6 +737,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
             String part = completedPart(c, stmt, parts[i]);
             try (Statement st = c.createStatement()) {
                 st.execute(part);
+                DeclinedIndexes.recordIfDeclined(c, dialect, part, JdbcExecution.warnings(st));
             } catch (SQLException e) {
                 if (i == 0 && ignorable(c, stmt, part, e)) return null;
                 throw e;
