@@ -712,7 +712,8 @@ class HeterogeneousCbsTest {
      * ADD UNIQUE KEY: CREATE INDEX statements after the table and UNIQUE constraints on Derby, HSQLDB and PostgreSQL,
      * so that every replica has the indexes (they were refused). A KEY that Derby declines as a duplicate (of the primary
      * key's, of a UNIQUE constraint's) is recorded there among the statements, and dropped alike; the unique keys answer
-     * a duplicate alike; CREATE TABLE IF NOT EXISTS of a table that is there does nothing, its indexes included.
+     * a duplicate alike; CREATE TABLE IF NOT EXISTS of a table that is there does nothing, its indexes included. MySQL's
+     * DROP INDEX and ALTER TABLE ... DROP INDEX|KEY of a unique key drop the UNIQUE constraint of that name elsewhere.
      */
     @Test
     void mysqlKeysInsideCreateTableAndAlterTableMakeIndexesOnEveryEngine() throws Exception {
@@ -738,6 +739,13 @@ class HeterogeneousCbsTest {
             assertThatThrownBy(() -> Workloads.update(s, "DROP INDEX ix_other ON code"))
                     .as("made nowhere").isInstanceOf(SQLException.class);
             Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (3, 30, 300)");
+            // MySQL drops a UNIQUE KEY as an index: the UNIQUE constraint of that name elsewhere
+            Workloads.update(s, "ALTER TABLE code DROP INDEX uq_n");
+            Workloads.update(s, "DROP INDEX uq_code ON code");
+            Workloads.update(s, "ALTER TABLE code DROP KEY ix_n");
+            Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (4, 30, 300)"); // no unique key left
+            assertThatThrownBy(() -> Workloads.update(s, "ALTER TABLE code DROP INDEX uq_n"))
+                    .as("dropped everywhere").isInstanceOf(SQLException.class);
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
             assertThat(c.statusRows()).as(replicas.toString()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));

@@ -364,7 +364,11 @@ final class DdlRenderer {
                 if (drop.isIfExists() && target.supportsDropIndexIfExists()) {
                     out.append("IF EXISTS ");
                 }
-                if (!target.dropIndexNamesTable()) return out.append(drop.getName().getFullyQualifiedName()).toString();
+                if (!target.dropIndexNamesTable()) {
+                    out.append(drop.getName().getFullyQualifiedName());
+                    // MySQL's DROP INDEX of a UNIQUE KEY: a UNIQUE constraint there
+                    return client.dropIndexNamesTable() ? out.append(' ').append(Dialect.UNIQUE_KEY).toString() : out.toString();
+                }
                 if (table == null && client.dropIndexNamesTable()) {
                     throw TranslationException.unsupported("MySQL/MariaDB need the table of the index; write DROP INDEX "
                             + drop.getName() + " ON <table>");
@@ -469,6 +473,11 @@ final class DdlRenderer {
         }
         if (op == AlterOperation.DROP && change.getConstraintName() != null && change.getColumnName() == null) {
             return prefix + "DROP CONSTRAINT " + dropIfExists + change.getConstraintName();
+        }
+        if (op == AlterOperation.DROP && isPlainKey(change.getIndex()) && asWritten == null) {
+            // MySQL's DROP INDEX|KEY i: an index is in its table's schema elsewhere; or it is a UNIQUE KEY, a constraint there
+            String schema = alter.getTable().getSchemaName();
+            return "DROP INDEX " + (schema == null ? "" : schema + ".") + change.getIndex().getName() + " " + Dialect.UNIQUE_KEY;
         }
         if (op == AlterOperation.ADD && change.getIndex() == null && change.getUkColumns() != null
                 && !change.getUkColumns().isEmpty() && asWritten == null) {

@@ -749,6 +749,7 @@ public final class JdbcReplicaEndpoint implements ReplicaEndpoint<JdbcStatement>
 
     private String completedPart(Connection c, JdbcStatement stmt, String part) throws SQLException {
         if (RestatedColumn.marks(part)) return RestatedColumn.complete(c, dialect, part);
+        if (UniqueKeyDrop.marks(part)) return UniqueKeyDrop.complete(c, dialect, part);
         if (IndexTable.marks(part)) {
             try {
                 return IndexTable.complete(c, dialect, part);

@@ -224,6 +224,13 @@ public abstract class Dialect {
      */
     public static final String INDEX_TABLE = "/*shepherd:index-table*/";
 
+    /**
+     * Ends the {@code DROP INDEX [IF EXISTS] [schema.]i} of a replica of another family from a MySQL-family client, whose
+     * DROP INDEX (and ALTER TABLE ... DROP INDEX) also drops a UNIQUE KEY, a UNIQUE constraint on the other engines: where
+     * the replica's schema has a UNIQUE constraint named i, it drops that constraint instead.
+     */
+    public static final String UNIQUE_KEY = "/*shepherd:or-unique-key*/";
+
     /** A column's DEFAULT dropped: {@code ALTER TABLE t ALTER COLUMN c DROP DEFAULT}. */
     public String dropDefault(String alterTable, String column) {
         return alterTable + "ALTER COLUMN " + column + " DROP DEFAULT";
