@@ -724,6 +724,10 @@ class HeterogeneousCbsTest {
                     + " KEY `pm_meta_key` (`meta_key`, `post_id` DESC) USING BTREE)");
             Workloads.update(s, "CREATE TABLE code (id INT PRIMARY KEY, code INT, UNIQUE KEY uq_code (code), KEY ix_id (id),"
                     + " KEY ix_code (code))");
+            // mysqldump's foreign key: the KEY MySQL made for it has the constraint's name
+            Workloads.update(s, "CREATE TABLE `code_use` (`id` INT NOT NULL, `code_id` INT DEFAULT NULL, PRIMARY KEY (`id`),"
+                    + " KEY `fk_use_code` (`code_id`), CONSTRAINT `fk_use_code` FOREIGN KEY (`code_id`) REFERENCES `code` (`id`))"
+                    + " ENGINE=InnoDB DEFAULT CHARSET=utf8mb4");
             Workloads.update(s, "ALTER TABLE code ADD COLUMN n INT, ADD INDEX ix_n (n)");
             Workloads.update(s, "ALTER TABLE code ADD UNIQUE KEY uq_n (n)");
             Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (1, 10, 100), (2, 20, 200)");
@@ -732,6 +736,7 @@ class HeterogeneousCbsTest {
             assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (3, 30, 200)"))
                     .as("uq_n").isInstanceOf(SQLException.class);
             Workloads.update(s, "INSERT INTO postmeta (post_id, meta_key) VALUES (7, 'a'), (7, 'b')");
+            Workloads.update(s, "INSERT INTO code_use (id, code_id) VALUES (1, 1), (2, NULL)");
             Workloads.update(s, "CREATE TABLE IF NOT EXISTS code (id INT PRIMARY KEY, KEY ix_other (id))");
             Workloads.update(s, "DROP INDEX ix_id ON code");
             Workloads.update(s, "DROP INDEX ix_code ON code");
@@ -751,6 +756,7 @@ class HeterogeneousCbsTest {
             assertThat(c.statusRows()).as(replicas.toString()).allSatisfy(r -> assertThat(r.state()).isEqualTo("up"));
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "code", "id");
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "postmeta", "meta_id");
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "code_use", "id");
         });
     }
 
