@@ -761,6 +761,42 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * MySQL's multi-table DELETE of one table with inner joins (orphan and cleanup queries) deletes the same rows on every
+     * engine: DELETE ... WHERE EXISTS where the engine has no such DELETE (it was sent as written, and Derby, HSQLDB and
+     * PostgreSQL refused it after the MariaDB primary ran it). With an outer join, of several tables, and MySQL's UPDATE
+     * of a join: refused before they run, where a replica is of another engine.
+     */
+    @Test
+    void mysqlMultiTableDeleteDeletesTheSameRowsOnEveryEngine() throws Exception {
+        eachSet(List.of(MARIADB_DERBY_HSQLDB, List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL)),
+                (replicas, mysql, c, s) -> {
+            Workloads.update(s, "CREATE TABLE post (id INT PRIMARY KEY, author INT, draft INT)");
+            Workloads.update(s, "CREATE TABLE author (id INT PRIMARY KEY, banned INT)");
+            Workloads.update(s, "CREATE TABLE tag (post_id INT, name VARCHAR(10), PRIMARY KEY (post_id, name))");
+            Workloads.update(s, "INSERT INTO author (id, banned) VALUES (1, 0), (2, 1), (3, 1)");
+            Workloads.update(s, "INSERT INTO post (id, author, draft) VALUES (10, 1, 0), (11, 2, 0), (12, 2, 1), (13, 3, 1),"
+                    + " (14, 1, 1)");
+            Workloads.update(s, "INSERT INTO tag (post_id, name) VALUES (10, 'a'), (11, 'a'), (12, 'b'), (13, 'c'), (14, 'd')");
+            assertThat(Workloads.update(s, "DELETE p FROM post AS p JOIN author a ON a.id = p.author WHERE a.banned = ? AND"
+                    + " p.draft = 1", 1)).isEqualTo(2);
+            assertThat(Workloads.update(s, "DELETE tag FROM tag, post WHERE post.id = tag.post_id AND post.author = 2"))
+                    .isEqualTo(1);
+            assertThatThrownBy(() -> Workloads.update(s, "DELETE tag FROM tag LEFT JOIN post ON post.id = tag.post_id"
+                    + " WHERE post.id IS NULL")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getSQLState()).isEqualTo("0A000"));
+            assertThatThrownBy(() -> Workloads.update(s, "UPDATE post JOIN author ON author.id = post.author SET post.draft"
+                    + " = author.banned")).isInstanceOfSatisfying(SQLException.class,
+                            e -> assertThat(e.getSQLState()).isEqualTo("0A000"));
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            assertThat(firstColumn(s, "SELECT id FROM post ORDER BY id")).containsExactly("10", "11", "14");
+            assertThat(firstColumn(s, "SELECT name FROM tag ORDER BY name")).containsExactly("a", "b", "c", "d");
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "post", "id");
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "tag", "post_id");
+        });
+    }
+
+    /**
      * A Derby client's DROP INDEX names no table, which MariaDB needs: the MariaDB replica reads the index's table from
      * its own catalog. IF EXISTS of an index made nowhere does nothing anywhere; without it every replica fails.
      */

@@ -33,6 +33,7 @@ import net.sf.jsqlparser.statement.create.table.CreateTable;
 import net.sf.jsqlparser.statement.create.table.Index;
 import net.sf.jsqlparser.statement.create.view.CreateView;
 import net.sf.jsqlparser.statement.drop.Drop;
+import net.sf.jsqlparser.statement.delete.Delete;
 import net.sf.jsqlparser.statement.insert.Insert;
 import net.sf.jsqlparser.statement.merge.Merge;
 import net.sf.jsqlparser.statement.select.AllColumns;
@@ -42,6 +43,7 @@ import net.sf.jsqlparser.statement.select.SelectItem;
 import net.sf.jsqlparser.statement.select.SetOperationList;
 import net.sf.jsqlparser.statement.select.Values;
 import net.sf.jsqlparser.statement.truncate.Truncate;
+import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.upsert.Upsert;
 import net.sf.jsqlparser.statement.upsert.UpsertType;
 
@@ -820,6 +822,15 @@ public final class Translation {
                     throw TranslationException.unsupported("MERGE does not exist on MySQL/MariaDB; write UPDATE, then INSERT for "
                             + "the rows the UPDATE did not change");
                 }
+                if (d.family() != Dialect.Family.MYSQL && ast instanceof Delete del && del.getJoins() != null) {
+                    return render(d, true, MultiTableDelete.asExists(del));
+                }
+                if (d.family() != Dialect.Family.MYSQL && ast instanceof Update up && up.getStartJoins() != null
+                        && !up.getStartJoins().isEmpty()) {
+                    throw TranslationException.unsupported("UPDATE t JOIN u ... is MySQL-only (a " + d.name() + " replica has no"
+                            + " UPDATE of a join); write UPDATE t SET c = (SELECT ... FROM u WHERE ...) WHERE EXISTS (SELECT 1 FROM u"
+                            + " WHERE ...)");
+                }
                 return render(d);
         }
     }
@@ -830,10 +841,15 @@ public final class Translation {
 
     /** {@code everyMarker}: the rendering must hold every client marker (false for one row of a multi-row INSERT). */
     private SqlText.Rendered render(Dialect d, boolean everyMarker) {
+        return render(d, everyMarker, ast);
+    }
+
+    /** {@code statement}: this one's AST, or one made of its nodes for {@code d}. */
+    private SqlText.Rendered render(Dialect d, boolean everyMarker, Statement statement) {
         List<SelectItem<?>> labelled = labelUnaliasedExpressions();
         try {
             Renderer renderer = new Renderer(client, d, pins, catalog, mixedPadding);
-            SqlText.Rendered r = SqlText.finish(renderer.render(ast), client, d, true);
+            SqlText.Rendered r = SqlText.finish(renderer.render(statement), client, d, true);
             BitSet seen = renderer.clientMarkers();
             if (everyMarker && seen.cardinality() != Math.max(0, seen.length() - 1)) {
                 throw new IllegalStateException("parameter markers lost while rendering " + clientSql);
