@@ -763,11 +763,12 @@ class HeterogeneousCbsTest {
     /**
      * MySQL's multi-table DELETE of one table with inner joins (orphan and cleanup queries) deletes the same rows on every
      * engine: DELETE ... WHERE EXISTS where the engine has no such DELETE (it was sent as written, and Derby, HSQLDB and
-     * PostgreSQL refused it after the MariaDB primary ran it). With an outer join, of several tables, and MySQL's UPDATE
-     * of a join: refused before they run, where a replica is of another engine.
+     * PostgreSQL refused it after the MariaDB primary ran it); so does its UPDATE of a join, a value read from the joined
+     * table by a subquery. With an outer join, or of several tables: refused before they run, where a replica is of
+     * another engine.
      */
     @Test
-    void mysqlMultiTableDeleteDeletesTheSameRowsOnEveryEngine() throws Exception {
+    void mysqlMultiTableDeleteAndUpdateChangeTheSameRowsOnEveryEngine() throws Exception {
         eachSet(List.of(MARIADB_DERBY_HSQLDB, List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL)),
                 (replicas, mysql, c, s) -> {
             Workloads.update(s, "CREATE TABLE post (id INT PRIMARY KEY, author INT, draft INT)");
@@ -784,12 +785,19 @@ class HeterogeneousCbsTest {
             assertThatThrownBy(() -> Workloads.update(s, "DELETE tag FROM tag LEFT JOIN post ON post.id = tag.post_id"
                     + " WHERE post.id IS NULL")).isInstanceOfSatisfying(SQLException.class,
                             e -> assertThat(e.getSQLState()).isEqualTo("0A000"));
-            assertThatThrownBy(() -> Workloads.update(s, "UPDATE post JOIN author ON author.id = post.author SET post.draft"
-                    + " = author.banned")).isInstanceOfSatisfying(SQLException.class,
+            // UPDATE of a join: a value read from the joined table; markers in the SET and the WHERE
+            Workloads.update(s, "INSERT INTO post (id, author, draft) VALUES (20, 2, 0), (21, 3, 0)");
+            assertThat(Workloads.update(s, "UPDATE post JOIN author ON author.id = post.author SET post.draft = author.banned"
+                    + " + ?, post.id = post.id + ? WHERE author.banned = ?", 5, 100, 1)).isEqualTo(3);
+            assertThat(Workloads.update(s, "UPDATE post p, author a SET p.draft = 0 WHERE a.id = p.author AND a.id = 1"))
+                    .isEqualTo(2);
+            assertThatThrownBy(() -> Workloads.update(s, "UPDATE post JOIN author ON author.id = post.author SET post.draft = 1,"
+                    + " author.banned = 0")).isInstanceOfSatisfying(SQLException.class,
                             e -> assertThat(e.getSQLState()).isEqualTo("0A000"));
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
-            assertThat(firstColumn(s, "SELECT id FROM post ORDER BY id")).containsExactly("10", "11", "14");
+            assertThat(firstColumn(s, "SELECT id FROM post ORDER BY id")).containsExactly("10", "14", "111", "120", "121");
+            assertThat(firstColumn(s, "SELECT draft FROM post ORDER BY id")).containsExactly("0", "0", "6", "6", "6");
             assertThat(firstColumn(s, "SELECT name FROM tag ORDER BY name")).containsExactly("a", "b", "c", "d");
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "post", "id");
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "tag", "post_id");

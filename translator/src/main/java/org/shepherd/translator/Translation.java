@@ -823,13 +823,11 @@ public final class Translation {
                             + "the rows the UPDATE did not change");
                 }
                 if (d.family() != Dialect.Family.MYSQL && ast instanceof Delete del && del.getJoins() != null) {
-                    return render(d, true, MultiTableDelete.asExists(del));
+                    return render(d, true, MultiTableWrite.deleteAsExists(del));
                 }
                 if (d.family() != Dialect.Family.MYSQL && ast instanceof Update up && up.getStartJoins() != null
                         && !up.getStartJoins().isEmpty()) {
-                    throw TranslationException.unsupported("UPDATE t JOIN u ... is MySQL-only (a " + d.name() + " replica has no"
-                            + " UPDATE of a join); write UPDATE t SET c = (SELECT ... FROM u WHERE ...) WHERE EXISTS (SELECT 1 FROM u"
-                            + " WHERE ...)");
+                    return render(d, true, MultiTableWrite.updateAsExists(up));
                 }
                 return render(d);
         }

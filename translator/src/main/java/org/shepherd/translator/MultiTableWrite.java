@@ -1,0 +1,172 @@
+package org.shepherd.translator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+import net.sf.jsqlparser.expression.Expression;
+import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
+import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
+import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.delete.Delete;
+import net.sf.jsqlparser.statement.select.FromItem;
+import net.sf.jsqlparser.statement.select.Join;
+import net.sf.jsqlparser.statement.select.ParenthesedSelect;
+import net.sf.jsqlparser.statement.select.PlainSelect;
+import net.sf.jsqlparser.statement.update.Update;
+import net.sf.jsqlparser.statement.update.UpdateSet;
+
+/**
+ * MySQL's multi-table DELETE and UPDATE of one table with inner joins, for the engines that have neither (Derby,
+ * HSQLDB, PostgreSQL, Db2), made of the statement's own expression nodes in their order (markers and the values pinned
+ * in them stay as they were):
+ * <ul>
+ * <li>{@code DELETE t FROM t JOIN u ON c1 [JOIN v ON c2 | , v] [WHERE w]}: {@code DELETE FROM t WHERE EXISTS (SELECT 1
+ * FROM u, v WHERE (c1) AND (c2) AND (w))}, the rows of t that some combination of joined rows matches: what MySQL
+ * deletes;</li>
+ * <li>{@code UPDATE t JOIN u ON c SET t.x = e1, t.y = e2 [WHERE w]}: {@code UPDATE t SET x = e1', y = e2 WHERE EXISTS
+ * (SELECT 1 FROM u WHERE (c) AND (w))}, where a value that names a joined table is read from it, {@code e1' = (SELECT
+ * e1 FROM u WHERE (c) AND (w))}. MySQL updates each matched row of t once; where several joined rows match one row of
+ * t and a value reads them, MySQL takes one of them and the other engines fail the statement (21000), which the
+ * shepherd reports instead of a silent difference.</li>
+ * </ul>
+ * Refused (0A000): several tables deleted from or updated, an outer or natural join or USING, a joined subquery, and a
+ * table joined to itself (MySQL refuses the rewritten form for it).
+ */
+final class MultiTableWrite {
+
+    private MultiTableWrite() {
+    }
+
+    /** A one-table write's FROM items, the one written to first, and the conditions of its joins and WHERE. */
+    private record Joined(Table main, List<Table> others, List<Expression> conditions) {
+
+        /** {@code (SELECT what FROM others WHERE conditions)}. */
+        ParenthesedSelect select(Expression what) {
+            PlainSelect select = new PlainSelect();
+            select.addSelectItem(what);
+            select.setFromItem(others.get(0));
+            for (FromItem t : others.subList(1, others.size())) {
+                Join comma = new Join();
+                comma.setSimple(true);
+                comma.setRightItem(t);
+                select.addJoins(comma);
+            }
+            Expression where = null;
+            for (Expression c : conditions) {
+                Expression part = new ParenthesedExpressionList<>(c);
+                where = where == null ? part : new AndExpression(where, part);
+            }
+            select.setWhere(where);
+            return new ParenthesedSelect().withSelect(select);
+        }
+
+        ExistsExpression exists() {
+            ExistsExpression exists = new ExistsExpression();
+            exists.setRightExpression(select(new LongValue(1)));
+            return exists;
+        }
+
+        /** The names the joined tables are written by (their aliases, else their names), as {@link #key} gives them. */
+        Set<String> otherNames() {
+            return others.stream().map(MultiTableWrite::writtenAs).collect(Collectors.toSet());
+        }
+    }
+
+    static Delete deleteAsExists(Delete delete) {
+        List<Table> targets = delete.getTables();
+        if (targets == null || targets.size() != 1) {
+            throw TranslationException.unsupported("A DELETE of several tables at once is MySQL-only; delete from each table"
+                    + " in a statement of its own");
+        }
+        Joined j = joined("DELETE", targets.get(0).getFullyQualifiedName(), delete.getTable(), delete.getJoins(),
+                delete.getWhere());
+        Delete out = new Delete();
+        out.setTable(j.main());
+        out.setWhere(j.exists());
+        return out;
+    }
+
+    static Update updateAsExists(Update update) {
+        if (update.getFromItem() != null || update.getJoins() != null && !update.getJoins().isEmpty()) {
+            throw TranslationException.unsupported("UPDATE ... FROM is not translated across engines; write UPDATE t SET c ="
+                    + " (SELECT ...) WHERE EXISTS (SELECT 1 FROM u WHERE ...)");
+        }
+        Table table = update.getTable();
+        Joined j = joined("UPDATE", writtenAs(table), table, update.getStartJoins(), update.getWhere());
+        Set<String> others = j.otherNames();
+        String mainName = writtenAs(table);
+        Update out = new Update();
+        out.setTable(table);
+        List<UpdateSet> sets = new ArrayList<>();
+        for (UpdateSet set : update.getUpdateSets()) {
+            if (set.getColumns().size() != 1 || set.getValues().size() != 1) {
+                throw TranslationException.unsupported("A multi-table UPDATE sets one column per assignment here; write SET a = x,"
+                        + " b = y");
+            }
+            Column column = set.getColumn(0);
+            if (column.getTable() != null && !key(column.getTable().getFullyQualifiedName()).equals(mainName)) {
+                throw TranslationException.unsupported("A multi-table UPDATE of several tables (" + column + ") is MySQL-only;"
+                        + " update each table in a statement of its own");
+            }
+            Expression value = set.getValue(0);
+            boolean[] readsJoined = {false};
+            value.accept(new ExpressionVisitorAdapter<Void>() {
+                @Override
+                public <S> Void visit(Column c, S context) {
+                    if (c.getTable() != null && others.contains(key(c.getTable().getFullyQualifiedName()))) readsJoined[0] = true;
+                    return null;
+                }
+            }, null);
+            sets.add(new UpdateSet(new Column(column.getColumnName()), readsJoined[0] ? j.select(value) : value));
+        }
+        out.setUpdateSets(sets);
+        out.setWhere(j.exists());
+        return out;
+    }
+
+    private static Joined joined(String what, String target, Table first, List<Join> joins, Expression where) {
+        List<Table> items = new ArrayList<>();
+        items.add(first);
+        List<Expression> conditions = new ArrayList<>();
+        for (Join j : joins) {
+            boolean inner = !j.isLeft() && !j.isRight() && !j.isFull() && !j.isOuter() && !j.isNatural() && !j.isSemi()
+                    && !j.isApply() && !j.isStraight() && (j.getUsingColumns() == null || j.getUsingColumns().isEmpty());
+            if (!inner || !(j.getRightItem() instanceof Table table)) {
+                throw TranslationException.unsupported("A multi-table " + what + " is translated for the other engines only with"
+                        + " inner joins of tables (ON, or a comma); write it with [NOT] EXISTS (SELECT 1 FROM u WHERE ...)");
+            }
+            items.add(table);
+            if (j.getOnExpressions() != null) conditions.addAll(j.getOnExpressions());
+        }
+        if (where != null) conditions.add(where);
+        Table main = null;
+        for (Table t : items) {
+            if (key(target).equals(writtenAs(t))) main = t;
+        }
+        if (main == null) throw TranslationException.unsupported(what + " " + target + " names no table of its FROM clause");
+        List<Table> others = new ArrayList<>(items);
+        others.remove(main);
+        String mainName = key(main.getFullyQualifiedName());
+        if (others.stream().anyMatch(t -> key(t.getFullyQualifiedName()).equals(mainName))) {
+            throw TranslationException.unsupported("A multi-table " + what + " that joins " + main.getFullyQualifiedName()
+                    + " to itself is MySQL-only; write it with EXISTS (SELECT 1 FROM t AS other WHERE ...)");
+        }
+        return new Joined(main, others, conditions);
+    }
+
+    /** The name a FROM item is written by: its alias, else its name. */
+    private static String writtenAs(Table t) {
+        return key(t.getAlias() != null ? t.getAlias().getName() : t.getFullyQualifiedName());
+    }
+
+    /** A name without its quotes, in one case: how MySQL matches a write's target to its FROM clause. */
+    private static String key(String name) {
+        return name.replace("`", "").replace("\"", "").toUpperCase(Locale.ROOT);
+    }
+}
