@@ -9,7 +9,9 @@ import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.LongValue;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
+import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
@@ -34,17 +36,24 @@ import net.sf.jsqlparser.statement.update.UpdateSet;
  * e1 FROM u WHERE (c) AND (w))}. MySQL updates each matched row of t once; where several joined rows match one row of
  * t and a value reads them, MySQL takes one of them and the other engines fail the statement (21000), which the
  * shepherd reports instead of a silent difference.</li>
+ * <li>the anti-join, {@code DELETE t FROM t LEFT JOIN u ON c WHERE u.k IS NULL [AND p]} (orphan cleanup) where c
+ * compares u.k with {@code =} and p does not name u: {@code DELETE FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE c)
+ * AND (p)}, and the UPDATE alike (its values may not read u).</li>
  * </ul>
- * Refused (0A000): several tables deleted from or updated, an outer or natural join or USING, a joined subquery, and a
- * table joined to itself (MySQL refuses the rewritten form for it).
+ * Refused (0A000): several tables deleted from or updated, another outer join, a natural join or USING, a joined
+ * subquery, and a table joined to itself (MySQL refuses the rewritten form for it).
  */
 final class MultiTableWrite {
 
     private MultiTableWrite() {
     }
 
-    /** A one-table write's FROM items, the one written to first, and the conditions of its joins and WHERE. */
-    private record Joined(Table main, List<Table> others, List<Expression> conditions) {
+    /**
+     * A one-table write's FROM items, the one written to first, and the conditions of its joins and WHERE; for an anti-join
+     * ({@code antiJoin}), the conditions of its LEFT JOIN, and {@code outer} the rest of its WHERE (of the written table).
+     */
+    private record Joined(Table main, List<Table> others, List<Expression> conditions, boolean antiJoin,
+            List<Expression> outer) {
 
         /** {@code (SELECT what FROM others WHERE conditions)}. */
         ParenthesedSelect select(Expression what) {
@@ -66,10 +75,14 @@ final class MultiTableWrite {
             return new ParenthesedSelect().withSelect(select);
         }
 
-        ExistsExpression exists() {
+        /** The rewritten statement's WHERE: [NOT] EXISTS (SELECT 1 FROM others WHERE conditions) [AND (outer) ...]. */
+        Expression where() {
             ExistsExpression exists = new ExistsExpression();
             exists.setRightExpression(select(new LongValue(1)));
-            return exists;
+            exists.setNot(antiJoin);
+            Expression where = exists;
+            for (Expression c : outer) where = new AndExpression(where, new ParenthesedExpressionList<>(c));
+            return where;
         }
 
         /** The names the joined tables are written by (their aliases, else their names), as {@link #key} gives them. */
@@ -88,7 +101,7 @@ final class MultiTableWrite {
                 delete.getWhere());
         Delete out = new Delete();
         out.setTable(j.main());
-        out.setWhere(j.exists());
+        out.setWhere(j.where());
         return out;
     }
 
@@ -115,22 +128,21 @@ final class MultiTableWrite {
                         + " update each table in a statement of its own");
             }
             Expression value = set.getValue(0);
-            boolean[] readsJoined = {false};
-            value.accept(new ExpressionVisitorAdapter<Void>() {
-                @Override
-                public <S> Void visit(Column c, S context) {
-                    if (c.getTable() != null && others.contains(key(c.getTable().getFullyQualifiedName()))) readsJoined[0] = true;
-                    return null;
-                }
-            }, null);
+            boolean[] readsJoined = {others.stream().anyMatch(o -> names(value, o))};
+            if (readsJoined[0] && j.antiJoin()) {
+                throw TranslationException.unsupported("An UPDATE of rows no joined row matches that reads the joined table (" + set
+                        + ", NULL there) is MySQL-only; write NULL");
+            }
             sets.add(new UpdateSet(new Column(column.getColumnName()), readsJoined[0] ? j.select(value) : value));
         }
         out.setUpdateSets(sets);
-        out.setWhere(j.exists());
+        out.setWhere(j.where());
         return out;
     }
 
     private static Joined joined(String what, String target, Table first, List<Join> joins, Expression where) {
+        Joined anti = antiJoin(target, first, joins, where);
+        if (anti != null) return anti;
         List<Table> items = new ArrayList<>();
         items.add(first);
         List<Expression> conditions = new ArrayList<>();
@@ -157,7 +169,78 @@ final class MultiTableWrite {
             throw TranslationException.unsupported("A multi-table " + what + " that joins " + main.getFullyQualifiedName()
                     + " to itself is MySQL-only; write it with EXISTS (SELECT 1 FROM t AS other WHERE ...)");
         }
-        return new Joined(main, others, conditions);
+        return new Joined(main, others, conditions, false, List.of());
+    }
+
+    /**
+     * {@code t LEFT JOIN u ON c WHERE u.k IS NULL [AND p]}, written to t, where c compares u.k with {@code =} (so u.k is
+     * not NULL in a joined row) and p does not name u: the rows of t that no row of u matches and p holds for, {@code NOT
+     * EXISTS (SELECT 1 FROM u WHERE c) AND (p)}. Null when the statement is not of that shape.
+     */
+    private static Joined antiJoin(String target, Table first, List<Join> joins, Expression where) {
+        if (joins.size() != 1 || where == null) return null;
+        Join j = joins.get(0);
+        if (!j.isLeft() || j.isNatural() || j.getUsingColumns() != null && !j.getUsingColumns().isEmpty()
+                || !(j.getRightItem() instanceof Table joined) || j.getOnExpressions() == null || j.getOnExpressions().isEmpty()
+                || !key(target).equals(writtenAs(first))) {
+            return null;
+        }
+        String u = writtenAs(joined);
+        Set<String> comparedByEquality = new java.util.HashSet<>();
+        for (Expression on : j.getOnExpressions()) {
+            for (Expression c : conjuncts(on)) {
+                if (c instanceof EqualsTo eq) {
+                    for (Expression side : List.of(eq.getLeftExpression(), eq.getRightExpression())) {
+                        if (side instanceof Column col && col.getTable() != null && u.equals(key(col.getTable().getFullyQualifiedName()))) {
+                            comparedByEquality.add(key(col.getColumnName()));
+                        }
+                    }
+                }
+            }
+        }
+        Expression noMatch = null;
+        List<Expression> outer = new ArrayList<>();
+        for (Expression c : conjuncts(where)) {
+            if (noMatch == null && c instanceof IsNullExpression isNull && !isNull.isNot()
+                    && isNull.getLeftExpression() instanceof Column col && col.getTable() != null
+                    && u.equals(key(col.getTable().getFullyQualifiedName()))
+                    && comparedByEquality.contains(key(col.getColumnName()))) {
+                noMatch = c;
+            } else if (names(c, u)) {
+                return null;
+            } else {
+                outer.add(c);
+            }
+        }
+        if (noMatch == null) return null;
+        return new Joined(first, List.of(joined), new ArrayList<>(j.getOnExpressions()), true, outer);
+    }
+
+    /** {@code e}'s operands of AND, at its top (through parentheses). */
+    private static List<Expression> conjuncts(Expression e) {
+        List<Expression> out = new ArrayList<>();
+        if (e instanceof AndExpression and) {
+            out.addAll(conjuncts(and.getLeftExpression()));
+            out.addAll(conjuncts(and.getRightExpression()));
+        } else if (e instanceof ParenthesedExpressionList<?> p && p.size() == 1) {
+            out.addAll(conjuncts(p.get(0)));
+        } else {
+            out.add(e);
+        }
+        return out;
+    }
+
+    /** Whether {@code e} names a column of the table written as {@code table}. */
+    private static boolean names(Expression e, String table) {
+        boolean[] found = {false};
+        e.accept(new ExpressionVisitorAdapter<Void>() {
+            @Override
+            public <S> Void visit(Column c, S context) {
+                if (c.getTable() != null && table.equals(key(c.getTable().getFullyQualifiedName()))) found[0] = true;
+                return null;
+            }
+        }, null);
+        return found[0];
     }
 
     /** The name a FROM item is written by: its alias, else its name. */
