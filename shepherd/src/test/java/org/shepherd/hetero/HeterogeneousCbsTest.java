@@ -778,8 +778,8 @@ class HeterogeneousCbsTest {
             Workloads.update(s, "INSERT INTO post (id, author, draft) VALUES (10, 1, 0), (11, 2, 0), (12, 2, 1), (13, 3, 1),"
                     + " (14, 1, 1)");
             Workloads.update(s, "INSERT INTO tag (post_id, name) VALUES (10, 'a'), (11, 'a'), (12, 'b'), (13, 'c'), (14, 'd')");
-            assertThat(Workloads.update(s, "DELETE p FROM post AS p JOIN author a ON a.id = p.author WHERE a.banned = ? AND"
-                    + " p.draft = 1", 1)).isEqualTo(2);
+            assertThat(Workloads.update(s, "DELETE p FROM post AS p JOIN author a ON a.id = p.author AND a.banned = ? WHERE"
+                    + " p.draft = ?", 1, 1)).isEqualTo(2);
             assertThat(Workloads.update(s, "DELETE tag FROM tag, post WHERE post.id = tag.post_id AND post.author = 2"))
                     .isEqualTo(1);
             // the orphans: NOT EXISTS elsewhere
@@ -790,8 +790,8 @@ class HeterogeneousCbsTest {
                             e -> assertThat(e.getSQLState()).isEqualTo("0A000"));
             // UPDATE of a join: a value read from the joined table; markers in the SET and the WHERE
             Workloads.update(s, "INSERT INTO post (id, author, draft) VALUES (20, 2, 0), (21, 3, 0)");
-            assertThat(Workloads.update(s, "UPDATE post JOIN author ON author.id = post.author SET post.draft = author.banned"
-                    + " + ?, post.id = post.id + ? WHERE author.banned = ?", 5, 100, 1)).isEqualTo(3);
+            assertThat(Workloads.update(s, "UPDATE post JOIN author ON author.id = post.author AND author.id > ? SET post.draft ="
+                    + " author.banned + ?, post.id = post.id + ? WHERE author.banned = ?", 0, 5, 100, 1)).isEqualTo(3);
             assertThat(Workloads.update(s, "UPDATE post p, author a SET p.draft = 0 WHERE a.id = p.author AND a.id = 1"))
                     .isEqualTo(2);
             assertThatThrownBy(() -> Workloads.update(s, "UPDATE post JOIN author ON author.id = post.author SET post.draft = 1,"

@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -195,7 +196,7 @@ final class Renderer {
                 scopes.push(scope);
                 List<Runnable> unmark = StoredDecimal.mark(update, catalog);
                 try {
-                    return super.visit(update, context);
+                    return withJoinsRendered(update.getStartJoins(), buffer, expr, () -> super.visit(update, context));
                 } finally {
                     unmark.forEach(Runnable::run);
                     scopes.pop();
@@ -222,7 +223,7 @@ final class Renderer {
                 addToScope(scope, delete.getJoins());
                 scopes.push(scope);
                 try {
-                    return super.visit(delete, context);
+                    return withJoinsRendered(delete.getJoins(), buffer, expr, () -> super.visit(delete, context));
                 } finally {
                     scopes.pop();
                 }
@@ -230,6 +231,37 @@ final class Renderer {
         };
         statement.accept(deParser, null);
         return buffer.toString();
+    }
+
+    /**
+     * Runs {@code render} with the ON conditions of {@code joins} (MySQL's multi-table DELETE and UPDATE, which JSqlParser's
+     * deparsers print as written, markers unnumbered) rendered by {@code expr} beforehand, each held for the time as a
+     * name the deparser prints as it is; then puts them back.
+     */
+    private static StringBuilder withJoinsRendered(List<Join> joins, StringBuilder buffer, Expr expr,
+            java.util.function.Supplier<StringBuilder> render) {
+        List<Runnable> undo = new ArrayList<>();
+        try {
+            if (joins != null) {
+                for (Join j : joins) {
+                    Collection<Expression> on = j.getOnExpressions();
+                    if (on == null || on.isEmpty()) continue;
+                    List<Expression> original = new ArrayList<>(on);
+                    List<Expression> rendered = new ArrayList<>();
+                    for (Expression e : original) {
+                        int start = buffer.length();
+                        e.accept(expr, null);
+                        rendered.add(new Column(buffer.substring(start)));
+                        buffer.setLength(start);
+                    }
+                    j.setOnExpressions(rendered);
+                    undo.add(() -> j.setOnExpressions(original));
+                }
+            }
+            return render.get();
+        } finally {
+            undo.forEach(Runnable::run);
+        }
     }
 
     /**
