@@ -713,14 +713,16 @@ class HeterogeneousCbsTest {
      * so that every replica has the indexes (they were refused). A KEY that Derby declines as a duplicate (of the primary
      * key's, of a UNIQUE constraint's) is recorded there among the statements, and dropped alike; the unique keys answer
      * a duplicate alike; CREATE TABLE IF NOT EXISTS of a table that is there does nothing, its indexes included. MySQL's
-     * DROP INDEX and ALTER TABLE ... DROP INDEX|KEY of a unique key drop the UNIQUE constraint of that name elsewhere.
+     * DROP INDEX and ALTER TABLE ... DROP INDEX|KEY of a unique key drop the UNIQUE constraint of that name elsewhere. A
+     * column's CHARACTER SET and COLLATE are left out, as a table's are: every replica compares as its setup says.
      */
     @Test
     void mysqlKeysInsideCreateTableAndAlterTableMakeIndexesOnEveryEngine() throws Exception {
         eachSet(List.of(MARIADB_DERBY_HSQLDB, List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL)),
                 (replicas, mysql, c, s) -> {
             Workloads.update(s, "CREATE TABLE `postmeta` (`meta_id` BIGINT NOT NULL AUTO_INCREMENT, `post_id` BIGINT NOT NULL"
-                    + " DEFAULT 0, `meta_key` VARCHAR(191) DEFAULT NULL, PRIMARY KEY (`meta_id`), KEY `post_id` (`post_id`),"
+                    + " DEFAULT 0, `meta_key` VARCHAR(191) CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_520_ci DEFAULT NULL,"
+                    + " PRIMARY KEY (`meta_id`), KEY `post_id` (`post_id`),"
                     + " KEY `pm_meta_key` (`meta_key`, `post_id` DESC) USING BTREE)");
             Workloads.update(s, "CREATE TABLE code (id INT PRIMARY KEY, code INT, UNIQUE KEY uq_code (code), KEY ix_id (id),"
                     + " KEY ix_code (code))");
@@ -736,6 +738,8 @@ class HeterogeneousCbsTest {
             assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO code (id, code, n) VALUES (3, 30, 200)"))
                     .as("uq_n").isInstanceOf(SQLException.class);
             Workloads.update(s, "INSERT INTO postmeta (post_id, meta_key) VALUES (7, 'a'), (7, 'b')");
+            // the column's collation is the replica setup's on every replica: case-sensitive everywhere
+            assertThat(firstColumn(s, "SELECT COUNT(*) FROM postmeta WHERE meta_key = 'A'")).containsExactly("0");
             Workloads.update(s, "INSERT INTO code_use (id, code_id) VALUES (1, 1), (2, NULL)");
             Workloads.update(s, "CREATE TABLE IF NOT EXISTS code (id INT PRIMARY KEY, KEY ix_other (id))");
             Workloads.update(s, "DROP INDEX ix_id ON code");

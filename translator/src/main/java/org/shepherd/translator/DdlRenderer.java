@@ -267,6 +267,12 @@ final class DdlRenderer {
                         + " column last); leave the position out");
             } else if (u.equals("COMMENT") && i + 1 < specs.size()) {
                 i++;
+            } else if (client.family() == Dialect.Family.MYSQL && (u.equals("COLLATE") || u.equals("CHARSET"))
+                    && i + 1 < specs.size()) {
+                i++; // the replica setup fixes one character set and collation for every replica, as for a table's
+            } else if (client.family() == Dialect.Family.MYSQL && u.equals("CHARACTER") && i + 2 < specs.size()
+                    && specs.get(i + 1).equalsIgnoreCase("SET")) {
+                i += 2;
             } else if (u.equals("COLLATE") || u.equals("CHARACTER") || u.equals("CHARSET") || u.equals("UNSIGNED")
                     || u.equals("ZEROFILL")) {
                 throw TranslationException.unsupported(token + " in a column definition is not portable; the replica setup "

@@ -51,8 +51,16 @@ final class SqlTypes {
     private SqlTypes() {
     }
 
+    /** MySQL's {@code CHARACTER SET name} (or {@code CHARSET name}) in a column's type. */
+    private static final java.util.regex.Pattern CHARACTER_SET = java.util.regex.Pattern.compile(
+            " (?:CHARACTER SET|CHARSET) [A-Z0-9_]+");
+
     static Spec parse(String raw, Dialect client) {
         String text = raw.trim().replaceAll("\\s+", " ").toUpperCase(Locale.ROOT);
+        if (client.family() == Dialect.Family.MYSQL) {
+            // a column's character set: the replica setup fixes one for every replica, as for a table's (DdlRenderer)
+            text = CHARACTER_SET.matcher(text).replaceAll("");
+        }
         String name = text;
         List<Integer> args = new ArrayList<>();
         String suffix = "";
