@@ -117,9 +117,9 @@ final class CbsSession implements Session {
                     break;
             }
         }
+        closeOpenCursor();
         boolean ddl = tr != null && tr.kind() == StatementKind.DDL;
         if (ddl) coordinator.refuseIndexNameOfAnotherTable(tr);
-        closeOpenCursor();
         try {
             Answer a = tr != null && tr.readsCatalog() ? catalogQuery(tr, params) : runStatement(tr, sql, params, options);
             // only what may list tables is looked at: untranslated statements, reads, and the others (SHOW ...)
