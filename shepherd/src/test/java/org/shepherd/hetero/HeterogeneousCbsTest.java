@@ -805,6 +805,8 @@ class HeterogeneousCbsTest {
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
             assertThat(firstColumn(s, "SELECT id FROM post ORDER BY id")).containsExactly("10", "14", "111", "120", "121");
             assertThat(firstColumn(s, "SELECT draft FROM post ORDER BY id")).containsExactly("0", "0", "6", "6", "6");
+            // a shared locking read: a plain SELECT at SERIALIZABLE on every replica
+            assertThat(firstColumn(s, "SELECT id FROM post WHERE id = 10 LOCK IN SHARE MODE")).containsExactly("10");
             assertThat(firstColumn(s, "SELECT name FROM tag ORDER BY name")).containsExactly("a", "d");
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "post", "id");
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "tag", "post_id");

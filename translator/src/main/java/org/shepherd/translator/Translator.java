@@ -288,6 +288,7 @@ public final class Translator {
             text = SchemaQualifier.sessionValuesAsLiterals(text, current, serverVersion, client);
         }
         if (client.family() == Dialect.Family.MYSQL) text = SessionSetting.keptVariablesAsValues(text, true);
+        if (client.family() == Dialect.Family.MYSQL) text = SHARED_LOCKING_READ.matcher(text).replaceFirst("");
         text = DdlRenderer.dropForeignKeyAsConstraint(text);
         text = DdlRenderer.dropIndexOnQualifiedTable(text);
         text = DdlRenderer.signedNumberDefaults(text);
@@ -680,6 +681,13 @@ public final class Translator {
         insert.setReturningClause(null);
         return out;
     }
+
+    /**
+     * MySQL's shared locking read, {@code SELECT ... LOCK IN SHARE MODE} (or {@code FOR SHARE}), which the parser does not
+     * read and the other engines do not have: every replica runs SERIALIZABLE (the replica setup), where a plain SELECT
+     * takes the same shared locks (InnoDB turns it into exactly this), so the clause is left out.
+     */
+    private static final Pattern SHARED_LOCKING_READ = Pattern.compile("(?is)\\s+(?:LOCK\\s+IN\\s+SHARE\\s+MODE|FOR\\s+SHARE)\\s*$");
 
     /** Rejections that do not depend on the target dialect. */
     private void check(Statement st) {
