@@ -87,7 +87,7 @@ final class MultiTableWrite {
 
         /** The names the joined tables are written by (their aliases, else their names), as {@link #key} gives them. */
         Set<String> otherNames() {
-            return others.stream().map(MultiTableWrite::writtenAs).collect(Collectors.toSet());
+            return others.stream().flatMap(t -> refs(t).stream()).collect(Collectors.toSet());
         }
     }
 
@@ -113,7 +113,7 @@ final class MultiTableWrite {
         Table table = update.getTable();
         Joined j = joined("UPDATE", writtenAs(table), table, update.getStartJoins(), update.getWhere());
         Set<String> others = j.otherNames();
-        String mainName = writtenAs(table);
+        Set<String> mainRefs = refs(table);
         Update out = new Update();
         out.setTable(table);
         List<UpdateSet> sets = new ArrayList<>();
@@ -123,12 +123,12 @@ final class MultiTableWrite {
                         + " b = y");
             }
             Column column = set.getColumn(0);
-            if (column.getTable() != null && !key(column.getTable().getFullyQualifiedName()).equals(mainName)) {
+            if (column.getTable() != null && !mainRefs.contains(key(column.getTable().getFullyQualifiedName()))) {
                 throw TranslationException.unsupported("A multi-table UPDATE of several tables (" + column + ") is MySQL-only;"
                         + " update each table in a statement of its own");
             }
             Expression value = set.getValue(0);
-            boolean[] readsJoined = {others.stream().anyMatch(o -> names(value, o))};
+            boolean[] readsJoined = {names(value, others)};
             if (readsJoined[0] && j.antiJoin()) {
                 throw TranslationException.unsupported("An UPDATE of rows no joined row matches that reads the joined table (" + set
                         + ", NULL there) is MySQL-only; write NULL");
@@ -159,7 +159,7 @@ final class MultiTableWrite {
         if (where != null) conditions.add(where);
         Table main = null;
         for (Table t : items) {
-            if (key(target).equals(writtenAs(t))) main = t;
+            if (refs(t).contains(key(target))) main = t;
         }
         if (main == null) throw TranslationException.unsupported(what + " " + target + " names no table of its FROM clause");
         List<Table> others = new ArrayList<>(items);
@@ -182,16 +182,17 @@ final class MultiTableWrite {
         Join j = joins.get(0);
         if (!j.isLeft() || j.isNatural() || j.getUsingColumns() != null && !j.getUsingColumns().isEmpty()
                 || !(j.getRightItem() instanceof Table joined) || j.getOnExpressions() == null || j.getOnExpressions().isEmpty()
-                || !key(target).equals(writtenAs(first))) {
+                || !refs(first).contains(key(target))) {
             return null;
         }
-        String u = writtenAs(joined);
+        Set<String> u = refs(joined);
         Set<String> comparedByEquality = new java.util.HashSet<>();
         for (Expression on : j.getOnExpressions()) {
             for (Expression c : conjuncts(on)) {
                 if (c instanceof EqualsTo eq) {
                     for (Expression side : List.of(eq.getLeftExpression(), eq.getRightExpression())) {
-                        if (side instanceof Column col && col.getTable() != null && u.equals(key(col.getTable().getFullyQualifiedName()))) {
+                        if (side instanceof Column col && col.getTable() != null
+                                && u.contains(key(col.getTable().getFullyQualifiedName()))) {
                             comparedByEquality.add(key(col.getColumnName()));
                         }
                     }
@@ -203,7 +204,7 @@ final class MultiTableWrite {
         for (Expression c : conjuncts(where)) {
             if (noMatch == null && c instanceof IsNullExpression isNull && !isNull.isNot()
                     && isNull.getLeftExpression() instanceof Column col && col.getTable() != null
-                    && u.equals(key(col.getTable().getFullyQualifiedName()))
+                    && u.contains(key(col.getTable().getFullyQualifiedName()))
                     && comparedByEquality.contains(key(col.getColumnName()))) {
                 noMatch = c;
             } else if (names(c, u)) {
@@ -230,13 +231,13 @@ final class MultiTableWrite {
         return out;
     }
 
-    /** Whether {@code e} names a column of the table written as {@code table}. */
-    private static boolean names(Expression e, String table) {
+    /** Whether {@code e} names a column of a table referred to by one of {@code tables} ({@link #refs}). */
+    private static boolean names(Expression e, Set<String> tables) {
         boolean[] found = {false};
         e.accept(new ExpressionVisitorAdapter<Void>() {
             @Override
             public <S> Void visit(Column c, S context) {
-                if (c.getTable() != null && table.equals(key(c.getTable().getFullyQualifiedName()))) found[0] = true;
+                if (c.getTable() != null && tables.contains(key(c.getTable().getFullyQualifiedName()))) found[0] = true;
                 return null;
             }
         }, null);
@@ -246,6 +247,15 @@ final class MultiTableWrite {
     /** The name a FROM item is written by: its alias, else its name. */
     private static String writtenAs(Table t) {
         return key(t.getAlias() != null ? t.getAlias().getName() : t.getFullyQualifiedName());
+    }
+
+    /**
+     * The names a column's qualifier or a write's target may refer to {@code t} by ({@link #key}s): its alias; without
+     * one, its name with its schema and without (a session's schema is named in the tables, not in the qualifiers).
+     */
+    private static Set<String> refs(Table t) {
+        if (t.getAlias() != null) return Set.of(key(t.getAlias().getName()));
+        return new java.util.HashSet<>(List.of(key(t.getFullyQualifiedName()), key(t.getName())));
     }
 
     /** A name without its quotes, in one case: how MySQL matches a write's target to its FROM clause. */

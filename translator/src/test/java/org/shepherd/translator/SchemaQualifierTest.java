@@ -163,4 +163,21 @@ class SchemaQualifierTest {
                         + " COLUMN mom INTEGER" + Dialect.THEN + "ALTER TABLE kid ADD CONSTRAINT fk_mom FOREIGN KEY (mom) REFERENCES"
                         + " parent(id)");
     }
+
+    /**
+     * MySQL's multi-table DELETE and UPDATE with a session schema: the tables are named in it, the target too, so the
+     * rewrite for the engines without them finds the table it writes (an alias or a table's name in the conditions
+     * still means that table).
+     */
+    @Test
+    void aMultiTableWriteNamesTheSessionSchemaInEveryTable() throws SQLException {
+        Translator mysql = new Translator(Dialect.MARIADB, 4);
+        assertThat(mysql.translate("DELETE t FROM t JOIN u ON t.a = u.a WHERE u.b = 1", "shop").sqlFor(Dialect.DERBY))
+                .isEqualTo("DELETE FROM shop.t WHERE EXISTS (SELECT 1 FROM shop.u WHERE (t.a = u.a) AND (u.b = 1))");
+        assertThat(mysql.translate("UPDATE t JOIN u ON t.a = u.a SET t.b = u.b", "shop").sqlFor(Dialect.DERBY))
+                .isEqualTo("UPDATE shop.t SET b = (SELECT u.b FROM shop.u WHERE (t.a = u.a)) WHERE EXISTS (SELECT 1 FROM shop.u"
+                        + " WHERE (t.a = u.a))");
+        assertThat(mysql.translate("DELETE x FROM t AS x JOIN u ON x.a = u.a", "shop").sqlFor(Dialect.MARIADB))
+                .isEqualTo("DELETE x FROM shop.t AS x JOIN shop.u ON x.a = u.a");
+    }
 }
