@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 final class AlteredTable {
 
     private static final String NAME = RestatedColumn.NAME;
-    private static final String QNAME = "(" + NAME + "(?:\\." + NAME + ")?)";
+    private static final String QNAME = RestatedColumn.QNAME;
     /** The forms an ALTER TABLE takes on these engines: ALTER TABLE t, Derby's RENAME TABLE t and RENAME COLUMN t.c. */
     private static final Pattern ALTER = Pattern.compile("(?is)\\s*(?:ALTER\\s+TABLE|RENAME\\s+TABLE)\\s+" + QNAME + "\\s.*");
     /** MySQL's ALTER TABLE t ADD INDEX, on these engines. */

@@ -978,28 +978,34 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         List<String> perSchema = endpoints.stream().filter(e -> e.dialect().family() != Dialect.Family.MYSQL)
                 .map(JdbcReplicaEndpoint::name).toList();
         if (perSchema.isEmpty()) return;
+        // one statement's indexes are of one table: one question to the primary's catalog
+        List<String> table = SessionSetting.storedParts(tr.namedIndexes().get(0).table(), clientDialect());
+        List<String> names = new ArrayList<>();
         for (Translation.NamedIndex i : tr.namedIndexes()) {
-            List<String> table = SessionSetting.storedParts(i.table(), clientDialect());
             List<String> name = SessionSetting.storedParts(i.name(), clientDialect());
-            if (table == null || table.isEmpty() || table.size() > 2 || name == null || name.size() != 1) continue;
-            String other = readPrimaryCatalog(c -> {
-                try (PreparedStatement ps = c.prepareStatement("SELECT TABLE_NAME FROM information_schema.STATISTICS"
-                        + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND UPPER(INDEX_NAME) = UPPER(?) AND TABLE_NAME <> ?"
-                        + " ORDER BY TABLE_NAME LIMIT 1")) {
-                    ps.setString(1, table.size() == 2 ? table.get(0) : null);
-                    ps.setString(2, name.get(0));
-                    ps.setString(3, table.get(table.size() - 1));
-                    try (ResultSet rs = ps.executeQuery()) {
-                        return rs.next() ? rs.getString(1) : null;
-                    }
+            if (name != null && name.size() == 1) names.add(name.get(0));
+        }
+        if (table == null || table.isEmpty() || table.size() > 2 || names.isEmpty()) return;
+        String[] other = readPrimaryCatalog(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT INDEX_NAME, TABLE_NAME FROM information_schema.STATISTICS"
+                    + " WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME <> ? AND UPPER(INDEX_NAME) IN ("
+                    + String.join(", ", java.util.Collections.nCopies(names.size(), "UPPER(?)")) + ")"
+                    + " ORDER BY INDEX_NAME, TABLE_NAME LIMIT 1")) {
+                ps.setString(1, table.size() == 2 ? table.get(0) : null);
+                ps.setString(2, table.get(table.size() - 1));
+                for (int k = 0; k < names.size(); k++) ps.setString(3 + k, names.get(k));
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : null;
                 }
-            });
-            if (other != null) {
-                throw new SQLFeatureNotSupportedException("Shepherd refuses to name an index of " + i.table() + " " + i.name()
-                        + ": table " + other + " has an index of that name, which MySQL allows (it names indexes per table) but"
-                        + " replicas " + String.join(", ", perSchema) + " do not (their engines name indexes per schema); give"
-                        + " this one a name of its own, e.g. " + table.get(table.size() - 1) + "_" + name.get(0), "0A000");
             }
+        });
+        if (other != null) {
+            String mine = table.get(table.size() - 1);
+            String name = names.stream().filter(n -> n.equalsIgnoreCase(other[0])).findFirst().orElse(other[0]);
+            throw new SQLFeatureNotSupportedException("Shepherd refuses to name an index of " + mine + " " + name + ": table "
+                    + other[1] + " has an index of that name, which MySQL allows (it names indexes per table) but replicas "
+                    + String.join(", ", perSchema) + " do not (their engines name indexes per schema); give this one a name of"
+                    + " its own, e.g. " + mine + "_" + name, "0A000");
         }
     }
 

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * <li>when an index or a constraint of its table is dropped, Derby is asked again to make the declined index (it then
  * may: the one it kept may have been the dropped one); the record goes when it does.</li>
  * </ul>
- * Records from before the columns were recorded (sessions before 27) have none: they are dropped by name as before, and
+ * Records made before the columns were recorded have none: they are dropped by name as before, and
  * otherwise left.
  */
 final class DeclinedIndexes {
@@ -52,8 +52,10 @@ final class DeclinedIndexes {
     /** Derby's error: "Index 'I2' does not exist". */
     private static final String NO_SUCH_INDEX = "42X65";
     private static final String NAME = RestatedColumn.NAME;
+    /** The quote of Derby's identifiers. */
+    private static final String Q = "\"";
     /** A name, qualified or not, as the rendering writes it. */
-    private static final String QNAME = "(" + NAME + "(?:\\." + NAME + ")?)";
+    private static final String QNAME = RestatedColumn.QNAME;
     private static final Pattern CREATE = Pattern.compile("(?is)\\s*CREATE\\s+(UNIQUE\\s+)?INDEX\\s+" + QNAME + "\\s+ON\\s+"
             + QNAME + "\\s*\\((.*)\\)\\s*");
     /** One indexed column of a CREATE INDEX's list (or of a record's), the comma after it or the end. */
@@ -224,8 +226,8 @@ final class DeclinedIndexes {
     /** Asks Derby to make each of {@code declined}: the records of those it makes now go. */
     private static void makeDeclined(Connection c, List<Declined> declined) throws SQLException {
         for (Declined r : declined) {
-            String create = "CREATE " + (r.unique() ? "UNIQUE " : "") + "INDEX " + quoted(r.schema()) + "." + quoted(r.name())
-                    + " ON " + quoted(r.tableSchema()) + "." + quoted(r.table()) + " (" + r.columnList(r.columns()) + ")";
+            String create = "CREATE " + (r.unique() ? "UNIQUE " : "") + "INDEX " + quotedName(r.schema(), r.name()) + " ON "
+                    + quotedName(r.tableSchema(), r.table()) + " (" + r.columnList(r.columns()) + ")";
             try (Statement s = c.createStatement()) {
                 s.execute(create);
                 if (JdbcExecution.warnings(s).stream().anyMatch(w -> DUPLICATE_INDEX.equals(w.getSQLState()))) continue;
@@ -244,12 +246,7 @@ final class DeclinedIndexes {
 
         /** {@code names} (this record's columns, or some renamed) as the record keeps them, each with its order. */
         String columnList(List<String> names) {
-            StringBuilder sb = new StringBuilder();
-            for (int i = 0; i < names.size(); i++) {
-                if (i > 0) sb.append(", ");
-                sb.append(quoted(names.get(i))).append(descending.get(i) ? " DESC" : "");
-            }
-            return sb.toString();
+            return DeclinedIndexes.columnList(names, descending);
         }
     }
 
@@ -279,7 +276,22 @@ final class DeclinedIndexes {
         List<String> columns = new ArrayList<>();
         List<Boolean> descending = new ArrayList<>();
         if (!parseColumns(list, d, columns, descending)) return null;
-        return new Declined("", "", "", "", columns, descending, false).columnList(columns);
+        return columnList(columns, descending);
+    }
+
+    /** {@code "SCHEMA"."NAME"}. */
+    private static String quotedName(String schema, String name) {
+        return JdbcReplicaEndpoint.quoted(Q, schema) + "." + JdbcReplicaEndpoint.quoted(Q, name);
+    }
+
+    /** Columns as a record keeps them: {@code "A", "B" DESC}. */
+    private static String columnList(List<String> names, List<Boolean> descending) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < names.size(); i++) {
+            if (i > 0) sb.append(", ");
+            sb.append(JdbcReplicaEndpoint.quoted(Q, names.get(i))).append(descending.get(i) ? " DESC" : "");
+        }
+        return sb.toString();
     }
 
     /** Reads {@code list} ({@code a, "B" DESC}) into stored names and orders; false when it is not such a list. */
@@ -295,10 +307,6 @@ final class DeclinedIndexes {
             if (m.group(3).isEmpty()) break;
         }
         return at == list.length() && !columns.isEmpty();
-    }
-
-    private static String quoted(String stored) {
-        return '"' + stored.replace("\"", "\"\"") + '"';
     }
 
     private static void update(Connection c, String sql, String... args) throws SQLException {

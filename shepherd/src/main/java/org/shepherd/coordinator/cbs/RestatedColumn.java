@@ -23,6 +23,8 @@ final class RestatedColumn {
 
     /** A name as a replica's rendering writes it: plain, or quoted in backquotes or double quotes. */
     static final String NAME = "(?:`(?:[^`]|``)*`|\"(?:[^\"]|\"\")*\"|[\\p{L}\\p{N}_$]+)";
+    /** A name as {@link #NAME}, qualified or not, captured. */
+    static final String QNAME = "(" + NAME + "(?:\\." + NAME + ")?)";
     private static final Pattern MODIFY = Pattern.compile("(?is)\\s*(ALTER\\s+TABLE\\s+(?:IF\\s+EXISTS\\s+)?)(" + NAME
             + "(?:\\." + NAME + ")?)\\s+MODIFY\\s+(" + NAME + ")\\s*(.*?)\\s*" + Pattern.quote(Dialect.RESTATED_COLUMN)
             + "\\s*(NOT\\s+NULL|NULL)?\\s*");

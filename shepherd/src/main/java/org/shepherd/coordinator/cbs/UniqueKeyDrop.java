@@ -19,9 +19,8 @@ import org.shepherd.translator.dialect.Dialect;
  */
 final class UniqueKeyDrop {
 
-    private static final String NAME = RestatedColumn.NAME;
-    private static final Pattern DROP = Pattern.compile("(?is)\\s*DROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?(" + NAME + "(?:\\." + NAME
-            + ")?)\\s*" + Pattern.quote(Dialect.UNIQUE_KEY) + "\\s*");
+    private static final Pattern DROP = Pattern.compile("(?is)\\s*DROP\\s+INDEX\\s+(?:IF\\s+EXISTS\\s+)?" + RestatedColumn.QNAME
+            + "\\s*" + Pattern.quote(Dialect.UNIQUE_KEY) + "\\s*");
 
     private UniqueKeyDrop() {
     }
@@ -40,8 +39,8 @@ final class UniqueKeyDrop {
         String schema = parts.size() == 2 ? parts.get(0) : c.getSchema();
         String name = parts.get(parts.size() - 1);
         String[] table = uniqueConstraintTable(c, d, schema, name);
-        return table == null ? dropIndex : "ALTER TABLE " + quoted(table[0]) + "." + quoted(table[1]) + " DROP CONSTRAINT "
-                + quoted(name);
+        return table == null ? dropIndex : "ALTER TABLE " + JdbcReplicaEndpoint.quoted("\"", table[0]) + "."
+                + JdbcReplicaEndpoint.quoted("\"", table[1]) + " DROP CONSTRAINT " + JdbcReplicaEndpoint.quoted("\"", name);
     }
 
     /** {@code [schema, table]} of the UNIQUE constraint {@code name} of {@code schema} on {@code c}, or null. */
@@ -61,9 +60,5 @@ final class UniqueKeyDrop {
                 return rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : null;
             }
         }
-    }
-
-    private static String quoted(String stored) {
-        return '"' + stored.replace("\"", "\"\"") + '"';
     }
 }
