@@ -128,12 +128,12 @@ final class MultiTableWrite {
                         + " update each table in a statement of its own");
             }
             Expression value = set.getValue(0);
-            boolean[] readsJoined = {names(value, others)};
-            if (readsJoined[0] && j.antiJoin()) {
+            boolean readsJoined = names(value, others);
+            if (readsJoined && j.antiJoin()) {
                 throw TranslationException.unsupported("An UPDATE of rows no joined row matches that reads the joined table (" + set
                         + ", NULL there) is MySQL-only; write NULL");
             }
-            sets.add(new UpdateSet(new Column(column.getColumnName()), readsJoined[0] ? j.select(value) : value));
+            sets.add(new UpdateSet(new Column(column.getColumnName()), readsJoined ? j.select(value) : value));
         }
         out.setUpdateSets(sets);
         out.setWhere(j.where());
