@@ -31,6 +31,7 @@ import net.sf.jsqlparser.expression.IntervalExpression;
 import net.sf.jsqlparser.expression.JdbcNamedParameter;
 import net.sf.jsqlparser.expression.JdbcParameter;
 import net.sf.jsqlparser.expression.LongValue;
+import net.sf.jsqlparser.expression.MySQLGroupConcat;
 import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
@@ -48,6 +49,9 @@ import net.sf.jsqlparser.expression.BinaryExpression;
 import net.sf.jsqlparser.expression.operators.conditional.AndExpression;
 import net.sf.jsqlparser.expression.operators.conditional.OrExpression;
 import net.sf.jsqlparser.expression.operators.conditional.XorExpression;
+import net.sf.jsqlparser.expression.NotExpression;
+import net.sf.jsqlparser.expression.operators.relational.ComparisonOperator;
+import net.sf.jsqlparser.expression.operators.relational.ExistsExpression;
 import net.sf.jsqlparser.expression.operators.relational.EqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.Between;
 import net.sf.jsqlparser.expression.operators.relational.GreaterThan;
@@ -700,6 +704,13 @@ final class Renderer {
             pin(node, PinnedSlot.Kind.SEQUENCE, SequenceStatement.stored(name, client));
         }
 
+        /** MySQL's GROUP_CONCAT, a node of its own: sent as written where the engine has it (MySQL, MariaDB, HSQLDB). */
+        @Override
+        public <S> StringBuilder visit(MySQLGroupConcat g, S context) {
+            if (target.lacksFunction("GROUP_CONCAT")) throw lacks("GROUP_CONCAT");
+            return super.visit(g, context);
+        }
+
         @Override
         public <S> StringBuilder visit(Function f, S context) {
             if (f instanceof StoredDecimal stored) {
@@ -883,6 +894,59 @@ final class Renderer {
                         return out();
                     }
                     return super.visit(f, context);
+                case "IF": // MySQL's IF(condition, a, b): a CASE where the engine has no IF
+                    if (args.size() == 3 && !f.isDistinct() && target.family() != Dialect.Family.MYSQL
+                            && (isCondition(args.get(0)) || isExactNumberOperand(args.get(0)))) {
+                        Expression condition = isCondition(args.get(0)) ? args.get(0) // a number: true unless 0 or NULL
+                                : new NotEqualsTo(args.get(0), new LongValue(0));
+                        emit(new CaseExpression(args.get(2), new WhenClause(condition, args.get(1))));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "GREATEST":
+                case "LEAST":
+                    if (args.size() >= 2 && !f.isDistinct()) {
+                        extreme(name, args);
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "POW":
+                case "POWER":
+                    if (args.size() == 2 && !f.isDistinct() && !target.lacksFunction("POWER")) {
+                        power(args);
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "TRUNC":
+                case "TRUNCATE": // a number cut to d decimal places: TRUNCATE on MySQL, TRUNC on PostgreSQL, both on HSQLDB
+                    if (args.size() == 2 && !f.isDistinct()) {
+                        String own = switch (target.family()) {
+                            case MYSQL -> "TRUNCATE";
+                            case POSTGRESQL -> "TRUNC";
+                            default -> name;
+                        };
+                        if (!target.lacksFunction(own)) return call(own, args);
+                        if (target.family() == Dialect.Family.DERBY && isExactNumberOperand(args.get(0))
+                                && args.get(1) instanceof LongValue places && places.getValue() >= 0
+                                && places.getValue() <= DECIMAL_DIGITS_EVERYWHERE) { // Derby's CAST to DECIMAL truncates
+                            out().append("CAST(");
+                            emit(args.get(0));
+                            return out().append(" AS DECIMAL(").append(DECIMAL_DIGITS_EVERYWHERE).append(", ")
+                                    .append(places.getValue()).append("))");
+                        }
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "DATE": // MySQL's DATE(x), Derby's and PostgreSQL's too; HSQLDB has only the CAST
+                    if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.HSQLDB) {
+                        out().append("CAST(");
+                        emit(args.get(0));
+                        return out().append(" AS DATE)");
+                    }
+                    return super.visit(f, context);
                 case "SUBSTRING_INDEX":
                     if (target.family() != Dialect.Family.MYSQL && args.size() == 3 && isLiteralOne(args.get(2))) {
                         beforeFirst(args.get(0), args.get(1));
@@ -894,6 +958,94 @@ final class Renderer {
                     if (target.lacksFunction(name)) throw lacks(name);
                     return super.visit(f, context);
             }
+        }
+
+        /**
+         * GREATEST/LEAST with the client's rule for NULL where the engine's differs: MySQL, MariaDB, Db2 (and Derby
+         * clients, which have neither) answer NULL when any argument is NULL, PostgreSQL ignores NULLs, HSQLDB does
+         * either depending on where the NULL stands. Derby has neither function: a CASE, for exact numbers only (strings
+         * would compare PAD SPACE there, and a parameter has no type).
+         */
+        private void extreme(String name, List<Expression> args) {
+            boolean clientIgnoresNulls = client.family() == Dialect.Family.POSTGRESQL;
+            boolean targetIgnoresNulls = target.family() == Dialect.Family.POSTGRESQL;
+            List<Expression> values = args;
+            if (clientIgnoresNulls && !targetIgnoresNulls) { // NULL only when every argument is: COALESCE each with the rest
+                values = new ArrayList<>();
+                for (int i = 0; i < args.size(); i++) {
+                    List<Expression> first = new ArrayList<>(args);
+                    first.add(0, first.remove(i));
+                    values.add(new Function("COALESCE", first.toArray(new Expression[0])));
+                }
+            }
+            if (target.lacksFunction(name)) {
+                for (Expression a : args) {
+                    if (!isExactNumberOperand(a)) {
+                        throw TranslationException.unsupported(name + " is not a function of " + target.name() + ", one of"
+                                + " the replicas' engines, and is written there for exact numbers only (columns, literals,"
+                                + " CASTs; not " + a + "); compute the value in the application");
+                    }
+                }
+                emit(extremeAsCase(name, values));
+                return;
+            }
+            Expression anyNull = anyNull(values);
+            if (anyNull != null && !clientIgnoresNulls && (targetIgnoresNulls || target.family() == Dialect.Family.HSQLDB)) {
+                out().append("CASE WHEN ");
+                emit(anyNull);
+                out().append(" THEN NULL ELSE ");
+                call(name, values);
+                out().append(" END");
+                return;
+            }
+            call(name, values);
+        }
+
+        /** {@code a IS NULL OR b IS NULL ...} over the values that may be NULL (not literals), or null when none may. */
+        private Expression anyNull(List<Expression> values) {
+            Expression anyNull = null;
+            for (Expression v : values) {
+                if (!isNonNullLiteral(v)) {
+                    anyNull = anyNull == null ? new IsNullExpression(v) : new OrExpression(anyNull, new IsNullExpression(v));
+                }
+            }
+            return anyNull;
+        }
+
+        /** {@code CASE WHEN a IS NULL OR b IS NULL THEN NULL WHEN a >= b THEN a ELSE b END}, for any number of values. */
+        private CaseExpression extremeAsCase(String name, List<Expression> values) {
+            List<WhenClause> whens = new ArrayList<>();
+            Expression anyNull = anyNull(values);
+            if (anyNull != null) {
+                whens.add(new WhenClause(anyNull, new NullValue()));
+            }
+            for (int i = 0; i < values.size() - 1; i++) {
+                Expression beatsTheRest = null;
+                for (int j = i + 1; j < values.size(); j++) {
+                    Expression c = "GREATEST".equals(name) ? new GreaterThanEquals(values.get(i), values.get(j))
+                            : new MinorThanEquals(values.get(i), values.get(j));
+                    beatsTheRest = beatsTheRest == null ? c : new AndExpression(beatsTheRest, c);
+                }
+                whens.add(new WhenClause(beatsTheRest, values.get(i)));
+            }
+            return new CaseExpression(values.get(values.size() - 1), whens.toArray(new WhenClause[0]));
+        }
+
+        /**
+         * POW/POWER: a DOUBLE on every engine; PostgreSQL computes numeric arguments in NUMERIC (16 digits where the
+         * others answer a double), so they are cast there, unless the client is PostgreSQL too.
+         */
+        private void power(List<Expression> args) {
+            if (target.family() != Dialect.Family.POSTGRESQL || client.family() == Dialect.Family.POSTGRESQL) {
+                call("POWER", args);
+                return;
+            }
+            String type = target.castType(TypeKind.DOUBLE, 0, 0);
+            out().append("POWER(CAST(");
+            emit(args.get(0));
+            out().append(" AS ").append(type).append("), CAST(");
+            emit(args.get(1));
+            out().append(" AS ").append(type).append("))");
         }
 
         private TranslationException lacks(String name) {
@@ -2133,6 +2285,29 @@ final class Renderer {
             }
         }
         return numeric(inner);
+    }
+
+    /** An operand known to be an exact number: an integer or DECIMAL column, literal, CAST or integer arithmetic. */
+    private boolean isExactNumberOperand(Expression e) {
+        ColumnType type = typeOf(unparenthesized(e));
+        return numeric(e) == Numeric.INTEGER || isExactDecimal(e) || type != null && type.isExactNumber();
+    }
+
+    /** A number or string literal (never NULL). */
+    private static boolean isNonNullLiteral(Expression e) {
+        Expression inner = unparenthesized(e);
+        if (inner instanceof SignedExpression signed) {
+            inner = unparenthesized(signed.getExpression());
+        }
+        return inner instanceof LongValue || inner instanceof DoubleValue || inner instanceof StringValue;
+    }
+
+    /** A truth value as written (a comparison, IS NULL, IN, LIKE, EXISTS, NOT, AND, OR), not a number standing for one. */
+    private static boolean isCondition(Expression e) {
+        Expression inner = unparenthesized(e);
+        return inner instanceof ComparisonOperator || inner instanceof AndExpression || inner instanceof OrExpression
+                || inner instanceof NotExpression || inner instanceof IsNullExpression || inner instanceof InExpression
+                || inner instanceof Between || inner instanceof LikeExpression || inner instanceof ExistsExpression;
     }
 
     /** A literal such as 1.50 or -2.5 or a CAST to DECIMAL (exact on every engine), not 1.5e3 or a DOUBLE. */

@@ -75,12 +75,15 @@ public class DerbyDialect extends NoIfExistsDialect {
             "TO_CHAR", "STRCMP", "LOG2", "MD5", "SHA1", "HEX", "UNHEX", "BIT_LENGTH", "OCTET_LENGTH", "INITCAP", "QUARTER",
             "WEEK", "DAYOFWEEK", "DAYOFYEAR", "DAYNAME", "MONTHNAME", "LAST_DAY", "DATE_ADD", "DATE_SUB", "ADDDATE",
             "SUBDATE", "CONV", "BIN", "OCT", "CBRT", "DIV", "BTRIM", "SPLIT_PART", "REGEXP_REPLACE", "JSON_EXTRACT",
-            "UTC_TIMESTAMP", "UNIX_TIMESTAMP", "FROM_UNIXTIME", "STR_TO_DATE", "MAKEDATE", "ISNULL", "NVL2", "DECODE",
-            "GROUP_CONCAT", "STRING_AGG", "LISTAGG");
+            "UNIX_TIMESTAMP", "FROM_UNIXTIME", "STR_TO_DATE", "MAKEDATE", "ISNULL", "NVL2", "DECODE",
+            "GROUP_CONCAT", "STRING_AGG", "LISTAGG", "WEEKDAY", "YEARWEEK", "SOUNDEX", "DIFFERENCE", "REGEXP_LIKE", "TO_DATE",
+            "TO_NUMBER", "BITAND", "BIT_AND", "DIGITS", "MONTHS_BETWEEN", "ADD_MONTHS", "TIMEDIFF", "SEC_TO_TIME",
+            "TIME_TO_SEC", "TO_DAYS", "FROM_DAYS", "PERIOD_ADD", "MICROSECOND", "BIT_COUNT", "CRC32", "SHA2", "TO_BASE64",
+            "FROM_BASE64", "ORD", "MID", "CHARINDEX", "ISNUMERIC", "STUFF", "STRPOS", "DATE_TRUNC", "DATEADD");
 
     @Override
-    public boolean lacksFunction(String upperCaseName) {
-        return MISSING_FUNCTIONS.contains(upperCaseName);
+    public Set<String> missingFunctions() {
+        return MISSING_FUNCTIONS;
     }
 
     @Override

@@ -153,7 +153,12 @@ public abstract class Dialect {
      * f+1 of them agreeing on the error would outvote a primary that ran it.
      */
     public boolean lacksFunction(String upperCaseName) {
-        return false;
+        return missingFunctions().contains(upperCaseName);
+    }
+
+    /** The names {@link #lacksFunction} is true for, upper case (each checked against the engine by a test). */
+    public Set<String> missingFunctions() {
+        return Set.of();
     }
 
     /**

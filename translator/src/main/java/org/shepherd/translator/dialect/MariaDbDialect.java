@@ -1,5 +1,7 @@
 package org.shepherd.translator.dialect;
 
+import java.util.Set;
+
 /** MariaDB 10.6+/11: MySQL's grammar plus CREATE INDEX IF NOT EXISTS and DROP INDEX IF EXISTS. */
 public class MariaDbDialect extends MySqlDialect {
 
@@ -45,5 +47,10 @@ public class MariaDbDialect extends MySqlDialect {
     @Override
     public String columnType(String alterTable, String column, String type, TypeKind kind) {
         return alterTable + "MODIFY " + column + " " + type + " " + RESTATED_COLUMN;
+    }
+
+    @Override
+    public Set<String> missingFunctions() {
+        return MARIADB_MISSING_FUNCTIONS;
     }
 }

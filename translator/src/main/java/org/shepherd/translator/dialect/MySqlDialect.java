@@ -1,6 +1,9 @@
 package org.shepherd.translator.dialect;
 
 import java.sql.SQLException;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** MySQL 8 (default sql_mode): backtick quoting, LIMIT, CONCAT, `/` yields decimals, NULLs sort low, no NULLS FIRST/LAST. */
 public class MySqlDialect extends Dialect {
@@ -288,5 +291,26 @@ public class MySqlDialect extends Dialect {
     @Override
     public boolean nullGeneratesKey() {
         return true;
+    }
+
+    /**
+     * Functions of PostgreSQL, HSQLDB or Derby that MariaDB 10.11 and 11.4 do not have ("FUNCTION x does not exist"),
+     * each checked against both by {@code FunctionSupportTest}.
+     */
+    static final Set<String> MARIADB_MISSING_FUNCTIONS = Set.of("TRANSLATE", "INITCAP", "CBRT", "BTRIM", "SPLIT_PART",
+            "DIFFERENCE", "REGEXP_LIKE", "TO_DATE", "TO_NUMBER", "BITAND", "DIGITS", "MONTHS_BETWEEN", "CHARINDEX", "DATEADD",
+            "ISNUMERIC", "STUFF", "STRPOS", "DATE_TRUNC", "DOUBLE", "DIV", "STRING_AGG", "LISTAGG");
+
+    /**
+     * MySQL 8's: MariaDB's with TO_CHAR (MariaDB has it since 10.6) and without REGEXP_LIKE (MySQL has it); no MySQL
+     * server runs here to check it.
+     */
+    private static final Set<String> MISSING_FUNCTIONS = Stream.concat(
+            MARIADB_MISSING_FUNCTIONS.stream().filter(f -> !"REGEXP_LIKE".equals(f)), Stream.of("TO_CHAR"))
+            .collect(Collectors.toUnmodifiableSet());
+
+    @Override
+    public Set<String> missingFunctions() {
+        return MISSING_FUNCTIONS;
     }
 }

@@ -1,6 +1,7 @@
 package org.shepherd.translator.dialect;
 
 import java.util.Locale;
+import java.util.Set;
 
 /** PostgreSQL 12+: folds unquoted names to lower case, TEXT and BYTEA, no YEAR()/MONTH() functions. */
 public class PostgresqlDialect extends Dialect {
@@ -92,5 +93,25 @@ public class PostgresqlDialect extends Dialect {
     @Override
     public boolean takesSeveralAlterChanges() {
         return true;
+    }
+
+    /**
+     * Functions of MySQL, HSQLDB or Derby that PostgreSQL 14 does not have under that name (42883, or a syntax error
+     * for DATE_ADD's INTERVAL argument and TIME(x)), each checked against PostgreSQL by {@code FunctionSupportTest}. Left out:
+     * names PostgreSQL has with other arguments or meaning (FORMAT, DECODE, TO_NUMBER, BIT_COUNT) and those of later
+     * versions (REGEXP_LIKE, REGEXP_SUBSTR: 15).
+     */
+    private static final Set<String> MISSING_FUNCTIONS = Set.of("IF", "INSTR", "SPACE", "DATE_FORMAT", "DATEDIFF",
+            "SUBSTRING_INDEX", "FIND_IN_SET", "FIELD", "ELT", "TRUNCATE", "STRCMP", "LOG2", "SHA1", "HEX", "UNHEX",
+            "QUARTER", "WEEK", "DAYOFWEEK", "DAYOFYEAR", "DAYNAME", "MONTHNAME", "LAST_DAY", "CONV", "BIN", "OCT",
+            "UNIX_TIMESTAMP", "FROM_UNIXTIME", "STR_TO_DATE", "MAKEDATE", "ISNULL", "NVL2", "LOCATE", "WEEKDAY", "YEARWEEK",
+            "SECOND", "SOUNDEX", "DIFFERENCE", "BITAND", "DOUBLE", "DIGITS", "MONTHS_BETWEEN", "ADD_MONTHS", "DATE_ADD",
+            "DATE_SUB", "ADDDATE", "SUBDATE", "JSON_EXTRACT", "TIMEDIFF", "SEC_TO_TIME", "TIME_TO_SEC", "TO_DAYS",
+            "FROM_DAYS", "PERIOD_ADD", "MICROSECOND", "CRC32", "SHA2", "TO_BASE64", "FROM_BASE64", "ORD", "MID",
+            "CHARINDEX", "ISNUMERIC", "STUFF", "DATEADD", "TIME", "GROUP_CONCAT", "LISTAGG");
+
+    @Override
+    public Set<String> missingFunctions() {
+        return MISSING_FUNCTIONS;
     }
 }
