@@ -865,11 +865,13 @@ final class Renderer {
                     if (!(f.getParameters() instanceof ExpressionList) || f.isDistinct()) {
                         return super.visit(f, context);
                     }
-                    if (target.substrFailsPastEnd() && (args.size() == 2 || args.size() == 3)) {
-                        derbySubstr(args);
+                    List<Expression> substr = (args.size() == 2 || args.size() == 3) && client.family() == Dialect.Family.MYSQL
+                            && target.family() != Dialect.Family.MYSQL ? mysqlSubstrArguments(args) : args;
+                    if (target.substrFailsPastEnd() && (substr.size() == 2 || substr.size() == 3)) {
+                        derbySubstr(substr);
                         return out();
                     }
-                    return call("SUBSTR", args);
+                    return call("SUBSTR", substr);
                 case "MOD":
                     return call("MOD", args);
                 case "ROUND":
@@ -939,6 +941,42 @@ final class Renderer {
                         }
                     }
                     if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "INSTR": // MySQL's INSTR(s, sub): where sub first starts in s, 1-based, 0 when nowhere
+                    if (args.size() == 2 && !f.isDistinct() && target.family() != Dialect.Family.MYSQL) {
+                        position(args.get(1), args.get(0));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "LOCATE": // LOCATE(sub, s): PostgreSQL's STRPOS(s, sub)
+                    if (args.size() == 2 && !f.isDistinct() && target.family() == Dialect.Family.POSTGRESQL) {
+                        position(args.get(0), args.get(1));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "MID": // MySQL's MID(s, a, b) is SUBSTRING(s, a, b)
+                    if ((args.size() == 2 || args.size() == 3) && !f.isDistinct() && target.family() != Dialect.Family.MYSQL) {
+                        emit(new Function("SUBSTRING", args.toArray(new Expression[0])));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "LEFT":
+                case "RIGHT": // Derby has neither: a CASE around SUBSTR for a count written as a number
+                    if (args.size() == 2 && !f.isDistinct() && integerLiteral(args.get(1)) != null
+                            && (target.lacksFunction(name) || integerLiteral(args.get(1)) < 0 && target.family() != Dialect.Family.MYSQL)
+                            && !(unparenthesized(args.get(0)) instanceof JdbcParameter)) {
+                        leftOrRight("LEFT".equals(name), args.get(0), integerLiteral(args.get(1)));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    if (args.size() == 2 && !f.isDistinct() && client.family() == Dialect.Family.MYSQL
+                            && target.family() != Dialect.Family.MYSQL && integerLiteral(args.get(1)) == null) {
+                        // MySQL: a count below 0 is 0; PostgreSQL takes all but that many, HSQLDB fails
+                        return call(name, List.of(args.get(0), notBelowZero(args.get(1))));
+                    }
                     return super.visit(f, context);
                 case "DATE": // MySQL's DATE(x), Derby's and PostgreSQL's too; HSQLDB has only the CAST
                     if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.HSQLDB) {
@@ -1072,6 +1110,79 @@ final class Renderer {
             out().append(" - 1) ELSE ");
             emit(s);
             out().append(" END");
+        }
+
+        /**
+         * MySQL's SUBSTRING(s, a, b) counts a start of 0 as past the end and a negative start from the end (-2: the last
+         * two characters), and takes a negative length as 0; PostgreSQL starts before the first character, Derby and
+         * HSQLDB fail. Unless a is a positive number written out and b is absent or a number not below 0, the start
+         * becomes {@code CASE WHEN a IS NULL THEN NULL WHEN a > 0 THEN a WHEN a + LENGTH(s) >= 0 THEN LENGTH(s) + a + 1
+         * ELSE LENGTH(s) + 1 END} and the length {@code CASE WHEN b < 0 THEN 0 ELSE b END}, each cast to INTEGER
+         * (PostgreSQL has no SUBSTR of a BIGINT, which integer arithmetic and a parameter bound as a long are).
+         */
+        private List<Expression> mysqlSubstrArguments(List<Expression> args) {
+            Expression s = args.get(0);
+            Expression a = args.get(1);
+            Long start = integerLiteral(a);
+            Long length = args.size() == 3 ? integerLiteral(args.get(2)) : null;
+            boolean plainStart = start != null && start > 0;
+            boolean plainLength = args.size() == 2 || length != null && length >= 0;
+            if (plainStart && plainLength) {
+                return args;
+            }
+            List<Expression> rewritten = new ArrayList<>();
+            rewritten.add(s);
+            if (plainStart) {
+                rewritten.add(a);
+            } else { // an INTEGER again: the sums are computed in BIGINT (integer arithmetic), which SUBSTR may refuse
+                Function len = new Function("CHAR_LENGTH", s);
+                List<WhenClause> whens = new ArrayList<>();
+                if (start == null) {
+                    whens.add(new WhenClause(new IsNullExpression(a), new NullValue()));
+                    whens.add(new WhenClause(new GreaterThan(a, new LongValue(0)), a));
+                }
+                whens.add(new WhenClause(new GreaterThanEquals(new Addition().withLeftExpression(len).withRightExpression(a),
+                        new LongValue(0)), new Addition().withLeftExpression(new Addition().withLeftExpression(len)
+                                .withRightExpression(a)).withRightExpression(new LongValue(1))));
+                Expression pastTheEnd = new Addition().withLeftExpression(len).withRightExpression(new LongValue(1));
+                rewritten.add(new CastExpression("CAST", new CaseExpression(pastTheEnd, whens.toArray(new WhenClause[0])),
+                        "INTEGER"));
+            }
+            if (args.size() == 3) {
+                rewritten.add(plainLength ? args.get(2) : new CastExpression("CAST", notBelowZero(args.get(2)), "INTEGER"));
+            }
+            return rewritten;
+        }
+
+        /** {@code CASE WHEN n < 0 THEN 0 ELSE n END}. */
+        private Expression notBelowZero(Expression n) {
+            Long literal = integerLiteral(n);
+            if (literal != null) {
+                return new LongValue(Math.max(0, literal));
+            }
+            return new CaseExpression(n, new WhenClause(new MinorThan(n, new LongValue(0)), new LongValue(0)));
+        }
+
+        /**
+         * LEFT(s, n) / RIGHT(s, n) on Derby: {@code CASE WHEN LENGTH(s) <= n THEN s ELSE SUBSTR(s, 1, n) END}, or
+         * {@code SUBSTR(s, LENGTH(s) - n + 1)} for RIGHT; a count below 0 is 0 (the empty string), as in MySQL.
+         */
+        private void leftOrRight(boolean left, Expression s, long count) {
+            long n = Math.max(0, count);
+            String length = target.charLengthFunction() + "(";
+            out().append("CASE WHEN ").append(length);
+            emit(s);
+            out().append(") <= ").append(n).append(" THEN ");
+            emit(s);
+            out().append(" ELSE SUBSTR(");
+            emit(s);
+            if (left) {
+                out().append(", 1, ").append(n).append(") END");
+            } else {
+                out().append(", ").append(length);
+                emit(s);
+                out().append(") - ").append(n).append(" + 1) END");
+            }
         }
 
         /** Where {@code d} first starts in {@code s} (0: nowhere): LOCATE, PostgreSQL's STRPOS. */
@@ -2291,6 +2402,18 @@ final class Renderer {
     private boolean isExactNumberOperand(Expression e) {
         ColumnType type = typeOf(unparenthesized(e));
         return numeric(e) == Numeric.INTEGER || isExactDecimal(e) || type != null && type.isExactNumber();
+    }
+
+    /** The value of an integer written out ({@code 3}, {@code -1}), else null. */
+    private static Long integerLiteral(Expression e) {
+        Expression inner = unparenthesized(e);
+        if (inner instanceof LongValue v) {
+            return v.getValue();
+        }
+        if (inner instanceof SignedExpression signed && unparenthesized(signed.getExpression()) instanceof LongValue v) {
+            return signed.getSign() == '-' ? -v.getValue() : v.getValue();
+        }
+        return null;
     }
 
     /** A number or string literal (never NULL). */
