@@ -35,6 +35,8 @@ final class RandomQueries {
     static final String CLEANUP = "DROP TABLE " + TABLE;
 
     private static final int DEPTH_MAX = 3;
+    /** A MySQL client's expression is one of MySQL's own functions one time in this many. */
+    private static final int MYSQL_FUNCTION_ONE_IN = 8;
     private static final String[] INT_COLUMNS = {"i", "j", "id"};
     private static final String[] STRING_COLUMNS = {"s", "t"};
     private static final String[] STRING_LITERALS = {"''", "'a'", "'abc'", "'A'", "' x'", "'zz'", "'a b'"};
@@ -332,6 +334,7 @@ final class RandomQueries {
 
     private String intExpr(int depth) {
         if (depth >= DEPTH_MAX) return intLeaf();
+        if (mysql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return mysqlInt(depth);
         switch (random.nextInt(12)) {
             case 0: case 1: case 2:
                 return intLeaf();
@@ -397,6 +400,7 @@ final class RandomQueries {
 
     private String decimalExpr(int depth) {
         if (depth >= DEPTH_MAX) return decimalLeaf();
+        if (mysql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return mysqlDecimal(depth);
         switch (random.nextInt(12)) {
             case 10:
                 // a ? beside a DECIMAL: Derby, HSQLDB and Db2 may type it from its place and cut what was bound to that
@@ -438,6 +442,7 @@ final class RandomQueries {
 
     private String stringExpr(int depth) {
         if (depth >= DEPTH_MAX) return stringLeaf();
+        if (mysql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return mysqlString(depth);
         switch (random.nextInt(12)) {
             case 0: case 1: case 2:
                 return stringLeaf();
@@ -461,6 +466,50 @@ final class RandomQueries {
                 return "NULLIF(" + stringExpr(depth + 1) + ", " + stringLeaf() + ")";
             default:
                 return "CASE WHEN " + condition(depth + 1) + " THEN " + stringExpr(depth + 1) + " ELSE " + stringLeaf() + " END";
+        }
+    }
+
+    /** MySQL's functions the translator writes for the other engines (docs/translator.md, Functions). */
+    private String mysqlInt(int depth) {
+        switch (random.nextInt(5)) {
+            case 0:
+                return "GREATEST(" + intExpr(depth + 1) + ", " + intLeaf() + (random.nextBoolean() ? ", " + intLeaf() : "") + ")";
+            case 1:
+                return "LEAST(" + intExpr(depth + 1) + ", " + intLeaf() + ")";
+            case 2:
+                return "IF(" + condition(depth + 1) + ", " + intExpr(depth + 1) + ", " + intLeaf() + ")";
+            case 3:
+                return "INSTR(" + stringExpr(depth + 1) + ", " + STRING_LITERALS[random.nextInt(STRING_LITERALS.length)] + ")";
+            default:
+                return "LOCATE(" + STRING_LITERALS[random.nextInt(STRING_LITERALS.length)] + ", " + stringExpr(depth + 1) + ")";
+        }
+    }
+
+    private String mysqlDecimal(int depth) {
+        switch (random.nextInt(3)) {
+            case 0:
+                return (random.nextBoolean() ? "GREATEST(" : "LEAST(") + decimalExpr(depth + 1) + ", " + decimalLeaf() + ")";
+            case 1:
+                return "TRUNCATE(" + decimalExpr(depth + 1) + ", " + random.nextInt(3) + ")";
+            default:
+                return "IF(" + condition(depth + 1) + ", " + decimalExpr(depth + 1) + ", " + decimalLeaf() + ")";
+        }
+    }
+
+    /** Starts and counts at and below 0 too: MySQL counts them its own way, which the translator writes out. */
+    private String mysqlString(int depth) {
+        switch (random.nextInt(5)) {
+            case 0:
+                return "SUBSTRING(" + stringExpr(depth + 1) + ", " + (random.nextInt(8) - 4)
+                        + (random.nextBoolean() ? ", " + (random.nextInt(5) - 1) : "") + ")";
+            case 1:
+                return "MID(" + stringExpr(depth + 1) + ", " + intExpr(depth + 1) + ", " + intLeaf() + ")";
+            case 2:
+                return "LEFT(" + stringExpr(depth + 1) + ", " + (random.nextInt(6) - 1) + ")";
+            case 3:
+                return "RIGHT(" + stringExpr(depth + 1) + ", " + (random.nextInt(6) - 1) + ")";
+            default:
+                return "IF(" + condition(depth + 1) + ", " + stringExpr(depth + 1) + ", " + stringLeaf() + ")";
         }
     }
 

@@ -453,7 +453,7 @@ final class Renderer {
 
     /** Functions whose result is a string of the kind of their first argument. */
     private static final Set<String> STRING_FUNCTIONS = Set.of("UPPER", "LOWER", "UCASE", "LCASE", "TRIM", "LTRIM", "RTRIM",
-            "SUBSTR", "SUBSTRING");
+            "SUBSTR", "SUBSTRING", "MID", "LEFT", "RIGHT");
     /** Functions whose result is one of their arguments (CONCAT: made of them). */
     private static final Set<String> VALUE_CHOOSERS = Set.of("COALESCE", "IFNULL", "NVL", "CONCAT");
 
@@ -514,7 +514,10 @@ final class Renderer {
             if (STRING_FUNCTIONS.contains(name) || name.equals("NULLIF") || name.equals("MIN") || name.equals("MAX")) {
                 return isString(args.get(0), literals);
             }
-            return VALUE_CHOOSERS.contains(name) && anyString(args, literals);
+            if (name.equals("IF") && args.size() == 3) { // a CASE on the engines without IF
+                return anyString(args.subList(1, 3), literals);
+            }
+            return (VALUE_CHOOSERS.contains(name) || name.equals("GREATEST") || name.equals("LEAST")) && anyString(args, literals);
         }
         return false;
     }
@@ -1176,7 +1179,7 @@ final class Renderer {
             emit(s);
             out().append(" ELSE SUBSTR(");
             emit(s);
-            if (left) {
+            if (left || n == 0) { // RIGHT(s, 0) too: Derby refuses SUBSTR(s, LENGTH(s) + 1)
                 out().append(", 1, ").append(n).append(") END");
             } else {
                 out().append(", ").append(length);
@@ -1278,6 +1281,11 @@ final class Renderer {
             Expression s = args.get(0);
             Expression start = args.get(1);
             out().append("CASE WHEN ");
+            if (args.size() == 3 && !isNonNullLiteral(args.get(2))) { // past the end with a NULL length: NULL, not ''
+                out().append("CAST(");
+                emit(args.get(2));
+                out().append(" AS INTEGER) IS NULL THEN NULL WHEN ");
+            }
             emit(start);
             out().append(" > LENGTH(");
             emit(s);
@@ -2855,7 +2863,14 @@ final class Renderer {
                 case "IFNULL":
                 case "NVL":
                 case "MOD":
+                case "GREATEST":
+                case "LEAST":
                     return allIntegers(args);
+                case "IF":
+                    return args.size() == 3 ? allIntegers(args.subList(1, 3)) : Numeric.UNKNOWN;
+                case "INSTR":
+                case "LOCATE":
+                    return Numeric.INTEGER;
                 case "NULLIF":
                     return numeric(args.get(0));
                 default:
