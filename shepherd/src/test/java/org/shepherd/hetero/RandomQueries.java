@@ -287,6 +287,7 @@ final class RandomQueries {
     }
 
     private String dateExpr() {
+        if (mysql && random.nextInt(4) == 0) return mysqlDateArithmetic();
         switch (random.nextInt(9)) {
             case 4:
                 return "YEAR(" + q("ts") + ")";
@@ -493,6 +494,24 @@ final class RandomQueries {
                 return "TRUNCATE(" + decimalExpr(depth + 1) + ", " + random.nextInt(3) + ")";
             default:
                 return "IF(" + condition(depth + 1) + ", " + decimalExpr(depth + 1) + ", " + decimalLeaf() + ")";
+        }
+    }
+
+    /** MySQL's date arithmetic, which each engine spells its own way (leap days, month ends, across midnight). */
+    private String mysqlDateArithmetic() {
+        int k = random.nextInt(61) - 30;
+        String[] dateUnits = {"DAY", "WEEK", "MONTH", "QUARTER", "YEAR"};
+        String[] timeUnits = {"SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "YEAR"};
+        String count = random.nextInt(4) == 0 ? param((long) k) : Integer.toString(k);
+        switch (random.nextInt(4)) {
+            case 0:
+                return "DATE_ADD(dt, INTERVAL " + count + " " + dateUnits[random.nextInt(dateUnits.length)] + ")";
+            case 1:
+                return "DATE_SUB(ts, INTERVAL " + count + " " + timeUnits[random.nextInt(timeUnits.length)] + ")";
+            case 2:
+                return "dt - INTERVAL " + count + " " + dateUnits[random.nextInt(dateUnits.length)];
+            default:
+                return "ts + INTERVAL " + count + " " + timeUnits[random.nextInt(timeUnits.length)];
         }
     }
 

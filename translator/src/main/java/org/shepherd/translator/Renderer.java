@@ -868,8 +868,8 @@ final class Renderer {
                     if (!(f.getParameters() instanceof ExpressionList) || f.isDistinct()) {
                         return super.visit(f, context);
                     }
-                    List<Expression> substr = (args.size() == 2 || args.size() == 3) && client.family() == Dialect.Family.MYSQL
-                            && target.family() != Dialect.Family.MYSQL ? mysqlSubstrArguments(args) : args;
+                    List<Expression> substr = (args.size() == 2 || args.size() == 3) && mysqlClientElsewhere()
+                            ? mysqlSubstrArguments(args) : args;
                     if (target.substrFailsPastEnd() && (substr.size() == 2 || substr.size() == 3)) {
                         derbySubstr(substr);
                         return out();
@@ -975,11 +975,21 @@ final class Renderer {
                         return out();
                     }
                     if (target.lacksFunction(name)) throw lacks(name);
-                    if (args.size() == 2 && !f.isDistinct() && client.family() == Dialect.Family.MYSQL
-                            && target.family() != Dialect.Family.MYSQL && integerLiteral(args.get(1)) == null) {
+                    if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere() && integerLiteral(args.get(1)) == null) {
                         // MySQL: a count below 0 is 0; PostgreSQL takes all but that many, HSQLDB fails
                         return call(name, List.of(args.get(0), notBelowZero(args.get(1))));
                     }
+                    return super.visit(f, context);
+                case "DATE_ADD":
+                case "DATE_SUB":
+                case "ADDDATE":
+                case "SUBDATE": // MySQL's DATE_ADD(x, INTERVAL n unit): each engine's own spelling
+                    if (args.size() == 2 && !f.isDistinct() && args.get(1) instanceof IntervalExpression interval
+                            && mysqlClientElsewhere()) {
+                        dateArithmetic(args.get(0), interval, name.endsWith("SUB"));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
                     return super.visit(f, context);
                 case "DATE": // MySQL's DATE(x), Derby's and PostgreSQL's too; HSQLDB has only the CAST
                     if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.HSQLDB) {
@@ -1505,6 +1515,68 @@ final class Renderer {
                     .append(target.castType(kind, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0)).append(')');
         }
 
+        /**
+         * MySQL's {@code DATE_ADD(x, INTERVAL n unit)}, {@code DATE_SUB}, {@code x + INTERVAL n unit} and {@code x - ...}
+         * for an x known to be a DATE or a TIMESTAMP: {@code x + CAST(n AS INTEGER) * INTERVAL '1 unit'} on PostgreSQL and
+         * HSQLDB, {@code {fn TIMESTAMPADD(SQL_TSI_unit, n, x)}} on Derby; a DATE moved by days, weeks, months or years is a
+         * DATE again, as in MySQL (PostgreSQL and Derby answer a TIMESTAMP: cast back). n is a whole number: an integer
+         * written out, a {@code ?}, an integer column or expression. Other forms are refused.
+         */
+        private void dateArithmetic(Expression x, IntervalExpression interval, boolean subtract) {
+            Map.Entry<Expression, String> amount = intervalAmount(interval);
+            TypeKind kind = temporalKind(x);
+            if (amount == null || kind == null || target.family() == Dialect.Family.DB2) {
+                throw TranslationException.unsupported("INTERVAL arithmetic is spelled differently by every engine; it is"
+                        + " written for each only as DATE_ADD/DATE_SUB(x, INTERVAL n unit) or x + INTERVAL n unit, x a DATE or"
+                        + " TIMESTAMP (a column, a literal, a CAST, the clock), n a whole number, unit SECOND to YEAR;"
+                        + " otherwise compute the value in the application and pass it as a parameter (" + interval + ")");
+            }
+            String unit = amount.getValue();
+            boolean dateUnit = Set.of("DAY", "WEEK", "MONTH", "QUARTER", "YEAR").contains(unit);
+            if (kind == TypeKind.DATE && !dateUnit) {
+                throw TranslationException.unsupported("a DATE moved by " + unit + "S is a DATETIME in MySQL and a DATE or an"
+                        + " error elsewhere; CAST it to TIMESTAMP first (" + interval + ")");
+            }
+            boolean backToDate = kind == TypeKind.DATE && target.family() != Dialect.Family.HSQLDB;
+            if (backToDate) out().append("CAST(");
+            if (target.family() == Dialect.Family.DERBY) {
+                out().append("{fn TIMESTAMPADD(SQL_TSI_").append(unit).append(", ");
+                intervalCount(amount.getKey(), subtract, 1);
+                out().append(", ");
+                emit(x);
+                out().append(")}");
+            } else {
+                boolean week = unit.equals("WEEK") && target.family() == Dialect.Family.HSQLDB; // no WEEK interval there
+                boolean quarter = unit.equals("QUARTER");
+                out().append('(');
+                emit(x);
+                out().append(" + ");
+                intervalCount(amount.getKey(), subtract, week ? 7 : quarter ? 3 : 1);
+                String one = week ? "DAY" : quarter ? "MONTH" : unit;
+                out().append(target.family() == Dialect.Family.POSTGRESQL ? " * INTERVAL '1 " + one + "'"
+                        : " * INTERVAL '1' " + one).append(')');
+            }
+            if (backToDate) out().append(" AS ").append(target.castType(TypeKind.DATE, 0, 0)).append(')');
+        }
+
+        /** A MySQL client's statement rendered for an engine of another family. */
+        private boolean mysqlClientElsewhere() {
+            return client.family() == Dialect.Family.MYSQL && target.family() != Dialect.Family.MYSQL;
+        }
+
+        /** {@code CAST(n AS INTEGER)}, negated for a subtraction, times {@code factor}. */
+        private void intervalCount(Expression n, boolean subtract, int factor) {
+            Long literal = integerLiteral(n);
+            if (literal != null) {
+                out().append(literal * factor * (subtract ? -1 : 1));
+                return;
+            }
+            int by = factor * (subtract ? -1 : 1);
+            out().append(by == 1 ? "" : "(" + by + ") * ").append("CAST(");
+            emit(n);
+            out().append(" AS ").append(target.castType(TypeKind.INTEGER, 0, 0)).append(')');
+        }
+
         @Override
         public <S> StringBuilder visit(IntervalExpression interval, S context) {
             if (target.family() != client.family()) {
@@ -1670,12 +1742,20 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(Addition addition, S context) {
+            if (addition.getRightExpression() instanceof IntervalExpression interval && mysqlClientElsewhere()) {
+                dateArithmetic(addition.getLeftExpression(), interval, false);
+                return out();
+            }
             typeParametersBesideDecimal(ParameterPosition.ADDITIVE, addition.getLeftExpression(), addition.getRightExpression());
             return clientCutWritten(addition, () -> integerArithmetic(addition, " + ") ? out() : super.visit(addition, context));
         }
 
         @Override
         public <S> StringBuilder visit(Subtraction subtraction, S context) {
+            if (subtraction.getRightExpression() instanceof IntervalExpression interval && mysqlClientElsewhere()) {
+                dateArithmetic(subtraction.getLeftExpression(), interval, true);
+                return out();
+            }
             typeParametersBesideDecimal(ParameterPosition.ADDITIVE, subtraction.getLeftExpression(), subtraction.getRightExpression());
             return clientCutWritten(subtraction,
                     () -> integerArithmetic(subtraction, " - ") ? out() : super.visit(subtraction, context));
@@ -2410,6 +2490,59 @@ final class Renderer {
     private boolean isExactNumberOperand(Expression e) {
         ColumnType type = typeOf(unparenthesized(e));
         return numeric(e) == Numeric.INTEGER || isExactDecimal(e) || type != null && type.isExactNumber();
+    }
+
+    /** MySQL's interval units the other engines can add (MICROSECOND and the compound ones are not). */
+    private static final Set<String> INTERVAL_UNITS = Set.of("SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER",
+            "YEAR");
+
+    /**
+     * The count and unit of {@code INTERVAL n unit}, where n is a whole number (written out, also as a string, a
+     * {@code ?}, an integer column or expression), else null. JSqlParser reads {@code INTERVAL ? MONTH} as an interval of
+     * an interval without the keyword.
+     */
+    private Map.Entry<Expression, String> intervalAmount(IntervalExpression interval) {
+        String unit = interval.getIntervalType() == null ? null : interval.getIntervalType().toUpperCase(Locale.ROOT);
+        Expression count = null;
+        if (interval.getParameter() != null) {
+            String p = interval.getParameter().replace("'", "").trim();
+            if (!p.matches("-?\\d{1,9}")) return null;
+            long v = Long.parseLong(p);
+            count = v < 0 ? new SignedExpression('-', new LongValue(-v)) : new LongValue(v);
+        } else if (interval.getExpression() instanceof IntervalExpression inner && !inner.isUsingIntervalKeyword() && unit == null) {
+            return intervalAmount(inner);
+        } else if (interval.getExpression() != null) {
+            count = interval.getExpression();
+            if (!(unparenthesized(count) instanceof JdbcParameter) && numeric(count) != Numeric.INTEGER) return null;
+        }
+        if (count == null || unit == null || !INTERVAL_UNITS.contains(unit)) return null;
+        return Map.entry(count, unit);
+    }
+
+    /** DATE or TIMESTAMP when {@code x} visibly is one (a column, a literal, a CAST, the pinned clock), else null. */
+    private TypeKind temporalKind(Expression x) {
+        Expression inner = unparenthesized(x);
+        ColumnType type = typeOf(inner);
+        TypeKind kind = null;
+        if (type != null) {
+            kind = type.kind();
+        } else if (inner instanceof DateTimeLiteralExpression literal) {
+            kind = literal.getType() == DateTimeLiteralExpression.DateTime.DATE ? TypeKind.DATE
+                    : literal.getType() == DateTimeLiteralExpression.DateTime.TIMESTAMP ? TypeKind.TIMESTAMP : null;
+        } else if (inner instanceof CastExpression cast) {
+            try {
+                kind = SqlTypes.parse(cast.getColDataType().toString(), client).kind();
+            } catch (TranslationException notPortable) {
+                return null;
+            }
+        } else if (inner instanceof Function || inner instanceof TimeKeyExpression || inner instanceof Column) {
+            String name = inner instanceof Function f ? f.getName() : inner instanceof Column c ? c.getColumnName()
+                    : ((TimeKeyExpression) inner).getStringValue();
+            PinnedSlot.Kind clock = timeKind(name.toUpperCase(Locale.ROOT).replaceAll("[\\s_]+", "_").replaceAll("\\(.*\\)", ""),
+                    inner instanceof Function);
+            kind = clock == PinnedSlot.Kind.DATE ? TypeKind.DATE : clock == PinnedSlot.Kind.TIMESTAMP ? TypeKind.TIMESTAMP : null;
+        }
+        return kind == TypeKind.DATE || kind == TypeKind.TIMESTAMP ? kind : null;
     }
 
     /** The value of an integer written out ({@code 3}, {@code -1}), else null. */
