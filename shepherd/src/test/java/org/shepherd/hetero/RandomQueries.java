@@ -497,13 +497,23 @@ final class RandomQueries {
         }
     }
 
-    /** MySQL's date arithmetic, which each engine spells its own way (leap days, month ends, across midnight). */
+    /**
+     * MySQL's date arithmetic, DATE_FORMAT and DATEDIFF, which each engine spells its own way (leap days, month ends,
+     * across midnight, fractions of seconds).
+     */
     private String mysqlDateArithmetic() {
         int k = random.nextInt(61) - 30;
         String[] dateUnits = {"DAY", "WEEK", "MONTH", "QUARTER", "YEAR"};
         String[] timeUnits = {"SECOND", "MINUTE", "HOUR", "DAY", "MONTH", "YEAR"};
-        String count = random.nextInt(4) == 0 ? param((long) k) : Integer.toString(k);
-        switch (random.nextInt(4)) {
+        int form = random.nextInt(6);
+        String count = form < 4 && random.nextInt(4) == 0 ? param((long) k) : Integer.toString(k);
+        switch (form) {
+            case 4:
+                String[] formats = {"'%Y-%m'", "'%d.%m.%y'", "'%Y%m%d %T'", "'%H:%i:%s'", "'[%Y] %%'"};
+                return "DATE_FORMAT(" + (random.nextBoolean() ? "dt" : "ts") + ", " + formats[random.nextInt(formats.length)] + ")";
+            case 5:
+                String since = random.nextBoolean() ? "ts" : "DATE '2000-03-01'";
+                return "DATEDIFF(" + (random.nextBoolean() ? "dt" : "ts") + ", " + since + ")";
             case 0:
                 return "DATE_ADD(dt, INTERVAL " + count + " " + dateUnits[random.nextInt(dateUnits.length)] + ")";
             case 1:

@@ -514,6 +514,9 @@ final class Renderer {
             if (STRING_FUNCTIONS.contains(name) || name.equals("NULLIF") || name.equals("MIN") || name.equals("MAX")) {
                 return isString(args.get(0), literals);
             }
+            if (name.equals("DATE_FORMAT")) {
+                return true;
+            }
             if (name.equals("IF") && args.size() == 3) { // a CASE on the engines without IF
                 return anyString(args.subList(1, 3), literals);
             }
@@ -975,9 +978,14 @@ final class Renderer {
                         return out();
                     }
                     if (target.lacksFunction(name)) throw lacks(name);
-                    if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere() && integerLiteral(args.get(1)) == null) {
+                    if (args.size() == 2 && !f.isDistinct()) {
+                        // HSQLDB answers a CHAR for a literal's LEFT, which drops a trailing blank: the literal as VARCHAR
+                        out().append(name).append('(');
+                        emitChosenValue(args.get(0), literalsPadded(List.of(args.get(0))));
+                        out().append(", ");
                         // MySQL: a count below 0 is 0; PostgreSQL takes all but that many, HSQLDB fails
-                        return call(name, List.of(args.get(0), notBelowZero(args.get(1))));
+                        emit(mysqlClientElsewhere() && integerLiteral(args.get(1)) == null ? notBelowZero(args.get(1)) : args.get(1));
+                        return out().append(')');
                     }
                     return super.visit(f, context);
                 case "DATE_ADD":
@@ -987,6 +995,23 @@ final class Renderer {
                     if (args.size() == 2 && !f.isDistinct() && args.get(1) instanceof IntervalExpression interval
                             && mysqlClientElsewhere()) {
                         dateArithmetic(args.get(0), interval, name.endsWith("SUB"));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "DATEDIFF": // MySQL's DATEDIFF(a, b): days from b to a, times of day ignored (HSQLDB's is the same)
+                    if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere() && temporalKind(args.get(0)) != null
+                            && temporalKind(args.get(1)) != null && target.family() != Dialect.Family.HSQLDB) {
+                        daysBetween(args.get(1), args.get(0));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
+                case "DATE_FORMAT":
+                    if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere() && temporalKind(args.get(0)) != null
+                            && args.get(1) instanceof StringValue format && format.getPrefix() == null
+                            && !(format.getValue().indexOf('\\') >= 0 && client.backslashEscapesInStrings())
+                            && formatted(args.get(0), format.getNotExcapedValue())) {
                         return out();
                     }
                     if (target.lacksFunction(name)) throw lacks(name);
@@ -1182,18 +1207,19 @@ final class Renderer {
          */
         private void leftOrRight(boolean left, Expression s, long count) {
             long n = Math.max(0, count);
+            boolean cast = literalsPadded(List.of(s)); // ' x' is a CHAR(2) there, which a CASE would pad back
             String length = target.charLengthFunction() + "(";
             out().append("CASE WHEN ").append(length);
-            emit(s);
+            emitChosenValue(s, cast);
             out().append(") <= ").append(n).append(" THEN ");
-            emit(s);
+            emitChosenValue(s, cast);
             out().append(" ELSE SUBSTR(");
-            emit(s);
+            emitChosenValue(s, cast);
             if (left || n == 0) { // RIGHT(s, 0) too: Derby refuses SUBSTR(s, LENGTH(s) + 1)
                 out().append(", 1, ").append(n).append(") END");
             } else {
                 out().append(", ").append(length);
-                emit(s);
+                emitChosenValue(s, cast);
                 out().append(") - ").append(n).append(" + 1) END");
             }
         }
@@ -1557,6 +1583,99 @@ final class Renderer {
                         : " * INTERVAL '1' " + one).append(')');
             }
             if (backToDate) out().append(" AS ").append(target.castType(TypeKind.DATE, 0, 0)).append(')');
+        }
+
+        /** Whole days from the date of {@code from} to the date of {@code to}. */
+        private void daysBetween(Expression from, Expression to) {
+            String date = target.castType(TypeKind.DATE, 0, 0);
+            if (target.family() == Dialect.Family.DERBY) {
+                out().append("{fn TIMESTAMPDIFF(SQL_TSI_DAY, CAST(");
+                emit(from);
+                out().append(" AS ").append(date).append("), CAST(");
+                emit(to);
+                out().append(" AS ").append(date).append("))}");
+            } else {
+                out().append("(CAST(");
+                emit(to);
+                out().append(" AS ").append(date).append(") - CAST(");
+                emit(from);
+                out().append(" AS ").append(date).append("))");
+            }
+        }
+
+        /**
+         * MySQL's {@code DATE_FORMAT(x, 'format')} of numeric fields: each of %Y %y %m %d %H %i %s %S %T is cut from
+         * x written out as {@code yyyy-mm-dd hh:mi:ss} (Derby's CAST to CHAR, the others' TO_CHAR), the rest of the
+         * format is text. False (nothing written) for a format with other specifiers (names of months and days, %e, %j,
+         * ...) or none.
+         */
+        private boolean formatted(Expression x, String format) {
+            List<String> pieces = new ArrayList<>();
+            StringBuilder text = new StringBuilder();
+            boolean field = false;
+            for (int i = 0; i < format.length(); i++) {
+                char c = format.charAt(i);
+                if (c != '%') {
+                    text.append(c);
+                    continue;
+                }
+                if (++i == format.length()) return false;
+                String fields = switch (format.charAt(i)) {
+                    case 'Y' -> "1,4";
+                    case 'y' -> "3,2";
+                    case 'm' -> "6,2";
+                    case 'd' -> "9,2";
+                    case 'H' -> "12,2";
+                    case 'i' -> "15,2";
+                    case 's', 'S' -> "18,2";
+                    case 'T' -> "12,8";
+                    case '%' -> "%";
+                    default -> null;
+                };
+                if (fields == null) return false;
+                if (fields.equals("%")) {
+                    text.append('%');
+                    continue;
+                }
+                if (text.length() > 0) pieces.add("'" + text.toString().replace("'", "''") + "'");
+                text.setLength(0);
+                pieces.add(fields);
+                field = true;
+            }
+            if (!field) return false;
+            if (text.length() > 0) pieces.add("'" + text.toString().replace("'", "''") + "'");
+            boolean dateOnly = temporalKind(x) == TypeKind.DATE && target.family() == Dialect.Family.DERBY;
+            out().append('(');
+            for (int i = 0; i < pieces.size(); i++) {
+                if (i > 0) out().append(" || ");
+                String piece = pieces.get(i);
+                if (piece.startsWith("'")) {
+                    out().append(piece);
+                    continue;
+                }
+                int comma = piece.indexOf(',');
+                int start = Integer.parseInt(piece.substring(0, comma));
+                int length = Integer.parseInt(piece.substring(comma + 1));
+                if (dateOnly && start > DATE_TEXT_LENGTH) { // a DATE's time of day: midnight, but NULL with it
+                    out().append("CASE WHEN ");
+                    emit(x);
+                    out().append(" IS NULL THEN NULL ELSE '").append("00:00:00".substring(0, length)).append("' END");
+                    continue;
+                }
+                out().append("SUBSTR(");
+                if (target.family() == Dialect.Family.DERBY) {
+                    out().append("CAST(");
+                    emit(x);
+                    out().append(" AS CHAR(").append(dateOnly ? DATE_TEXT_LENGTH : TIMESTAMP_TEXT_LENGTH).append("))");
+                } else {
+                    out().append("TO_CHAR(");
+                    emit(x);
+                    out().append(", 'YYYY-MM-DD HH24:MI:SS')");
+                }
+                out().append(", ").append(start).append(", ").append(length).append(')');
+            }
+            out().append(')');
+            return true;
         }
 
         /** A MySQL client's statement rendered for an engine of another family. */
@@ -2491,6 +2610,10 @@ final class Renderer {
         ColumnType type = typeOf(unparenthesized(e));
         return numeric(e) == Numeric.INTEGER || isExactDecimal(e) || type != null && type.isExactNumber();
     }
+
+    /** {@code yyyy-mm-dd}, and Derby's text of a TIMESTAMP, {@code yyyy-mm-dd hh:mi:ss.fffffffff}. */
+    private static final int DATE_TEXT_LENGTH = 10;
+    private static final int TIMESTAMP_TEXT_LENGTH = 29;
 
     /** MySQL's interval units the other engines can add (MICROSECOND and the compound ones are not). */
     private static final Set<String> INTERVAL_UNITS = Set.of("SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER",
