@@ -814,6 +814,43 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * A MySQL application's reporting and housekeeping SQL over a MariaDB primary and secondaries of other engines:
+     * IF, GREATEST, DATE_FORMAT, DATEDIFF, DATE_ADD/DATE_SUB with the pinned clock, LEFT, SUBSTRING from the end. Each
+     * is written in the secondaries' own SQL (they were refused before, or failed there after the primary ran them);
+     * every answer is voted equal, and the rows the writes leave are equal on every replica.
+     */
+    @Test
+    void mysqlFunctionsOfEveryDayRunOnEveryEngine() throws Exception {
+        eachSet(List.of(MARIADB_DERBY_HSQLDB, List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.POSTGRESQL)),
+                (replicas, mysql, c, s) -> {
+            Workloads.update(s, "CREATE TABLE invoice (id INT PRIMARY KEY, customer VARCHAR(20), amount DECIMAL(9, 2),"
+                    + " discount DECIMAL(9, 2), issued DATE, paid TIMESTAMP NULL, due DATE)");
+            Workloads.update(s, "INSERT INTO invoice (id, customer, amount, discount, issued, paid, due) VALUES"
+                    + " (1, 'ACME-0001', 120.00, 20.00, DATE '2024-01-31', TIMESTAMP '2024-02-10 09:30:00', NULL),"
+                    + " (2, 'ACME-0002', 80.50, NULL, DATE '2024-02-29', NULL, NULL),"
+                    + " (3, 'INITECH-07', 15.25, 30.00, DATE '2025-12-31', TIMESTAMP '2026-01-02 23:59:59', NULL)");
+            s.setAutoCommit(false);
+            assertThat(Workloads.update(s, "UPDATE invoice SET due = DATE_ADD(issued, INTERVAL ? MONTH)", 1)).isEqualTo(3);
+            assertThat(Workloads.update(s, "UPDATE invoice SET paid = NOW() WHERE paid IS NULL AND issued < DATE_SUB(CURDATE(),"
+                    + " INTERVAL 30 DAY)")).isEqualTo(1);
+            s.commit();
+            s.setAutoCommit(true);
+            assertThat(firstColumn(s, "SELECT DATE_FORMAT(due, '%Y-%m-%d') FROM invoice ORDER BY id"))
+                    .containsExactly("2024-02-29", "2024-03-29", "2026-01-31");
+            assertThat(firstColumn(s, "SELECT CONCAT(LEFT(customer, 4), '/', SUBSTRING(customer, -2), ' ', IF(paid IS NULL,"
+                    + " 'open', 'paid')) FROM invoice ORDER BY id")).containsExactly("ACME/01 paid", "ACME/02 paid", "INIT/07 paid");
+            assertThat(firstColumn(s, "SELECT GREATEST(amount - COALESCE(discount, 0), 0) FROM invoice ORDER BY id"))
+                    .map(BigDecimal::new).usingElementComparator(BigDecimal::compareTo)
+                    .containsExactly(new BigDecimal("100"), new BigDecimal("80.5"), BigDecimal.ZERO);
+            assertThat(firstColumn(s, "SELECT DATE_FORMAT(issued, '%Y-%m') AS month FROM invoice WHERE DATEDIFF(paid, issued)"
+                    + " BETWEEN 0 AND 10 ORDER BY month")).containsExactly("2024-01", "2025-12");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "invoice", "id");
+        });
+    }
+
+    /**
      * A Derby client's DROP INDEX names no table, which MariaDB needs: the MariaDB replica reads the index's table from
      * its own catalog. IF EXISTS of an index made nowhere does nothing anywhere; without it every replica fails.
      */

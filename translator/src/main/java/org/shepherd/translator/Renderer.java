@@ -2605,10 +2605,28 @@ final class Renderer {
         return numeric(inner);
     }
 
-    /** An operand known to be an exact number: an integer or DECIMAL column, literal, CAST or integer arithmetic. */
+    /**
+     * An operand known to be an exact number: an integer or DECIMAL column, literal or CAST, and {@code + - *}, ABS,
+     * COALESCE and CASE of those.
+     */
     private boolean isExactNumberOperand(Expression e) {
-        ColumnType type = typeOf(unparenthesized(e));
-        return numeric(e) == Numeric.INTEGER || isExactDecimal(e) || type != null && type.isExactNumber();
+        Expression inner = unparenthesized(e);
+        ColumnType type = typeOf(inner);
+        if (numeric(e) == Numeric.INTEGER || isExactDecimal(e) || type != null && type.isExactNumber()) {
+            return true;
+        }
+        if (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication) {
+            BinaryExpression b = (BinaryExpression) inner;
+            return isExactNumberOperand(b.getLeftExpression()) && isExactNumberOperand(b.getRightExpression());
+        }
+        if (inner instanceof CaseExpression c) {
+            return caseResults(c).stream().allMatch(r -> unparenthesized(r) instanceof NullValue || isExactNumberOperand(r));
+        }
+        if (inner instanceof Function f && f.getParameters() != null && !f.getParameters().isEmpty()
+                && Set.of("COALESCE", "IFNULL", "NVL", "ABS").contains(f.getName().toUpperCase(Locale.ROOT))) {
+            return arguments(f).stream().allMatch(this::isExactNumberOperand);
+        }
+        return false;
     }
 
     /** {@code yyyy-mm-dd}, and Derby's text of a TIMESTAMP, {@code yyyy-mm-dd hh:mi:ss.fffffffff}. */
