@@ -36,6 +36,7 @@ import net.sf.jsqlparser.expression.NullValue;
 import net.sf.jsqlparser.expression.SignedExpression;
 import net.sf.jsqlparser.expression.StringValue;
 import net.sf.jsqlparser.expression.TimeKeyExpression;
+import net.sf.jsqlparser.expression.TranscodingFunction;
 import net.sf.jsqlparser.expression.TrimFunction;
 import net.sf.jsqlparser.expression.WhenClause;
 import net.sf.jsqlparser.expression.operators.arithmetic.Addition;
@@ -65,6 +66,7 @@ import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.statement.create.table.ColDataType;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.Statement;
 import net.sf.jsqlparser.statement.delete.Delete;
@@ -1676,6 +1678,39 @@ final class Renderer {
             }
             out().append(')');
             return true;
+        }
+
+        /**
+         * MySQL's {@code CONVERT(x, type)} is {@code CAST(x AS type)}, written so for every engine (with the CAST's type
+         * mapping); {@code CONVERT(x USING charset)} is x on the other engines, where every string is Unicode (not to
+         * binary).
+         */
+        @Override
+        public <S> StringBuilder visit(TranscodingFunction convert, S context) {
+            if (client.family() != Dialect.Family.MYSQL) {
+                return super.visit(convert, context);
+            }
+            // JSqlParser 5.3 reads MySQL's CONVERT(x, type) as SQL Server's CONVERT(type, x): x in the "type", the type in
+            // the "expression"; a column name as x reads so, a longer expression does not parse. A CAST on every engine,
+            // MySQL's too, so that the digits a CAST to an integer drops are dropped alike (CAST above)
+            if (!convert.isTranscodeStyle() && convert.getColDataType() != null && convert.getExpression() != null
+                    && convert.getColDataType().toString().matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?")) {
+                CastExpression cast = new CastExpression();
+                cast.setLeftExpression(new Column(convert.getColDataType().toString()));
+                cast.setColDataType(new ColDataType(convert.getExpression().toString()));
+                emit(cast);
+                return out();
+            }
+            if (target.family() == Dialect.Family.MYSQL) {
+                return super.visit(convert, context);
+            }
+            if (convert.isTranscodeStyle() && convert.getTranscodingName() != null
+                    && !convert.getTranscodingName().equalsIgnoreCase("binary")) {
+                emit(convert.getExpression());
+                return out();
+            }
+            throw TranslationException.unsupported(convert + " has no equivalent on " + target.name()
+                    + ", one of the replicas' engines; write CAST(x AS type)");
         }
 
         /** A MySQL client's statement rendered for an engine of another family. */
