@@ -527,7 +527,9 @@ final class RandomQueries {
 
     /** Starts and counts at and below 0 too: MySQL counts them its own way, which the translator writes out. */
     private String mysqlString(int depth) {
-        switch (random.nextInt(5)) {
+        switch (random.nextInt(6)) {
+            case 5:
+                return (random.nextBoolean() ? "GREATEST(" : "LEAST(") + stringExpr(depth + 1) + ", " + stringLeaf() + ")";
             case 0:
                 return "SUBSTRING(" + stringExpr(depth + 1) + ", " + (random.nextInt(8) - 4)
                         + (random.nextBoolean() ? ", " + (random.nextInt(5) - 1) : "") + ")";

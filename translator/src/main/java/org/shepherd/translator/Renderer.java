@@ -1041,8 +1041,9 @@ final class Renderer {
         /**
          * GREATEST/LEAST with the client's rule for NULL where the engine's differs: MySQL, MariaDB, Db2 (and Derby
          * clients, which have neither) answer NULL when any argument is NULL, PostgreSQL ignores NULLs, HSQLDB does
-         * either depending on where the NULL stands. Derby has neither function: a CASE, for exact numbers only (strings
-         * would compare PAD SPACE there, and a parameter has no type).
+         * either depending on where the NULL stands. Derby has neither function: a CASE, for values of one known kind
+         * (exact numbers, VARCHARs, compared NO PAD by the rewrites of the comparisons, DATEs or TIMESTAMPs; a parameter
+         * has no type there).
          */
         private void extreme(String name, List<Expression> args) {
             boolean clientIgnoresNulls = client.family() == Dialect.Family.POSTGRESQL;
@@ -1057,12 +1058,15 @@ final class Renderer {
                 }
             }
             if (target.lacksFunction(name)) {
-                for (Expression a : args) {
-                    if (!isExactNumberOperand(a)) {
-                        throw TranslationException.unsupported(name + " is not a function of " + target.name() + ", one of"
-                                + " the replicas' engines, and is written there for exact numbers only (columns, literals,"
-                                + " CASTs; not " + a + "); compute the value in the application");
-                    }
+                boolean numbers = args.stream().allMatch(a -> isExactNumberOperand(a));
+                boolean strings = args.stream().allMatch(a -> isString(a, true)) && args.stream().anyMatch(a -> isVarchar(a));
+                TypeKind time = temporalKind(args.get(0));
+                boolean times = time != null && args.stream().allMatch(a -> temporalKind(a) == time);
+                if (!numbers && !strings && !times) {
+                    throw TranslationException.unsupported(name + " is not a function of " + target.name() + ", one of the"
+                            + " replicas' engines, and is written there for values of one known kind only (exact numbers,"
+                            + " VARCHARs, DATEs or TIMESTAMPs: columns, literals, CASTs); compute the value in the"
+                            + " application");
                 }
                 emit(extremeAsCase(name, values));
                 return;
