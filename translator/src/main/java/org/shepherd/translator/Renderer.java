@@ -974,7 +974,7 @@ final class Renderer {
                 case "LEFT":
                 case "RIGHT": // Derby has neither: a CASE around SUBSTR for a count written as a number
                     if (args.size() == 2 && !f.isDistinct() && integerLiteral(args.get(1)) != null
-                            && (target.lacksFunction(name) || integerLiteral(args.get(1)) < 0 && target.family() != Dialect.Family.MYSQL)
+                            && (target.lacksFunction(name) || integerLiteral(args.get(1)) < 0 && mysqlClientElsewhere())
                             && !(unparenthesized(args.get(0)) instanceof JdbcParameter)) {
                         leftOrRight("LEFT".equals(name), args.get(0), integerLiteral(args.get(1)));
                         return out();
