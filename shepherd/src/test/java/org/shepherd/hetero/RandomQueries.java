@@ -472,7 +472,10 @@ final class RandomQueries {
 
     /** MySQL's functions the translator writes for the other engines (docs/translator.md, Functions). */
     private String mysqlInt(int depth) {
-        switch (random.nextInt(5)) {
+        switch (random.nextInt(6)) {
+            case 5:
+                String[] fields = {"DAYOFWEEK", "WEEKDAY", "QUARTER"};
+                return fields[random.nextInt(fields.length)] + "(" + (random.nextBoolean() ? "dt" : "ts") + ")";
             case 0:
                 return "GREATEST(" + intExpr(depth + 1) + ", " + intLeaf() + (random.nextBoolean() ? ", " + intLeaf() : "") + ")";
             case 1:

@@ -1018,6 +1018,15 @@ final class Renderer {
                     }
                     if (target.lacksFunction(name)) throw lacks(name);
                     return super.visit(f, context);
+                case "DAYOFWEEK": // 1 for Sunday to 7 for Saturday
+                case "WEEKDAY": // 0 for Monday to 6 for Sunday
+                case "QUARTER":
+                    if (args.size() == 1 && !f.isDistinct() && mysqlClientElsewhere() && temporalKind(args.get(0)) != null) {
+                        calendarField(name, args.get(0));
+                        return out();
+                    }
+                    if (target.lacksFunction(name)) throw lacks(name);
+                    return super.visit(f, context);
                 case "DATE": // MySQL's DATE(x), Derby's and PostgreSQL's too; HSQLDB has only the CAST
                     if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.HSQLDB) {
                         out().append("CAST(");
@@ -1589,6 +1598,42 @@ final class Renderer {
                         : " * INTERVAL '1' " + one).append(')');
             }
             if (backToDate) out().append(" AS ").append(target.castType(TypeKind.DATE, 0, 0)).append(')');
+        }
+
+        /**
+         * MySQL's DAYOFWEEK (1 = Sunday), WEEKDAY (0 = Monday) and QUARTER of a DATE or TIMESTAMP: HSQLDB's own
+         * DAYOFWEEK and QUARTER, PostgreSQL's EXTRACT(DOW / QUARTER), and on Derby, which has none, the days since a
+         * Sunday (1970-01-04) modulo 7 and {@code (MONTH(x) + 2) / 3}.
+         */
+        private void calendarField(String name, Expression x) {
+            if (name.equals("QUARTER")) {
+                if (target.family() == Dialect.Family.DERBY) {
+                    out().append("((MONTH(");
+                    emit(x);
+                    out().append(") + 2) / 3)");
+                } else if (target.family() == Dialect.Family.POSTGRESQL) {
+                    datePart("QUARTER", x);
+                } else {
+                    call("QUARTER", List.of(x));
+                }
+                return;
+            }
+            boolean weekday = name.equals("WEEKDAY");
+            out().append(weekday ? "MOD(" : "(");
+            switch (target.family()) {
+                case DERBY -> {
+                    out().append("MOD(MOD({fn TIMESTAMPDIFF(SQL_TSI_DAY, CAST('1970-01-04' AS DATE), CAST(");
+                    emit(x);
+                    out().append(" AS DATE))}, 7) + 7, 7) + 1");
+                }
+                case POSTGRESQL -> {
+                    out().append("CAST(EXTRACT(DOW FROM ");
+                    emit(x);
+                    out().append(") AS INTEGER) + 1");
+                }
+                default -> call("DAYOFWEEK", List.of(x));
+            }
+            out().append(weekday ? " + 5, 7)" : ")");
         }
 
         /** Whole days from the date of {@code from} to the date of {@code to}. */
