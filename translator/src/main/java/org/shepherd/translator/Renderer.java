@@ -952,15 +952,20 @@ final class Renderer {
                     return super.visit(f, context);
                 case "INSTR": // MySQL's INSTR(s, sub): where sub first starts in s, 1-based, 0 when nowhere
                     if (args.size() == 2 && !f.isDistinct() && target.family() != Dialect.Family.MYSQL) {
-                        position(args.get(1), args.get(0));
+                        position(args.get(1), args.get(0), true);
                         return out();
                     }
                     if (target.lacksFunction(name)) throw lacks(name);
                     return super.visit(f, context);
                 case "LOCATE": // LOCATE(sub, s): PostgreSQL's STRPOS(s, sub)
                     if (args.size() == 2 && !f.isDistinct() && target.family() == Dialect.Family.POSTGRESQL) {
-                        position(args.get(0), args.get(1));
+                        position(args.get(0), args.get(1), true);
                         return out();
+                    }
+                    if ((args.size() == 2 || args.size() == 3) && !f.isDistinct() && target.family() == Dialect.Family.DERBY) {
+                        out().append("NULLIF(");
+                        call("LOCATE", args);
+                        return out().append(", -1)"); // see position()
                     }
                     if (target.lacksFunction(name)) throw lacks(name);
                     return super.visit(f, context);
@@ -1155,11 +1160,11 @@ final class Renderer {
          */
         private void beforeFirst(Expression s, Expression d) {
             out().append("CASE WHEN ");
-            position(d, s);
+            position(d, s, false);
             out().append(" > 0 THEN SUBSTR(");
             emit(s);
             out().append(", 1, ");
-            position(d, s);
+            position(d, s, false);
             out().append(" - 1) ELSE ");
             emit(s);
             out().append(" END");
@@ -1239,8 +1244,21 @@ final class Renderer {
             }
         }
 
-        /** Where {@code d} first starts in {@code s} (0: nowhere): LOCATE, PostgreSQL's STRPOS. */
-        private void position(Expression d, Expression s) {
+        /**
+         * Where {@code d} first starts in {@code s} (0: nowhere): LOCATE, PostgreSQL's STRPOS. Derby types LOCATE as never
+         * NULL, and a UNION that widens it to BIGINT then fails on a NULL (23502, found by the generated corpus): there it
+         * is {@code NULLIF(LOCATE(d, s), -1)}, the same value, typed as one that may be NULL, where it is the {@code value}
+         * of the expression (not a test inside it).
+         */
+        private void position(Expression d, Expression s, boolean value) {
+            if (value && target.family() == Dialect.Family.DERBY) {
+                out().append("NULLIF(LOCATE(");
+                emit(d);
+                out().append(", ");
+                emit(s);
+                out().append("), -1)");
+                return;
+            }
             if (target.family() == Dialect.Family.POSTGRESQL) {
                 out().append("STRPOS(");
                 emit(s);
@@ -2599,6 +2617,15 @@ final class Renderer {
                 emit(operand);
                 out().append(" AS ").append(target.castType(TypeKind.DECIMAL, 31, 10)).append("), ")
                         .append(spec.isInteger() ? 0 : spec.scale()).append(')');
+            } else if (narrows && target.family() == Dialect.Family.DERBY && mixedPadding && isApproximate(operand)) {
+                // The others cut a DOUBLE at 10 decimals by rounding (CAST to DECIMAL(31, 10)) before they truncate;
+                // Derby truncates its binary value (-33.0199999... is -33.01 there, -33.02 elsewhere): round it at 10
+                // decimals first, exactly, in DECIMAL
+                out().append("CAST(CAST(");
+                emit(operand);
+                out().append(" AS DECIMAL(31, 15)) + CASE WHEN ");
+                emit(operand);
+                out().append(" < 0 THEN -0.00000000005 ELSE 0.00000000005 END AS DECIMAL(31, 10))");
             } else {
                 emit(operand);
             }
@@ -2709,6 +2736,41 @@ final class Renderer {
         if (inner instanceof Function f && f.getParameters() != null && !f.getParameters().isEmpty()
                 && Set.of("COALESCE", "IFNULL", "NVL", "ABS").contains(f.getName().toUpperCase(Locale.ROOT))) {
             return arguments(f).stream().allMatch(this::isExactNumberOperand);
+        }
+        return false;
+    }
+
+    /** An approximate number by the text and the catalog: a DOUBLE or REAL column or CAST, 1.5E0, and arithmetic of one. */
+    private boolean isApproximate(Expression e) {
+        Expression inner = unparenthesized(e);
+        ColumnType type = typeOf(inner);
+        if (type != null) {
+            return type.kind() == TypeKind.DOUBLE || type.kind() == TypeKind.REAL;
+        }
+        if (inner instanceof DoubleValue) {
+            return inner.toString().toUpperCase(Locale.ROOT).contains("E");
+        }
+        if (inner instanceof SignedExpression signed) {
+            return isApproximate(signed.getExpression());
+        }
+        if (inner instanceof CastExpression cast) {
+            try {
+                TypeKind kind = SqlTypes.parse(cast.getColDataType().toString(), client).kind();
+                return kind == TypeKind.DOUBLE || kind == TypeKind.REAL;
+            } catch (TranslationException notPortable) {
+                return false;
+            }
+        }
+        if (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication || inner instanceof Division) {
+            BinaryExpression b = (BinaryExpression) inner;
+            return isApproximate(b.getLeftExpression()) || isApproximate(b.getRightExpression());
+        }
+        if (inner instanceof CaseExpression c) {
+            return caseResults(c).stream().anyMatch(this::isApproximate);
+        }
+        if (inner instanceof Function f && f.getParameters() != null && !f.getParameters().isEmpty()
+                && Set.of("COALESCE", "IFNULL", "NVL", "ABS").contains(f.getName().toUpperCase(Locale.ROOT))) {
+            return arguments(f).stream().anyMatch(this::isApproximate);
         }
         return false;
     }
