@@ -1055,7 +1055,8 @@ final class Renderer {
         /**
          * GREATEST/LEAST with the client's rule for NULL where the engine's differs: MySQL, MariaDB, Db2 (and Derby
          * clients, which have neither) answer NULL when any argument is NULL, PostgreSQL ignores NULLs, HSQLDB does
-         * either depending on where the NULL stands. Derby has neither function: a CASE, for values of one known kind
+         * either depending on where the NULL stands, and compares a constant string PAD SPACE (strings get the CASE
+         * below there, whose comparisons get HSQLDB's rewrites). Derby has neither function: a CASE, for values of one known kind
          * (exact numbers, VARCHARs, compared NO PAD by the rewrites of the comparisons, DATEs or TIMESTAMPs; a parameter
          * has no type there).
          */
@@ -1071,9 +1072,13 @@ final class Renderer {
                     values.add(new Function("COALESCE", first.toArray(new Expression[0])));
                 }
             }
+            boolean strings = args.stream().allMatch(a -> isString(a, true)) && args.stream().anyMatch(a -> isVarchar(a));
+            if (strings && target.family() == Dialect.Family.HSQLDB) { // it compares a constant string PAD SPACE there
+                emit(extremeAsCase(name, values));
+                return;
+            }
             if (target.lacksFunction(name)) {
                 boolean numbers = args.stream().allMatch(a -> isExactNumberOperand(a));
-                boolean strings = args.stream().allMatch(a -> isString(a, true)) && args.stream().anyMatch(a -> isVarchar(a));
                 TypeKind time = temporalKind(args.get(0));
                 boolean times = time != null && args.stream().allMatch(a -> temporalKind(a) == time);
                 if (!numbers && !strings && !times) {
@@ -1086,15 +1091,15 @@ final class Renderer {
                 return;
             }
             Expression anyNull = anyNull(values);
-            if (anyNull != null && !clientIgnoresNulls && (targetIgnoresNulls || target.family() == Dialect.Family.HSQLDB)) {
+            boolean nullFirst = anyNull != null && !clientIgnoresNulls
+                    && (targetIgnoresNulls || target.family() == Dialect.Family.HSQLDB);
+            if (nullFirst) {
                 out().append("CASE WHEN ");
                 emit(anyNull);
                 out().append(" THEN NULL ELSE ");
-                call(name, values);
-                out().append(" END");
-                return;
             }
             call(name, values);
+            if (nullFirst) out().append(" END");
         }
 
         /** {@code a IS NULL OR b IS NULL ...} over the values that may be NULL (not literals), or null when none may. */
