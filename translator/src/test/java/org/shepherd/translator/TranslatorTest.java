@@ -16,6 +16,22 @@ import org.shepherd.translator.dialect.Dialect;
 
 class TranslatorTest {
 
+    /** Derby refused two nested MIDs of a MySQL client, grown from 101 to 36,003 characters, with 42ZA0. */
+    @Test
+    void aStatementGrownTooComplexForDerbyIsRefusedUpFront() throws SQLException {
+        Translator t = new Translator(Dialect.MYSQL, 16);
+        Translation nested = t.translate("SELECT id, MID(MID(RIGHT(t, 2), MOD(i, 8), j), LOCATE('', s), j) AS v FROM bd_rq"
+                + " ORDER BY id");
+        assertThatThrownBy(() -> nested.sqlFor(Dialect.DERBY)).isInstanceOf(SQLException.class)
+                .hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("too complex for Derby");
+        assertThat(nested.sqlFor(Dialect.HSQLDB)).startsWith("SELECT id, SUBSTR(SUBSTR(");
+        assertThat(t.translate("SELECT id, MID(RIGHT(t, 2), MOD(i, 8), j) AS v FROM bd_rq ORDER BY id").sqlFor(Dialect.DERBY))
+                .as("one level: long, but Derby runs it").contains("SUBSTR(");
+        StringBuilder rows = new StringBuilder("INSERT INTO t (a, b) VALUES (0, 'x')");
+        for (int i = 1; i < 2_000; i++) rows.append(", (").append(i).append(", 'x')");
+        assertThat(t.translate(rows.toString()).sqlFor(Dialect.DERBY)).as("long as written").hasSizeGreaterThan(16_384);
+    }
+
     /** Counts how often each value was drawn, to prove one clock reading per execution. */
     private static final class CountingSource implements DeterminismSource {
         int nowCalls;
