@@ -683,7 +683,7 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(TimeKeyExpression key, S context) {
-            String name = key.getStringValue().toUpperCase(Locale.ROOT).replaceAll("[\\s_]+", "_").replaceAll("\\(.*\\)", "");
+            String name = clockName(key.getStringValue());
             PinnedSlot.Kind kind = timeKind(name, false);
             if (kind == null) {
                 return super.visit(key, context);
@@ -912,24 +912,21 @@ final class Renderer {
                         emit(new CaseExpression(args.get(2), new WhenClause(condition, args.get(1))));
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "GREATEST":
                 case "LEAST":
                     if (args.size() >= 2 && !f.isDistinct()) {
                         extreme(name, args);
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "POW":
                 case "POWER":
                     if (args.size() == 2 && !f.isDistinct() && !target.lacksFunction("POWER")) {
                         power(args);
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "TRUNC":
                 case "TRUNCATE": // a number cut to d decimal places: TRUNCATE on MySQL, TRUNC on PostgreSQL, both on HSQLDB
                     if (args.size() == 2 && !f.isDistinct()) {
@@ -948,15 +945,13 @@ final class Renderer {
                                     .append(places.getValue()).append("))");
                         }
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "INSTR": // MySQL's INSTR(s, sub): where sub first starts in s, 1-based, 0 when nowhere
                     if (args.size() == 2 && !f.isDistinct() && target.family() != Dialect.Family.MYSQL) {
                         position(args.get(1), args.get(0), true);
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "LOCATE": // LOCATE(sub, s): PostgreSQL's STRPOS(s, sub)
                     if (args.size() == 2 && !f.isDistinct() && target.family() == Dialect.Family.POSTGRESQL) {
                         position(args.get(0), args.get(1), true);
@@ -967,15 +962,13 @@ final class Renderer {
                         call("LOCATE", args);
                         return out().append(", -1)"); // see position()
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "MID": // MySQL's MID(s, a, b) is SUBSTRING(s, a, b)
                     if ((args.size() == 2 || args.size() == 3) && !f.isDistinct() && target.family() != Dialect.Family.MYSQL) {
                         emit(new Function("SUBSTRING", args.toArray(new Expression[0])));
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "LEFT":
                 case "RIGHT": // Derby has neither: a CASE around SUBSTR for a count written as a number
                     if (args.size() == 2 && !f.isDistinct() && integerLiteral(args.get(1)) != null
@@ -1004,16 +997,14 @@ final class Renderer {
                         dateArithmetic(args.get(0), interval, name.endsWith("SUB"));
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "DATEDIFF": // MySQL's DATEDIFF(a, b): days from b to a, times of day ignored (HSQLDB's is the same)
                     if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere() && temporalKind(args.get(0)) != null
                             && temporalKind(args.get(1)) != null && target.family() != Dialect.Family.HSQLDB) {
                         daysBetween(args.get(1), args.get(0));
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "DATE_FORMAT":
                     if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere() && temporalKind(args.get(0)) != null
                             && args.get(1) instanceof StringValue format && format.getPrefix() == null
@@ -1021,8 +1012,7 @@ final class Renderer {
                             && formatted(args.get(0), format.getNotExcapedValue())) {
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "DAYOFWEEK": // 1 for Sunday to 7 for Saturday
                 case "WEEKDAY": // 0 for Monday to 6 for Sunday
                 case "QUARTER":
@@ -1030,8 +1020,7 @@ final class Renderer {
                         calendarField(name, args.get(0));
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 case "DATE": // MySQL's DATE(x), Derby's and PostgreSQL's too; HSQLDB has only the CAST
                     if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.HSQLDB) {
                         out().append("CAST(");
@@ -1044,12 +1033,13 @@ final class Renderer {
                         beforeFirst(args.get(0), args.get(1));
                         return out();
                     }
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
                 default:
-                    if (target.lacksFunction(name)) throw lacks(name);
-                    return super.visit(f, context);
+                    break;
             }
+            // not rewritten: refused where the engine lacks it, else as written
+            if (target.lacksFunction(name)) throw lacks(name);
+            return super.visit(f, context);
         }
 
         /**
@@ -1596,7 +1586,7 @@ final class Renderer {
                         + " otherwise compute the value in the application and pass it as a parameter (" + interval + ")");
             }
             String unit = amount.getValue();
-            boolean dateUnit = Set.of("DAY", "WEEK", "MONTH", "QUARTER", "YEAR").contains(unit);
+            boolean dateUnit = DATE_INTERVAL_UNITS.contains(unit);
             if (kind == TypeKind.DATE && !dateUnit) {
                 throw TranslationException.unsupported("a DATE moved by " + unit + "S is a DATETIME in MySQL and a DATE or an"
                         + " error elsewhere; CAST it to TIMESTAMP first (" + interval + ")");
@@ -1684,7 +1674,7 @@ final class Renderer {
          * ...) or none.
          */
         private boolean formatted(Expression x, String format) {
-            List<String> pieces = new ArrayList<>();
+            List<Object> pieces = new ArrayList<>(); // text (String) and fields (TextField) in order
             StringBuilder text = new StringBuilder();
             boolean field = false;
             for (int i = 0; i < format.length(); i++) {
@@ -1694,46 +1684,32 @@ final class Renderer {
                     continue;
                 }
                 if (++i == format.length()) return false;
-                String fields = switch (format.charAt(i)) {
-                    case 'Y' -> "1,4";
-                    case 'y' -> "3,2";
-                    case 'm' -> "6,2";
-                    case 'd' -> "9,2";
-                    case 'H' -> "12,2";
-                    case 'i' -> "15,2";
-                    case 's', 'S' -> "18,2";
-                    case 'T' -> "12,8";
-                    case '%' -> "%";
-                    default -> null;
-                };
-                if (fields == null) return false;
-                if (fields.equals("%")) {
+                if (format.charAt(i) == '%') {
                     text.append('%');
                     continue;
                 }
-                if (text.length() > 0) pieces.add("'" + text.toString().replace("'", "''") + "'");
+                TextField cut = TextField.of(format.charAt(i));
+                if (cut == null) return false;
+                if (text.length() > 0) pieces.add(text.toString());
                 text.setLength(0);
-                pieces.add(fields);
+                pieces.add(cut);
                 field = true;
             }
             if (!field) return false;
-            if (text.length() > 0) pieces.add("'" + text.toString().replace("'", "''") + "'");
+            if (text.length() > 0) pieces.add(text.toString());
             boolean dateOnly = temporalKind(x) == TypeKind.DATE && target.family() == Dialect.Family.DERBY;
             out().append('(');
             for (int i = 0; i < pieces.size(); i++) {
                 if (i > 0) out().append(" || ");
-                String piece = pieces.get(i);
-                if (piece.startsWith("'")) {
-                    out().append(piece);
+                if (pieces.get(i) instanceof String literal) {
+                    out().append('\'').append(literal.replace("'", "''")).append('\'');
                     continue;
                 }
-                int comma = piece.indexOf(',');
-                int start = Integer.parseInt(piece.substring(0, comma));
-                int length = Integer.parseInt(piece.substring(comma + 1));
-                if (dateOnly && start > DATE_TEXT_LENGTH) { // a DATE's time of day: midnight, but NULL with it
+                TextField cut = (TextField) pieces.get(i);
+                if (dateOnly && cut.start() > DATE_TEXT_LENGTH) { // a DATE's time of day: midnight, but NULL with it
                     out().append("CASE WHEN ");
                     emit(x);
-                    out().append(" IS NULL THEN NULL ELSE '").append("00:00:00".substring(0, length)).append("' END");
+                    out().append(" IS NULL THEN NULL ELSE '").append("00:00:00", 0, cut.length()).append("' END");
                     continue;
                 }
                 out().append("SUBSTR(");
@@ -1746,7 +1722,7 @@ final class Renderer {
                     emit(x);
                     out().append(", 'YYYY-MM-DD HH24:MI:SS')");
                 }
-                out().append(", ").append(start).append(", ").append(length).append(')');
+                out().append(", ").append(cut.start()).append(", ").append(cut.length()).append(')');
             }
             out().append(')');
             return true;
@@ -2731,18 +2707,9 @@ final class Renderer {
         if (numeric(e) == Numeric.INTEGER || isExactDecimal(e) || type != null && type.isExactNumber()) {
             return true;
         }
-        if (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication) {
-            BinaryExpression b = (BinaryExpression) inner;
-            return isExactNumberOperand(b.getLeftExpression()) && isExactNumberOperand(b.getRightExpression());
-        }
-        if (inner instanceof CaseExpression c) {
-            return caseResults(c).stream().allMatch(r -> unparenthesized(r) instanceof NullValue || isExactNumberOperand(r));
-        }
-        if (inner instanceof Function f && f.getParameters() != null && !f.getParameters().isEmpty()
-                && Set.of("COALESCE", "IFNULL", "NVL", "ABS").contains(f.getName().toUpperCase(Locale.ROOT))) {
-            return arguments(f).stream().allMatch(this::isExactNumberOperand);
-        }
-        return false;
+        List<Expression> operands = kindOperands(inner, false);
+        return operands != null && operands.stream()
+                .allMatch(o -> unparenthesized(o) instanceof NullValue || isExactNumberOperand(o));
     }
 
     /** An approximate number by the text and the catalog: a DOUBLE or REAL column or CAST, 1.5E0, and arithmetic of one. */
@@ -2755,9 +2722,6 @@ final class Renderer {
         if (inner instanceof DoubleValue) {
             return inner.toString().toUpperCase(Locale.ROOT).contains("E");
         }
-        if (inner instanceof SignedExpression signed) {
-            return isApproximate(signed.getExpression());
-        }
         if (inner instanceof CastExpression cast) {
             try {
                 TypeKind kind = SqlTypes.parse(cast.getColDataType().toString(), client).kind();
@@ -2766,23 +2730,63 @@ final class Renderer {
                 return false;
             }
         }
-        if (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication || inner instanceof Division) {
-            BinaryExpression b = (BinaryExpression) inner;
-            return isApproximate(b.getLeftExpression()) || isApproximate(b.getRightExpression());
+        List<Expression> operands = kindOperands(inner, true);
+        return operands != null && operands.stream().anyMatch(this::isApproximate);
+    }
+
+    /** Functions whose value is of the kind of their arguments. */
+    private static final Set<String> KIND_KEEPING_FUNCTIONS = Set.of("COALESCE", "IFNULL", "NVL", "ABS");
+
+    /**
+     * The operands whose kind of number decides {@code e}'s: of {@code + - *} (and {@code /} when {@code division}), a
+     * sign, a CASE's values, COALESCE/IFNULL/NVL/ABS's arguments; null for anything else.
+     */
+    private static List<Expression> kindOperands(Expression e, boolean division) {
+        if (e instanceof Addition || e instanceof Subtraction || e instanceof Multiplication || division && e instanceof Division) {
+            BinaryExpression b = (BinaryExpression) e;
+            return List.of(b.getLeftExpression(), b.getRightExpression());
         }
-        if (inner instanceof CaseExpression c) {
-            return caseResults(c).stream().anyMatch(this::isApproximate);
+        if (e instanceof SignedExpression signed) {
+            return List.of(signed.getExpression());
         }
-        if (inner instanceof Function f && f.getParameters() != null && !f.getParameters().isEmpty()
-                && Set.of("COALESCE", "IFNULL", "NVL", "ABS").contains(f.getName().toUpperCase(Locale.ROOT))) {
-            return arguments(f).stream().anyMatch(this::isApproximate);
+        if (e instanceof CaseExpression c) {
+            return caseResults(c);
         }
-        return false;
+        if (e instanceof Function f && f.getParameters() != null && !f.getParameters().isEmpty()
+                && KIND_KEEPING_FUNCTIONS.contains(f.getName().toUpperCase(Locale.ROOT))) {
+            return arguments(f);
+        }
+        return null;
+    }
+
+    /** Where a DATE_FORMAT field stands in {@code yyyy-mm-dd hh:mi:ss} (1-based). */
+    private record TextField(int start, int length) {
+        static TextField of(char specifier) {
+            return switch (specifier) {
+                case 'Y' -> new TextField(1, 4);
+                case 'y' -> new TextField(3, 2);
+                case 'm' -> new TextField(6, 2);
+                case 'd' -> new TextField(9, 2);
+                case 'H' -> new TextField(12, 2);
+                case 'i' -> new TextField(15, 2);
+                case 's', 'S' -> new TextField(18, 2);
+                case 'T' -> new TextField(12, 8);
+                default -> null;
+            };
+        }
     }
 
     /** {@code yyyy-mm-dd}, and Derby's text of a TIMESTAMP, {@code yyyy-mm-dd hh:mi:ss.fffffffff}. */
     private static final int DATE_TEXT_LENGTH = 10;
     private static final int TIMESTAMP_TEXT_LENGTH = 29;
+
+    /** The units that move a DATE to another DATE. */
+    private static final Set<String> DATE_INTERVAL_UNITS = Set.of("DAY", "WEEK", "MONTH", "QUARTER", "YEAR");
+
+    /** A clock's name as {@link #timeKind} takes it: upper case, blanks as one underscore, without parentheses. */
+    private static String clockName(String written) {
+        return written.toUpperCase(Locale.ROOT).replaceAll("[\\s_]+", "_").replaceAll("\\(.*\\)", "");
+    }
 
     /** MySQL's interval units the other engines can add (MICROSECOND and the compound ones are not). */
     private static final Set<String> INTERVAL_UNITS = Set.of("SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER",
@@ -2830,7 +2834,7 @@ final class Renderer {
         } else if (inner instanceof Function || inner instanceof TimeKeyExpression || inner instanceof Column) {
             String name = inner instanceof Function f ? f.getName() : inner instanceof Column c ? c.getColumnName()
                     : ((TimeKeyExpression) inner).getStringValue();
-            PinnedSlot.Kind clock = timeKind(name.toUpperCase(Locale.ROOT).replaceAll("[\\s_]+", "_").replaceAll("\\(.*\\)", ""),
+            PinnedSlot.Kind clock = timeKind(clockName(name),
                     inner instanceof Function);
             kind = clock == PinnedSlot.Kind.DATE ? TypeKind.DATE : clock == PinnedSlot.Kind.TIMESTAMP ? TypeKind.TIMESTAMP : null;
         }
