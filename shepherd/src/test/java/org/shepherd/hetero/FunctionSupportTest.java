@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,10 +14,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.shepherd.translator.Bound;
+import org.shepherd.translator.DeterminismSource;
 import org.shepherd.translator.Translator;
 import org.shepherd.translator.dialect.Dialect;
 
@@ -136,6 +140,107 @@ class FunctionSupportTest {
             }
         }
         assertThat(failures).as("calls whose refusal or translation does not match what the engine runs").isEmpty();
+    }
+
+    /**
+     * Values each engine computes for itself, as the engine spells them: the clock, random numbers and UUIDs, and what a
+     * replica knows of its own server, connection, transaction, role and database. Each runs on its engine as written
+     * (so the entry is real), and the translator for a client of that engine either pins it (a marker the shepherd binds
+     * once for every replica, and the statement runs there with it) or refuses it with 0A000; none reaches a replica.
+     */
+    private static final Map<Dialect.Family, List<String>> PER_REPLICA_VALUES = Map.of(
+            Dialect.Family.DERBY, List.of("RANDOM()", "CURRENT_TIMESTAMP", "CURRENT TIMESTAMP", "CURRENT_DATE", "CURRENT_TIME",
+                    "CURRENT_USER", "SESSION_USER", "USER", "IDENTITY_VAL_LOCAL()"),
+            Dialect.Family.HSQLDB, List.of("UNIX_TIMESTAMP()", "UNIX_MILLIS()", "TODAY", "SYSDATE", "NOW()", "NOW",
+                    "CURRENT_TIMESTAMP", "LOCALTIMESTAMP", "CURDATE()", "CURTIME()", "RAND()", "UUID()", "SESSION_ID()",
+                    "TRANSACTION_ID()", "ACTION_ID()", "DATABASE_VERSION()", "TRANSACTION_SIZE()", "SESSION_TIMEZONE()",
+                    "DATABASE_TIMEZONE()", "DATABASE_NAME()", "SESSION_ISOLATION_LEVEL()", "DATABASE_ISOLATION_LEVEL()",
+                    "IS_AUTOCOMMIT()", "IS_READONLY_SESSION()", "IS_READONLY_DATABASE()",
+                    "CURRENT_ROLE", "CURRENT_CATALOG", "CURRENT_USER", "IDENTITY()"),
+            Dialect.Family.POSTGRESQL, List.of("now()", "clock_timestamp()", "statement_timestamp()", "transaction_timestamp()",
+                    "timeofday()", "random()", "gen_random_uuid()", "current_database()", "current_catalog", "current_role",
+                    "current_user", "inet_client_addr()", "inet_client_port()", "inet_server_addr()", "inet_server_port()",
+                    "pg_postmaster_start_time()", "pg_conf_load_time()", "txid_current()", "pg_backend_pid()",
+                    "current_query()", "pg_current_snapshot()", "txid_current_snapshot()", "txid_current_if_assigned()",
+                    "setseed(0.5)", "'now'::timestamp", "CAST('today' AS DATE)", "TIMESTAMP 'tomorrow'"),
+            Dialect.Family.MYSQL, List.of("UNIX_TIMESTAMP()", "UTC_DATE()", "UTC_DATE", "UTC_TIME()", "UTC_TIMESTAMP()",
+                    "NOW()", "SYSDATE()", "CURDATE()", "CURTIME()", "LOCALTIME", "RAND()", "UUID()", "UUID_SHORT()",
+                    "SYS_GUID()", "CONNECTION_ID()", "CURRENT_ROLE()", "RANDOM_BYTES(4)", "USER()", "CURRENT_USER()",
+                    "LAST_INSERT_ID()", "ROW_COUNT()", "FOUND_ROWS()", "MASTER_POS_WAIT('f', 4, 0.01)"));
+
+    @Test
+    void everyValueAnEngineComputesForItselfIsPinnedOrRefused() throws Exception {
+        List<String> failures = new ArrayList<>();
+        for (Engine e : engines.all()) {
+            Translator translator = new Translator(e.dialect(), 1_000);
+            for (String value : PER_REPLICA_VALUES.get(e.dialect().family())) {
+                String sql = "SELECT " + value + " AS v FROM fn_one";
+                SQLException raw = run(e, sql);
+                if (raw != null) {
+                    failures.add(e.name() + ": " + sql + " does not run there as written (" + raw.getMessage() + ")");
+                    continue;
+                }
+                Bound bound;
+                try {
+                    bound = translator.translate(sql).bind(List.of(), sessionSource());
+                    bound.sqlFor(e.dialect());
+                } catch (SQLException refused) {
+                    if (!"0A000".equals(refused.getSQLState())) {
+                        failures.add(e.name() + ": " + sql + " fails with " + refused.getSQLState() + " (" + refused.getMessage()
+                                + "), not refused with 0A000");
+                    }
+                    continue;
+                }
+                String translated = bound.sqlFor(e.dialect());
+                if (bound.parameters(e.dialect()).isEmpty()) {
+                    failures.add(e.name() + ": " + sql + " reaches the replica as " + translated + ", neither pinned nor refused");
+                    continue;
+                }
+                Observation o = AnswerReader.run(e, bound, null);
+                rollback(e);
+                if (o.error() != null) {
+                    failures.add(e.name() + ": " + sql + " is pinned as " + translated + ", which fails there: " + o.error());
+                }
+            }
+        }
+        assertThat(failures).as("per-replica values that reach a replica, or that are pinned in a form it cannot run")
+                .isEmpty();
+    }
+
+    /** The fixed clock and generator, with a session's user and latest generated key (as a session has them). */
+    private static DeterminismSource sessionSource() {
+        DeterminismSource fixed = AnswerReader.fixedSource();
+        return new DeterminismSource() {
+            @Override
+            public Instant now() {
+                return fixed.now();
+            }
+
+            @Override
+            public double random() {
+                return fixed.random();
+            }
+
+            @Override
+            public UUID uuid() {
+                return fixed.uuid();
+            }
+
+            @Override
+            public ZoneId zone() {
+                return fixed.zone();
+            }
+
+            @Override
+            public String sessionUser() {
+                return "app";
+            }
+
+            @Override
+            public Long lastInsertId() {
+                return 7L;
+            }
+        };
     }
 
     private static void check(Engine e, String client, Translator translator, String sql, SQLException raw,

@@ -851,6 +851,40 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * The clocks an engine reads for itself (a MySQL client's UNIX_TIMESTAMP(), UTC_DATE() and UTC_TIME(); an HSQLDB
+     * client's UNIX_MILLIS() and TODAY) are the coordinator's one time on every replica: with its clock set to a day
+     * in 2021, every replica writes that day's values (each engine's own clock would write today's).
+     */
+    @Test
+    void clocksAnEngineReadsForItselfAreTheCoordinatorsOneTime() throws Exception {
+        java.time.Instant at = java.time.Instant.parse("2021-06-30T23:59:58.250Z");
+        CbsCore.Settings settings = CbsCore.Settings.defaults(1, ExecutionMode.CBS)
+                .withPinning(new CbsCore.Pinning(at::toEpochMilli, SEED));
+        try (CbsCoordinator c = coordinator(MARIADB_DERBY_HSQLDB, 0, settings); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE stamp (id INT PRIMARY KEY, secs BIGINT, day DATE, tm TIME)");
+            Workloads.update(s, "INSERT INTO stamp (id, secs, day, tm) VALUES (1, UNIX_TIMESTAMP(), UTC_DATE(), UTC_TIME())");
+            Workloads.update(s, "INSERT INTO stamp (id, secs, day, tm) SELECT 2, UNIX_TIMESTAMP() - secs, UTC_DATE, NULL FROM stamp");
+            assertThat(firstColumn(s, "SELECT secs FROM stamp ORDER BY id")).containsExactly("1625097598", "0");
+            assertThat(firstColumn(s, "SELECT day FROM stamp ORDER BY id")).containsExactly("2021-06-30", "2021-06-30");
+            assertThat(firstColumn(s, "SELECT tm FROM stamp ORDER BY id")).containsExactly("23:59:58", "null");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).isEmpty();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "stamp", "id");
+        }
+        try (CbsCoordinator c = coordinator(List.of(ReplicaServers.HSQLDB, ReplicaServers.DERBY, ReplicaServers.MARIADB), 0,
+                settings); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE stamp (id INT PRIMARY KEY, ms BIGINT, day DATE)");
+            Workloads.update(s, "INSERT INTO stamp (id, ms, day) VALUES (1, UNIX_MILLIS(), TODAY)");
+            assertThat(firstColumn(s, "SELECT ms FROM stamp")).containsExactly("1625097598250");
+            assertThat(firstColumn(s, "SELECT day FROM stamp"))
+                    .containsExactly(java.time.LocalDate.ofInstant(at, java.time.ZoneId.systemDefault()).toString());
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).isEmpty();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "stamp", "id");
+        }
+    }
+
+    /**
      * A Derby client's DROP INDEX names no table, which MariaDB needs: the MariaDB replica reads the index's table from
      * its own catalog. IF EXISTS of an index made nowhere does nothing anywhere; without it every replica fails.
      */

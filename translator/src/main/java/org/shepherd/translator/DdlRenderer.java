@@ -785,8 +785,15 @@ final class DdlRenderer {
     /**
      * Refuses (22001) a string DEFAULT longer than the CHAR or VARCHAR column it is for (of {@code length}): Derby takes
      * it and refuses every INSERT that would use it, HSQLDB and MySQL refuse the DDL, so the replicas would disagree.
+     * Refuses (0A000) PostgreSQL's clock strings ('now', 'today', ...) as the DEFAULT of a DATE, TIME or TIMESTAMP
+     * column: each replica would fix its own time when it creates the table.
      */
     static void checkDefaultFits(String column, String literal, TypeKind kind, int length) {
+        String quoted = literal.strip();
+        if ((kind == TypeKind.DATE || kind == TypeKind.TIME || kind == TypeKind.TIMESTAMP) && quoted.length() >= 2
+                && quoted.charAt(0) == '\'' && quoted.charAt(quoted.length() - 1) == '\'') {
+            SqlText.refuseClockString(quoted.substring(1, quoted.length() - 1)); // PostgreSQL's DEFAULT 'now'
+        }
         if (kind != TypeKind.VARCHAR && kind != TypeKind.CHAR || length <= 0) return;
         String v = literal.strip();
         if (v.length() < 2 || v.charAt(0) != '\'' || v.charAt(v.length() - 1) != '\'') return;

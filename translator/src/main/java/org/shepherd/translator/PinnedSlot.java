@@ -20,6 +20,14 @@ public record PinnedSlot(Kind kind, String source) {
         DATE,
         /** Local time of day in whole seconds, bound as java.sql.Time. */
         TIME,
+        /** The date in UTC (MySQL's {@code UTC_DATE()}), bound as java.sql.Date. */
+        UTC_DATE,
+        /** The time of day in UTC in whole seconds (MySQL's {@code UTC_TIME()}), bound as java.sql.Time. */
+        UTC_TIME,
+        /** Whole seconds since 1970-01-01 00:00 UTC ({@code UNIX_TIMESTAMP()}), a long. */
+        EPOCH_SECOND,
+        /** Milliseconds since 1970-01-01 00:00 UTC (HSQLDB's {@code UNIX_MILLIS()}), a long. */
+        EPOCH_MILLI,
         /** A double in [0, 1). */
         RANDOM,
         /** A UUID as its 36-character text. */
@@ -36,6 +44,16 @@ public record PinnedSlot(Kind kind, String source) {
          * {@code IDENTITY_VAL_LOCAL()}, {@code IDENTITY()}): a long; before any, 0 for a MySQL-family client (as MySQL
          * answers), else NULL.
          */
-        LAST_INSERT_ID
+        LAST_INSERT_ID;
+
+        /** Whether the slot's value is the statement's time, read once per execution for all such slots. */
+        public boolean readsClock() {
+            switch (this) {
+                case TIMESTAMP, UTC_TIMESTAMP, DATE, TIME, UTC_DATE, UTC_TIME, EPOCH_SECOND, EPOCH_MILLI:
+                    return true;
+                default:
+                    return false;
+            }
+        }
     }
 }

@@ -151,6 +151,8 @@ final class Renderer {
     /** The replicas mix PAD SPACE and NO PAD engines: what cannot be normalized is refused. */
     private final boolean mixedPadding;
     private final BitSet clientMarkers = new BitSet();
+    /** Select lists an INSERT or a set operation gives their NULLs' types (or leaves them): no default type there. */
+    private final Set<PlainSelect> nullsTypedByContext = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     /** Subqueries in expressions being rendered (they may be correlated, so no derived table is put around them). */
     private int expressionSubqueries;
     /** Names of WITH queries seen so far (upper case): a FROM item of that name is not the catalog's table. */
@@ -211,7 +213,12 @@ final class Renderer {
 
             @Override
             public <S> StringBuilder visit(Insert insert, S context) {
-                return withStoredDecimals(StoredDecimal.mark(insert, catalog), () -> super.visit(insert, context));
+                List<Runnable> untyped = typeInsertedNulls(insert);
+                try {
+                    return withStoredDecimals(StoredDecimal.mark(insert, catalog), () -> super.visit(insert, context));
+                } finally {
+                    untyped.forEach(Runnable::run);
+                }
             }
 
             @Override
@@ -319,6 +326,133 @@ final class Renderer {
             }
         }, null);
         return names;
+    }
+
+    /**
+     * {@code CAST(NULL AS type)} in the target's words, as a node the deparser prints as it is (a name: the type is the
+     * target's already, which a CastExpression would read again as the client's).
+     */
+    private Column typedNull(TypeKind kind, int length, int scale) {
+        return new Column("CAST(NULL AS " + target.castType(kind, length, scale) + ")");
+    }
+
+    private static boolean isBareNull(Expression e) {
+        return unparenthesized(e) instanceof NullValue;
+    }
+
+    /** Sets select item {@code item} to {@code value} until the returned action puts the old one back. */
+    private static Runnable replaceItem(SelectItem<?> item, Expression value) {
+        @SuppressWarnings("unchecked")
+        SelectItem<Expression> typed = (SelectItem<Expression>) item;
+        Expression old = typed.getExpression();
+        typed.setExpression(value);
+        return () -> typed.setExpression(old);
+    }
+
+    /**
+     * An INSERT ... SELECT's NULLs: on an engine that refuses an untyped NULL there (Derby), each gets the type of the
+     * column it fills, as the catalog knows it. Its select lists are typed by the INSERT (or left), never by default.
+     */
+    private List<Runnable> typeInsertedNulls(Insert insert) {
+        List<Runnable> undo = new ArrayList<>();
+        List<PlainSelect> sources = new ArrayList<>();
+        if (insert.getSelect() instanceof PlainSelect p) {
+            sources.add(p);
+        } else if (insert.getSelect() instanceof SetOperationList u) {
+            u.getSelects().stream().filter(b -> b instanceof PlainSelect).forEach(b -> sources.add((PlainSelect) b));
+        }
+        for (PlainSelect source : sources) {
+            if (nullsTypedByContext.add(source)) undo.add(() -> nullsTypedByContext.remove(source));
+        }
+        Map<String, ColumnType> columns = catalog == null || insert.getTable() == null ? null
+                : catalog.columns(insert.getTable().getFullyQualifiedName());
+        if (!target.refusesUntypedNull() || columns == null || columns.isEmpty()) return undo;
+        List<String> names = new ArrayList<>();
+        if (insert.getColumns() != null) {
+            insert.getColumns().forEach(c -> names.add(c.getColumnName()));
+        } else {
+            names.addAll(columns.keySet());
+        }
+        for (PlainSelect source : sources) {
+            List<SelectItem<?>> items = source.getSelectItems();
+            if (items.size() != names.size()) continue;
+            for (int i = 0; i < items.size(); i++) {
+                ColumnType type = columns.get(SchemaCatalog.key(names.get(i)));
+                if (type != null && isBareNull(items.get(i).getExpression())) {
+                    undo.add(replaceItem(items.get(i), typedNull(type.kind(), type.length(), type.scale())));
+                }
+            }
+        }
+        return undo;
+    }
+
+    /**
+     * A set operation's NULLs: on an engine that refuses an untyped NULL (Derby), a NULL in a branch gets the type of
+     * another branch's item at its place, where that type is known (a column of a known table, a string or an integer
+     * written out). The branches are typed here (or left), never by default: a default type would change the
+     * operation's type on the other engines.
+     */
+    private List<Runnable> typeSetOperationNulls(SetOperationList operation) {
+        List<Runnable> undo = new ArrayList<>();
+        List<PlainSelect> branches = new ArrayList<>();
+        for (Select b : operation.getSelects()) {
+            if (!(b instanceof PlainSelect p)) return undo;
+            branches.add(p);
+        }
+        for (PlainSelect b : branches) {
+            if (nullsTypedByContext.add(b)) undo.add(() -> nullsTypedByContext.remove(b));
+        }
+        if (!target.refusesUntypedNull()) return undo;
+        int width = branches.get(0).getSelectItems().size();
+        if (branches.stream().anyMatch(b -> b.getSelectItems().size() != width)) return undo;
+        for (int i = 0; i < width; i++) {
+            int at = i;
+            if (branches.stream().noneMatch(b -> isBareNull(b.getSelectItems().get(at).getExpression()))) continue;
+            Column typed = null;
+            for (PlainSelect b : branches) {
+                Expression e = b.getSelectItems().get(i).getExpression();
+                if (!isBareNull(e) && typed == null) typed = typedNullLike(b, e);
+            }
+            if (typed == null) continue;
+            for (PlainSelect b : branches) {
+                if (isBareNull(b.getSelectItems().get(i).getExpression())) undo.add(replaceItem(b.getSelectItems().get(i), typed));
+            }
+        }
+        return undo;
+    }
+
+    /** A NULL of the type of {@code e}, an item of {@code branch}'s select list, or null when the type is not known. */
+    private Column typedNullLike(PlainSelect branch, Expression e) {
+        Expression inner = unparenthesized(e);
+        if (inner instanceof StringValue v) return typedNull(TypeKind.VARCHAR, Math.max(1, v.getValue().length()), 0);
+        if (inner instanceof LongValue) return typedNull(TypeKind.BIGINT, 0, 0);
+        List<ScopeTable> scope = new ArrayList<>();
+        addToScope(scope, branch.getFromItem());
+        addToScope(scope, branch.getJoins());
+        scopes.push(scope);
+        try {
+            ColumnType type = typeOf(inner);
+            return type == null ? null : typedNull(type.kind(), type.length(), type.scale());
+        } finally {
+            scopes.pop();
+        }
+    }
+
+    /**
+     * The NULLs written out in a select list that no INSERT or set operation types: a VARCHAR(1) on Derby (which
+     * refuses them untyped) and on MySQL and MariaDB, which give such a column a type of its own, NULL, where the
+     * others answer a VARCHAR or text (the voter compares the columns' types).
+     */
+    private List<Runnable> typeSelectedNulls(PlainSelect select) {
+        List<Runnable> undo = new ArrayList<>();
+        if (!target.refusesUntypedNull() && target.family() != Dialect.Family.MYSQL || nullsTypedByContext.contains(select)
+                || select.getSelectItems() == null) {
+            return undo;
+        }
+        for (SelectItem<?> item : select.getSelectItems()) {
+            if (isBareNull(item.getExpression())) undo.add(replaceItem(item, typedNull(TypeKind.VARCHAR, 1, 0)));
+        }
+        return undo;
     }
 
     private void addToScope(List<ScopeTable> scope, List<Join> joins) {
@@ -617,8 +751,18 @@ final class Renderer {
                 case UTC_TIMESTAMP:
                     type = target.castType(TypeKind.TIMESTAMP, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0);
                     break;
-                case DATE: type = target.castType(TypeKind.DATE, 0, 0); break;
-                case TIME: type = target.castType(TypeKind.TIME, 0, 0); break;
+                case DATE:
+                case UTC_DATE:
+                    type = target.castType(TypeKind.DATE, 0, 0);
+                    break;
+                case TIME:
+                case UTC_TIME:
+                    type = target.castType(TypeKind.TIME, 0, 0);
+                    break;
+                case EPOCH_SECOND:
+                case EPOCH_MILLI:
+                    type = target.castType(TypeKind.BIGINT, 0, 0);
+                    break;
                 case RANDOM: type = target.castType(TypeKind.DOUBLE, 0, 0); break;
                 case UUID: type = target.castType(TypeKind.CHAR, 36, 0); break;
                 case SEQUENCE: type = target.castType(TypeKind.BIGINT, 0, 0); break;
@@ -650,30 +794,12 @@ final class Renderer {
          */
         @Override
         public <S> StringBuilder visit(Column column, S context) {
-            boolean unqualified = column.getTable() == null || column.getTable().getName() == null;
-            if (unqualified && isUserRegister(column.getColumnName().toUpperCase(Locale.ROOT))) {
-                pin(column, PinnedSlot.Kind.USER, column.getColumnName());
-                return out();
-            }
-            PinnedSlot.Kind clock = unqualified ? timeKind(column.getColumnName().toUpperCase(Locale.ROOT), false) : null;
-            if (clock != null) { // a clock the parser read as a name (HSQLDB's NOW without parentheses)
-                pin(column, clock, column.getColumnName());
+            PinnedSlot.Kind kind = pinnedName(column, client);
+            if (kind != null) { // a register or a clock the parser read as a name (HSQLDB's NOW without parentheses)
+                pin(column, kind, column.getColumnName());
                 return out();
             }
             return super.visit(column, context);
-        }
-
-        private boolean isUserRegister(String name) {
-            switch (name) {
-                case "CURRENT_USER":
-                case "SESSION_USER":
-                case "SYSTEM_USER":
-                    return true;
-                case "USER":
-                    return client.family() != Dialect.Family.MYSQL;
-                default:
-                    return false;
-            }
         }
 
         @Override
@@ -684,7 +810,7 @@ final class Renderer {
         @Override
         public <S> StringBuilder visit(TimeKeyExpression key, S context) {
             String name = clockName(key.getStringValue());
-            PinnedSlot.Kind kind = timeKind(name, false);
+            PinnedSlot.Kind kind = timeKind(name, false, client);
             if (kind == null) {
                 return super.visit(key, context);
             }
@@ -730,12 +856,25 @@ final class Renderer {
             if (f.isEscaped() || f.getNamedParameters() != null || f.getMultipartName().size() > 1) {
                 return super.visit(f, context);
             }
+            if (VALUE_CHOOSERS.contains(name) && !"CONCAT".equals(name) && target.refusesUntypedNull()
+                    && args.stream().anyMatch(Renderer::isBareNull)) {
+                // Derby refuses an untyped NULL here; a NULL among the values chosen from changes nothing: left out
+                List<Expression> kept = args.stream().filter(a -> !isBareNull(a)).toList();
+                if (kept.isEmpty()) return out().append(typedNull(TypeKind.VARCHAR, 1, 0).getColumnName());
+                if (kept.size() == 1) {
+                    out().append('(');
+                    emit(kept.get(0));
+                    return out().append(')');
+                }
+                emit(new Function(f.getName(), kept.toArray(new Expression[0])));
+                return out();
+            }
             if (VALUE_CHOOSERS.contains(name) && !"CONCAT".equals(name)) {
                 typeParametersBesideDecimal(ParameterPosition.COALESCE, args.toArray(new Expression[0]));
             } else if ("NULLIF".equals(name)) {
                 typeParametersBesideDecimal(ParameterPosition.COMPARISON, args.toArray(new Expression[0]));
             }
-            PinnedSlot.Kind kind = timeKind(name, true);
+            PinnedSlot.Kind kind = timeKind(name, true, client);
             if (kind != null) {
                 pin(f, kind, f.toString());
                 return out();
@@ -766,7 +905,14 @@ final class Renderer {
                 case "GEN_RANDOM_UUID":
                 case "RANDOM_UUID":
                 case "NEWID":
+                case "UUID_GENERATE_V4": // PostgreSQL's uuid-ossp
                     pin(f, PinnedSlot.Kind.UUID, f.toString());
+                    return out();
+                case "UNIX_TIMESTAMP": // MySQL, MariaDB, HSQLDB: the clock in seconds; of an argument, that time's
+                case "UNIX_MILLIS": // HSQLDB
+                    if (!args.isEmpty()) break;
+                    pin(f, "UNIX_TIMESTAMP".equals(name) ? PinnedSlot.Kind.EPOCH_SECOND : PinnedSlot.Kind.EPOCH_MILLI,
+                            f.toString());
                     return out();
                 case "CONCAT":
                     concat(args);
@@ -1564,6 +1710,7 @@ final class Renderer {
                     throw TranslationException.unsupported(literal + ": time zones are handled differently by each engine; "
                             + "pass a TIMESTAMP without time zone");
             }
+            SqlText.refuseClockString(literal.getValue().replaceAll("^'|'$", ""));
             // Derby has no DATE '...' literals; a CAST of the string works everywhere.
             return out().append("CAST(").append(literal.getValue()).append(" AS ")
                     .append(target.castType(kind, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0)).append(')');
@@ -2211,6 +2358,19 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(InExpression in, S context) {
+            if (target.refusesUntypedNull() && in.getRightExpression() instanceof ExpressionList<?> values
+                    && values.stream().anyMatch(v -> isBareNull((Expression) v))) {
+                // Derby refuses an untyped NULL in the list: NULLIF(x, x) is a NULL of x's type
+                List<Expression> typed = new ArrayList<>();
+                for (Object v : values) {
+                    typed.add(isBareNull((Expression) v) ? new Function("NULLIF", in.getLeftExpression(), in.getLeftExpression())
+                            : (Expression) v);
+                }
+                InExpression withTypes = new InExpression(in.getLeftExpression(), new ParenthesedExpressionList<>(typed));
+                withTypes.setNot(in.isNot());
+                emit(withTypes);
+                return out();
+            }
             if (in.getRightExpression() instanceof ExpressionList<?> list) {
                 List<Expression> operands = new ArrayList<>();
                 operands.add(in.getLeftExpression());
@@ -2586,8 +2746,12 @@ final class Renderer {
                 throw TranslationException.unsupported("CAST(x AS CHAR) has no length; write CAST(x AS CHAR(n)) or VARCHAR(n)");
             }
             SqlTypes.Spec spec = SqlTypes.parse(raw, client);
-            out().append("CAST(");
             Expression operand = cast.getLeftExpression();
+            if (unparenthesized(operand) instanceof StringValue text && (spec.kind() == TypeKind.DATE
+                    || spec.kind() == TypeKind.TIME || spec.kind() == TypeKind.TIMESTAMP)) {
+                SqlText.refuseClockString(text.getValue());
+            }
+            out().append("CAST(");
             boolean narrows = spec.isInteger() || spec.kind() == TypeKind.DECIMAL;
             if (narrows && target.castRoundsNumbers() && numeric(operand) != Numeric.INTEGER
                     && !(operand instanceof StringValue) && !(operand instanceof JdbcParameter)
@@ -2623,15 +2787,40 @@ final class Renderer {
         return args;
     }
 
+    /**
+     * The value an unqualified name stands for where the client's engine reads it as a register or a clock rather than a
+     * column ({@code CURRENT_USER}, HSQLDB's {@code NOW} and {@code TODAY}, ...), else null.
+     */
+    static PinnedSlot.Kind pinnedName(Column column, Dialect client) {
+        if (column.getTable() != null && column.getTable().getName() != null) return null;
+        String name = column.getColumnName().toUpperCase(Locale.ROOT);
+        switch (name) {
+            case "CURRENT_USER":
+            case "SESSION_USER":
+            case "SYSTEM_USER":
+                return PinnedSlot.Kind.USER;
+            case "USER":
+                return client.family() != Dialect.Family.MYSQL ? PinnedSlot.Kind.USER : null;
+            default:
+                return timeKind(name, false, client);
+        }
+    }
+
     /** Clock functions and keywords; {@code call} is true for the function-call spelling NOW() / CURRENT_TIMESTAMP(). */
-    private PinnedSlot.Kind timeKind(String name, boolean call) {
+    private static PinnedSlot.Kind timeKind(String name, boolean call, Dialect client) {
         switch (name) {
             case "NOW":
                 return call || client == Dialect.HSQLDB ? PinnedSlot.Kind.TIMESTAMP : null; // HSQLDB needs no ()
-            case "SYSDATE":
+            case "SYSDATE": // HSQLDB's needs no ()
+                return call || client == Dialect.HSQLDB ? PinnedSlot.Kind.TIMESTAMP : null;
             case "GETDATE":
             case "SYSTIMESTAMP":
+            case "CLOCK_TIMESTAMP": // PostgreSQL's
+            case "STATEMENT_TIMESTAMP":
+            case "TRANSACTION_TIMESTAMP":
                 return call ? PinnedSlot.Kind.TIMESTAMP : null;
+            case "TODAY": // HSQLDB's CURRENT_DATE; it reads TODAY as the date even where a column has that name
+                return !call && client == Dialect.HSQLDB ? PinnedSlot.Kind.DATE : null;
             case "CURRENT_TIMESTAMP":
             case "LOCALTIMESTAMP":
             case "CURRENT TIMESTAMP":
@@ -2646,6 +2835,10 @@ final class Renderer {
                 return client.localtimeIsTimestamp() ? PinnedSlot.Kind.TIMESTAMP : PinnedSlot.Kind.TIME;
             case "UTC_TIMESTAMP":
                 return PinnedSlot.Kind.UTC_TIMESTAMP;
+            case "UTC_DATE": // MySQL's, with or without ()
+                return PinnedSlot.Kind.UTC_DATE;
+            case "UTC_TIME":
+                return PinnedSlot.Kind.UTC_TIME;
             default:
                 return null;
         }
@@ -2834,9 +3027,9 @@ final class Renderer {
         } else if (inner instanceof Function || inner instanceof TimeKeyExpression || inner instanceof Column) {
             String name = inner instanceof Function f ? f.getName() : inner instanceof Column c ? c.getColumnName()
                     : ((TimeKeyExpression) inner).getStringValue();
-            PinnedSlot.Kind clock = timeKind(clockName(name),
-                    inner instanceof Function);
-            kind = clock == PinnedSlot.Kind.DATE ? TypeKind.DATE : clock == PinnedSlot.Kind.TIMESTAMP ? TypeKind.TIMESTAMP : null;
+            PinnedSlot.Kind clock = timeKind(clockName(name), inner instanceof Function, client);
+            kind = clock == PinnedSlot.Kind.DATE || clock == PinnedSlot.Kind.UTC_DATE ? TypeKind.DATE
+                    : clock == PinnedSlot.Kind.TIMESTAMP || clock == PinnedSlot.Kind.UTC_TIMESTAMP ? TypeKind.TIMESTAMP : null;
         }
         return kind == TypeKind.DATE || kind == TypeKind.TIMESTAMP ? kind : null;
     }
@@ -3354,6 +3547,7 @@ final class Renderer {
             Distinct distinct = select.getDistinct();
             GroupByElement groupBy = select.getGroupBy();
             Expression having = select.getHaving();
+            List<Runnable> untyped = typeSelectedNulls(select);
             try {
                 padSpaceGrouping(select);
                 nullOrderedGrouping(select);
@@ -3369,6 +3563,7 @@ final class Renderer {
                     saved.restore(select);
                 }
             } finally {
+                untyped.forEach(Runnable::run);
                 select.setForMode(forMode);
                 select.setDistinct(distinct);
                 select.setGroupByElement(groupBy);
@@ -3379,6 +3574,15 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(SetOperationList select, S context) {
+            List<Runnable> untyped = typeSetOperationNulls(select);
+            try {
+                return setOperation(select, context);
+            } finally {
+                untyped.forEach(Runnable::run);
+            }
+        }
+
+        private <S> StringBuilder setOperation(SetOperationList select, S context) {
             registerCommonTables(select);
             // an outer query orders (or, for Derby's PAD SPACE UNION, deduplicates) the operation's rows: the operation
             // renders inside it without its ORDER BY and row limit (and, deduplicated there, as UNION ALL)

@@ -47,7 +47,9 @@ final class SqlText {
             Map.entry("CURRENT_USER", "CURRENT_USER" + PER_REPLICA + " (each replica has its own credentials)"),
             Map.entry("SESSION_USER", "SESSION_USER" + PER_REPLICA + " (each replica has its own credentials)"),
             Map.entry("SYSTEM_USER", "SYSTEM_USER" + PER_REPLICA + " (each replica has its own credentials)"),
-            Map.entry("CURRENT_SCHEMA", "CURRENT_SCHEMA" + PER_REPLICA));
+            Map.entry("CURRENT_SCHEMA", "CURRENT_SCHEMA" + PER_REPLICA),
+            Map.entry("CURRENT_ROLE", "CURRENT_ROLE" + PER_REPLICA + " (each replica has its own credentials)"),
+            Map.entry("CURRENT_CATALOG", "CURRENT_CATALOG" + PER_REPLICA));
 
     /** Function names (followed by "(") that must not survive rendering. */
     private static final Map<String, String> FORBIDDEN_FUNCTIONS = Map.ofEntries(
@@ -99,7 +101,55 @@ final class SqlText {
             Map.entry("CURDATE", "CURDATE()" + PER_REPLICA),
             Map.entry("CURTIME", "CURTIME()" + PER_REPLICA),
             Map.entry("UTC_TIMESTAMP", "UTC_TIMESTAMP()" + PER_REPLICA),
-            Map.entry("GETDATE", "GETDATE()" + PER_REPLICA));
+            Map.entry("GETDATE", "GETDATE()" + PER_REPLICA),
+            // the server, connection or transaction a replica has: MySQL's and MariaDB's, PostgreSQL's, HSQLDB's
+            Map.entry("SCHEMA", "SCHEMA()" + PER_REPLICA),
+            Map.entry("RANDOM_BYTES", "RANDOM_BYTES()" + PER_REPLICA),
+            Map.entry("MASTER_POS_WAIT", "MASTER_POS_WAIT() waits for one server's replication"),
+            Map.entry("MASTER_GTID_WAIT", "MASTER_GTID_WAIT() waits for one server's replication"),
+            Map.entry("SOURCE_POS_WAIT", "SOURCE_POS_WAIT() waits for one server's replication"),
+            Map.entry("TIMEOFDAY", "TIMEOFDAY()" + PER_REPLICA + "; use CURRENT_TIMESTAMP, which Shepherd pins"),
+            Map.entry("SETSEED", "SETSEED() seeds one connection's generator; Shepherd pins RANDOM() instead"),
+            Map.entry("UUID_GENERATE_V1", "UUID_GENERATE_V1()" + PER_REPLICA + "; use GEN_RANDOM_UUID(), which Shepherd pins"),
+            Map.entry("UUID_GENERATE_V1MC", "UUID_GENERATE_V1MC()" + PER_REPLICA + "; use GEN_RANDOM_UUID(), which Shepherd pins"),
+            Map.entry("CURRENT_DATABASE", "CURRENT_DATABASE()" + PER_REPLICA),
+            Map.entry("CURRENT_QUERY", "CURRENT_QUERY()" + PER_REPLICA + " (each runs the statement as written for it)"),
+            Map.entry("INET_CLIENT_ADDR", "INET_CLIENT_ADDR()" + PER_REPLICA),
+            Map.entry("INET_CLIENT_PORT", "INET_CLIENT_PORT()" + PER_REPLICA),
+            Map.entry("INET_SERVER_ADDR", "INET_SERVER_ADDR()" + PER_REPLICA),
+            Map.entry("INET_SERVER_PORT", "INET_SERVER_PORT()" + PER_REPLICA),
+            Map.entry("PG_POSTMASTER_START_TIME", "PG_POSTMASTER_START_TIME()" + PER_REPLICA),
+            Map.entry("PG_CONF_LOAD_TIME", "PG_CONF_LOAD_TIME()" + PER_REPLICA),
+            Map.entry("PG_CURRENT_SNAPSHOT", "PG_CURRENT_SNAPSHOT()" + PER_REPLICA),
+            Map.entry("TXID_CURRENT_SNAPSHOT", "TXID_CURRENT_SNAPSHOT()" + PER_REPLICA),
+            Map.entry("TXID_CURRENT_IF_ASSIGNED", "TXID_CURRENT_IF_ASSIGNED()" + PER_REPLICA),
+            Map.entry("SESSION_ID", "SESSION_ID()" + PER_REPLICA),
+            Map.entry("TRANSACTION_ID", "TRANSACTION_ID()" + PER_REPLICA),
+            Map.entry("ACTION_ID", "ACTION_ID()" + PER_REPLICA),
+            Map.entry("TRANSACTION_SIZE", "TRANSACTION_SIZE()" + PER_REPLICA),
+            Map.entry("DATABASE_VERSION", "DATABASE_VERSION()" + PER_REPLICA),
+            Map.entry("DATABASE_NAME", "DATABASE_NAME()" + PER_REPLICA),
+            Map.entry("DATABASE_TIMEZONE", "DATABASE_TIMEZONE()" + PER_REPLICA),
+            Map.entry("SESSION_TIMEZONE", "SESSION_TIMEZONE()" + PER_REPLICA),
+            Map.entry("DATABASE_ISOLATION_LEVEL", "DATABASE_ISOLATION_LEVEL()" + PER_REPLICA),
+            Map.entry("SESSION_ISOLATION_LEVEL", "SESSION_ISOLATION_LEVEL()" + PER_REPLICA),
+            Map.entry("IS_AUTOCOMMIT", "IS_AUTOCOMMIT()" + PER_REPLICA + " (the shepherd runs each replica's own transactions)"),
+            Map.entry("IS_READONLY_SESSION", "IS_READONLY_SESSION()" + PER_REPLICA),
+            Map.entry("IS_READONLY_DATABASE", "IS_READONLY_DATABASE()" + PER_REPLICA));
+
+    /** PostgreSQL's date and time strings that read the clock where they are converted: 'now', 'today', .... */
+    private static final java.util.Set<String> CLOCK_STRINGS = java.util.Set.of("now", "today", "tomorrow", "yesterday");
+
+    /**
+     * Refuses {@code value} (a string's text) where it becomes a DATE, TIME or TIMESTAMP: PostgreSQL reads the clock for
+     * 'now', 'today', 'tomorrow' and 'yesterday' there, each replica its own.
+     */
+    static void refuseClockString(String value) {
+        if (value != null && CLOCK_STRINGS.contains(value.strip().toLowerCase(Locale.ROOT))) {
+            throw TranslationException.unsupported("'" + value + "' as a date or time is read from each replica's own clock;"
+                    + " write CURRENT_TIMESTAMP or CURRENT_DATE (and add an INTERVAL), which Shepherd pins");
+        }
+    }
 
     private SqlText() {
     }

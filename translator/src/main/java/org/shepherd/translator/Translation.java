@@ -429,8 +429,7 @@ public final class Translation {
         Instant now = null;
         for (int i = 0; i < values.length; i++) {
             PinnedSlot.Kind k = pinned.get(i).kind();
-            if ((k == PinnedSlot.Kind.TIMESTAMP || k == PinnedSlot.Kind.UTC_TIMESTAMP || k == PinnedSlot.Kind.DATE
-                    || k == PinnedSlot.Kind.TIME) && now == null) {
+            if (k.readsClock() && now == null) {
                 now = source.now().truncatedTo(ChronoUnit.MICROS);
             }
             switch (k) {
@@ -440,6 +439,12 @@ public final class Translation {
                 case TIME:
                     values[i] = java.sql.Time.valueOf(LocalDateTime.ofInstant(now, source.zone()).toLocalTime().withNano(0));
                     break;
+                case UTC_DATE: values[i] = java.sql.Date.valueOf(LocalDateTime.ofInstant(now, ZoneOffset.UTC).toLocalDate()); break;
+                case UTC_TIME:
+                    values[i] = java.sql.Time.valueOf(LocalDateTime.ofInstant(now, ZoneOffset.UTC).toLocalTime().withNano(0));
+                    break;
+                case EPOCH_SECOND: values[i] = now.getEpochSecond(); break;
+                case EPOCH_MILLI: values[i] = now.toEpochMilli(); break;
                 case RANDOM: values[i] = source.random(); break;
                 case UUID: values[i] = source.uuid().toString(); break;
                 case SEQUENCE: values[i] = source.nextValue(pinned.get(i).source()); break;
@@ -931,8 +936,11 @@ public final class Translation {
         return labelled;
     }
 
-    /** The label of a select item as an alias (a name as written, or a quoted expression text); null for {@code *}. */
-    private static String labelOf(SelectItem<?> item, int index) {
+    /**
+     * The label of a select item as an alias (a name as written, or a quoted expression text, also for a name that is
+     * pinned, such as HSQLDB's {@code NOW}); null for {@code *}.
+     */
+    private String labelOf(SelectItem<?> item, int index) {
         Expression e = item.getExpression();
         if (e instanceof AllColumns) {
             return null;
@@ -940,8 +948,8 @@ public final class Translation {
         if (item.getAlias() != null) {
             return item.getAlias().getName();
         }
-        if (e instanceof Column) {
-            return ((Column) e).getColumnName();
+        if (e instanceof Column c && Renderer.pinnedName(c, client) == null) {
+            return c.getColumnName();
         }
         String label = e.toString();
         if (label.length() > EXPRESSION_LABEL_LENGTH_MAX || label.contains("\"") || label.contains("`") || label.contains("?")

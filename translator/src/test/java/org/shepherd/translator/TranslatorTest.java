@@ -10,6 +10,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.shepherd.translator.dialect.Dialect;
@@ -33,7 +34,7 @@ class TranslatorTest {
     }
 
     /** Counts how often each value was drawn, to prove one clock reading per execution. */
-    private static final class CountingSource implements DeterminismSource {
+    private static class CountingSource implements DeterminismSource {
         int nowCalls;
         int randomCalls;
 
@@ -239,6 +240,61 @@ class TranslatorTest {
             assertThat(bound.sqlFor(d)).doesNotContainIgnoringCase("CURRENT_TIMESTAMP").doesNotContainIgnoringCase("RAND(");
         }
         assertThatThrownBy(() -> t.bind(List.of(), source)).hasFieldOrPropertyWithValue("SQLState", "07001");
+    }
+
+    /**
+     * Every clock an engine reads for itself is one pinned time: UNIX_TIMESTAMP() in seconds, HSQLDB's UNIX_MILLIS() in
+     * milliseconds, UTC_DATE()/UTC_TIME() in UTC beside the session zone's CURRENT_DATE, all from the one reading.
+     */
+    @Test
+    void epochAndUtcClocksAreTheStatementsOneTime() throws SQLException {
+        CountingSource source = new CountingSource() {
+            @Override
+            public ZoneId zone() {
+                return ZoneId.of("America/New_York"); // still the day before there
+            }
+        };
+        Bound mysql = new Translator(Dialect.MYSQL, 8).translate("SELECT UNIX_TIMESTAMP() AS a, UTC_DATE() AS b, UTC_TIME"
+                + " AS c, CURDATE() AS d, UNIX_TIMESTAMP(c) AS e FROM t").bind(List.of(), source);
+        assertThat(source.nowCalls).isEqualTo(1);
+        long seconds = Instant.parse("2026-01-02T03:04:05Z").getEpochSecond();
+        assertThat(mysql.parameters(Dialect.MARIADB)).containsExactly(seconds, java.sql.Date.valueOf("2026-01-02"),
+                java.sql.Time.valueOf("03:04:05"), java.sql.Date.valueOf("2026-01-01"));
+        assertThat(mysql.sqlFor(Dialect.MARIADB)).doesNotContain("UNIX_TIMESTAMP()").contains("UNIX_TIMESTAMP(c)")
+                .doesNotContain("UTC_");
+        Bound hsqldb = new Translator(Dialect.HSQLDB, 8).translate("VALUES (UNIX_MILLIS(), TODAY)").bind(List.of(), source);
+        assertThat(hsqldb.parameters(Dialect.HSQLDB)).containsExactly(seconds * 1000 + 123, java.sql.Date.valueOf("2026-01-01"));
+    }
+
+    /**
+     * What a replica answers about itself (its connection, transaction, server, role, database) and PostgreSQL's clock
+     * strings are refused with 0A000 wherever they stand; the clock functions and UUID generators are pinned.
+     */
+    @Test
+    void whatEachReplicaWouldAnswerForItselfIsRefusedOrPinned() throws SQLException {
+        Map<Dialect, List<String>> refused = Map.of(
+                Dialect.MYSQL, List.of("CURRENT_ROLE()", "SCHEMA()", "RANDOM_BYTES(4)", "MASTER_POS_WAIT('f', 4)"),
+                Dialect.POSTGRESQL, List.of("timeofday()", "current_database()", "current_catalog", "current_role",
+                        "inet_client_addr()", "pg_postmaster_start_time()", "setseed(0.5)", "uuid_generate_v1()",
+                        "'now'::timestamp", "CAST(' Today ' AS DATE)", "TIMESTAMP 'tomorrow'", "'yesterday'::date"),
+                Dialect.HSQLDB, List.of("SESSION_ID()", "TRANSACTION_ID()", "DATABASE_VERSION()", "SESSION_TIMEZONE()",
+                        "DATABASE_NAME()", "IS_AUTOCOMMIT()", "CURRENT_ROLE"));
+        for (Map.Entry<Dialect, List<String>> e : refused.entrySet()) {
+            for (String expression : e.getValue()) {
+                for (String sql : List.of("SELECT " + expression + " FROM t", "UPDATE t SET a = " + expression)) {
+                    assertThatThrownBy(() -> new Translator(e.getKey(), 8).translate(sql).sqlFor(e.getKey()))
+                            .as(e.getKey().name() + ": " + sql).hasFieldOrPropertyWithValue("SQLState", "0A000");
+                }
+            }
+        }
+        assertThatThrownBy(() -> new Translator(Dialect.POSTGRESQL, 8).translate("CREATE TABLE t (a TIMESTAMP DEFAULT 'now')")
+                .sqlFor(Dialect.POSTGRESQL)).hasFieldOrPropertyWithValue("SQLState", "0A000").hasMessageContaining("'now'");
+        assertThat(new Translator(Dialect.POSTGRESQL, 8).translate("CREATE TABLE t (a VARCHAR(9) DEFAULT 'now', b DATE"
+                + " DEFAULT '2020-01-01')").sqlFor(Dialect.POSTGRESQL)).contains("'now'");
+        Translation pg = new Translator(Dialect.POSTGRESQL, 8).translate("SELECT clock_timestamp(), statement_timestamp(),"
+                + " transaction_timestamp(), uuid_generate_v4(), 'now', CAST('2020-01-01' AS DATE) FROM t");
+        assertThat(pg.nondeterministic()).extracting(PinnedSlot::kind).containsExactly(PinnedSlot.Kind.TIMESTAMP,
+                PinnedSlot.Kind.TIMESTAMP, PinnedSlot.Kind.TIMESTAMP, PinnedSlot.Kind.UUID);
     }
 
     @Test

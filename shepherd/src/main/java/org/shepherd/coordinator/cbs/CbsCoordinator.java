@@ -167,7 +167,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 .withDefaultSchema(clientEngine.pool().databaseInfoIfKnown().defaultSchema())
                 .withServerVersion(clientEngine.pool().databaseInfoIfKnown().productVersion())
                 .withDdlClock(this::ddlTime);
-        this.determinism = new ClockDeterminism(Clock.SYSTEM, System.nanoTime());
+        this.determinism = new ClockDeterminism(settings.pinning().clock(), settings.pinning().seed());
         this.determinism.adoptFrom(this::primarysSequence);
         this.scheduler = new ExecutorScheduler("cbs-core");
         RestartPlan.LogState logState = logState(wal);

@@ -23,6 +23,7 @@ import org.shepherd.schedule.PoolEntry;
 import org.shepherd.schedule.Stmt;
 import org.shepherd.schedule.TxState;
 import org.shepherd.schedule.Txn;
+import org.shepherd.time.Clock;
 import org.shepherd.time.Scheduler;
 import org.shepherd.vote.AnswerDigest;
 import org.shepherd.vote.Ballot;
@@ -68,9 +69,10 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * @param connectionWaitMs how long a transaction may wait for a connection of the primary (all taken by other
      *     transactions) before it is aborted with 40001
      * @param recovery how replicas that went down are brought back
+     * @param pinning the clock and the seed the coordinator draws pinned values from (NOW(), RAND(), UUID(), ...)
      */
     public record Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
-            long blockCheckMs, long connectionWaitMs, Recovery recovery) {
+            long blockCheckMs, long connectionWaitMs, Recovery recovery, Pinning pinning) {
 
         /** The default of {@code connectionWaitMs}, as {@code replica.connect.timeout.ms}. */
         public static final long CONNECTION_WAIT_MS_DEFAULT = 10_000;
@@ -81,11 +83,13 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
                 throw new IllegalArgumentException("timeouts must be > 0");
             }
             java.util.Objects.requireNonNull(recovery, "recovery");
+            java.util.Objects.requireNonNull(pinning, "pinning");
         }
 
         public Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
                 long blockCheckMs) {
-            this(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, CONNECTION_WAIT_MS_DEFAULT, Recovery.DEFAULTS);
+            this(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, CONNECTION_WAIT_MS_DEFAULT, Recovery.DEFAULTS,
+                    Pinning.system());
         }
 
         public static Settings defaults(int f, ExecutionMode mode) {
@@ -93,15 +97,35 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
 
         public Settings withRules(OrderingRules r) {
-            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery);
+            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery, pinning);
         }
 
         public Settings withConnectionWaitMs(long ms) {
-            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, ms, recovery);
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, ms, recovery, pinning);
         }
 
         public Settings withRecovery(Recovery r) {
-            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, r);
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, r, pinning);
+        }
+
+        public Settings withPinning(Pinning p) {
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery, p);
+        }
+    }
+
+    /**
+     * Where the values the coordinator pins in statements come from: the clock that NOW(), UNIX_TIMESTAMP() and their
+     * kin read, and the seed of the generator behind RAND() and UUID(). Injected, so that a test (or a replay) gets the
+     * same values again.
+     */
+    public record Pinning(Clock clock, long seed) {
+        public Pinning {
+            java.util.Objects.requireNonNull(clock, "clock");
+        }
+
+        /** The system clock and a seed drawn from the operating system's generator. */
+        public static Pinning system() {
+            return new Pinning(Clock.SYSTEM, new java.security.SecureRandom().nextLong());
         }
     }
 

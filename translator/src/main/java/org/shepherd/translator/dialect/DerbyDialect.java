@@ -107,6 +107,11 @@ public class DerbyDialect extends NoIfExistsDialect {
     }
 
     @Override
+    public boolean refusesUntypedNull() {
+        return true;
+    }
+
+    @Override
     public boolean forUpdateNeedsUpdatableCursor() {
         return true;
     }

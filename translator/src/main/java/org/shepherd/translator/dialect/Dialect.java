@@ -417,6 +417,14 @@ public abstract class Dialect {
     }
 
     /**
+     * A NULL written out is a syntax error (42X01) except in INSERT ... VALUES, UPDATE ... SET and a CASE result: in a
+     * select list, a UNION branch, an INSERT ... SELECT, COALESCE or an IN list it needs a type (Derby).
+     */
+    public boolean refusesUntypedNull() {
+        return false;
+    }
+
+    /**
      * A comparison with a constant string first is answered PAD SPACE although the session compares NO PAD (HSQLDB 2.7.4:
      * {@code 'a' <> s}, and under NOT also {@code 'a' = s} and {@code 'a' < s}, are true or false for {@code s = 'a '}
      * as if the blank were not there).
