@@ -131,6 +131,15 @@ public final class AnswerDigest {
         return b != null && REFUSAL_DIGEST.equals(b.digest());
     }
 
+    /** The SQLState of an error's ballot ({@link #error}), else {@code otherwise}. */
+    public static String sqlStateOf(Ballot b, String otherwise) {
+        String summary = b == null ? null : b.summary();
+        int at = summary == null ? -1 : summary.lastIndexOf("(SQLState ");
+        if (at < 0 || !summary.endsWith(")")) return otherwise;
+        String state = summary.substring(at + "(SQLState ".length(), summary.length() - 1);
+        return state.length() == 5 ? state : otherwise;
+    }
+
     /** A ballot for a plain value answer (used by simulated replicas and tests). */
     public static Ballot ofText(String canonicalText) {
         return new Ballot(HexFormat.of().formatHex(sha256().digest(canonicalText.getBytes(StandardCharsets.UTF_8))),

@@ -72,4 +72,57 @@ class TranslationGapTest {
             }
         }
     }
+
+    /**
+     * The mirror: a Derby client's {@code MOD(7.5, 2)}, which Derby refuses (42Y95: its MOD takes integers) and the two
+     * HSQLDB secondaries answer alike (1.5). The client writes Derby's SQL, so that is the client's error, not a wrong
+     * answer of the primary: the client gets the primary's refusal (its SQLState), a transaction in which the
+     * secondaries ran such an UPDATE is rolled back everywhere (its COMMIT fails with that SQLState), and the primary
+     * stays the primary. Without the distinction the two secondaries outvoted the primary and replaced it.
+     */
+    @Test
+    void aStatementOnlyThePrimarysEngineRefusesAbortsWithoutReplacingThePrimary() throws Exception {
+        List<ReplicaPool> pools = new ArrayList<>();
+        try {
+            pools.add(new ReplicaPool(ReplicaSpec.of("gap-d", "jdbc:derby:memory:gapd;create=true", "", ""),
+                    ConnectionPreparer.defaults("derby"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS));
+            for (String h : List.of("gap-h1", "gap-h2")) {
+                pools.add(new ReplicaPool(ReplicaSpec.of(h, "jdbc:hsqldb:mem:" + h, "SA", ""),
+                        ConnectionPreparer.defaults("hsqldb"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS));
+            }
+        } catch (SQLException | RuntimeException e) {
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+        try (CbsCoordinator coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 8,
+                100, 60_000, new DivergenceLog()); Session s = coordinator.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE item (id INT PRIMARY KEY, price DECIMAL(5, 2))");
+            Workloads.update(s, "INSERT INTO item VALUES (1, 7.50)");
+            assertThatThrownBy(() -> Workloads.query(s, "SELECT MOD(price, 2) FROM item"))
+                    .as("autocommit: the primary's error").isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "42Y95");
+            s.setAutoCommit(false);
+            Workloads.update(s, "INSERT INTO item VALUES (2, 2.25)");
+            try {
+                Workloads.update(s, "UPDATE item SET price = MOD(price, 2)"); // the primary's answer may reach the client first
+            } catch (SQLException e) {
+                assertThat(e.getSQLState()).startsWith("42");
+            }
+            assertThatThrownBy(s::commit).isInstanceOf(SQLException.class)
+                    .hasFieldOrPropertyWithValue("SQLState", "42Y95");
+            s.setAutoCommit(true);
+            Workloads.update(s, "INSERT INTO item VALUES (3, 1.00)");
+            assertThat(coordinator.awaitIdle(30_000)).isTrue();
+            assertThat(coordinator.primary().name()).as("no view change").isEqualTo("gap-d");
+            for (ReplicaPool p : pools) {
+                try (var c = p.acquire(); var st = c.createStatement();
+                        var rs = st.executeQuery("SELECT id, price FROM item ORDER BY id")) {
+                    List<String> rows = new ArrayList<>();
+                    while (rs.next()) rows.add(rs.getInt(1) + " " + rs.getBigDecimal(2));
+                    assertThat(rows).as(p.spec().name()).containsExactly("1 7.50", "3 1.00");
+                    c.rollback();
+                }
+            }
+        }
+    }
 }

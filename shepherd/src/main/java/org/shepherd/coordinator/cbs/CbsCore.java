@@ -965,11 +965,17 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
         if (accepted == null) disagreeing.add(0, replicas.get(t.primary()).name());
         boolean notPortable = refusedByOtherEngines(t, q, ready, accepted, primaryBallot);
+        boolean primaryRefused = refusedByPrimaryEngineOnly(t, q, ready, accepted, primaryBallot);
         String msg = notPortable
                 ? "Shepherd aborted the transaction: statement " + (q.index() + 1) + " (" + shorten(q.text()) + ") ran on the"
                         + " primary " + replicas.get(t.primary()).name() + " but replicas of other engines refused it (SQLState"
                         + " class 42: their engine does not take it, and Shepherd does not translate it for them): " + answers
                         + ". It cannot run on every replica; retrying will not help."
+                : primaryRefused
+                ? "Shepherd aborted the transaction: statement " + (q.index() + 1) + " (" + shorten(q.text()) + ") is refused by"
+                        + " the engine of the primary " + replicas.get(t.primary()).name() + ", whose SQL the client writes, but"
+                        + " replicas of other engines ran it: " + answers + ". Write it as that engine takes it; retrying will"
+                        + " not help."
                 : "Shepherd aborted the transaction: replicas " + String.join(", ", disagreeing)
                         + " disagreed on statement " + (q.index() + 1) + " (" + shorten(q.text()) + "): " + answers
                         + ". Retry the transaction.";
@@ -977,8 +983,9 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         CommitCallback cb = c.commitCallback;
         c.commitCallback = null;
         abort(t, msg);
-        cb.failed(new SQLException(msg, notPortable ? "0A000" : "40001"));
-        if (notPortable) {
+        cb.failed(new SQLException(msg, notPortable ? "0A000" : primaryRefused ? AnswerDigest.sqlStateOf(primaryBallot, "42000")
+                : "40001"));
+        if (notPortable || primaryRefused) {
             LOG.warn("not held against the primary {}: {}", replicas.get(t.primary()).name(), msg);
         } else if (accepted != null && !accepted.agreesWith(primaryBallot) && t.primary() == primary) {
             primaryOutvoted(replicas.get(primary).name() + " answered " + primaryBallot.summary() + " to statement "
@@ -995,6 +1002,25 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      */
     private boolean refusedByOtherEngines(Txn<S> t, Stmt<S> q, boolean[] ready, Ballot accepted, Ballot primaryBallot) {
         if (!AnswerDigest.isRefusal(accepted) || AnswerDigest.isRefusal(primaryBallot)) return false;
+        String engine = replicas.get(t.primary()).engine();
+        if (engine.isEmpty()) return false;
+        for (ReplicaManager<S> r : replicas) {
+            if (r.index() != t.primary() && ready[r.index()] && accepted.agreesWith(q.vote(r.index())) && engine.equals(r.engine())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The mirror of {@link #refusedByOtherEngines}: the primary refused the statement (SQLState class 42) and f+1
+     * replicas, none of the primary's engine, agreed on another answer. The client writes the primary's engine's SQL, so
+     * the statement is not one that engine takes (a type it does not convert, a function it lacks) which the translator
+     * let through to the others: the client's error, not a wrong answer of the primary. The transaction is aborted with
+     * the primary's refusal, without a view change. A replica of the primary's own engine among them does count.
+     */
+    private boolean refusedByPrimaryEngineOnly(Txn<S> t, Stmt<S> q, boolean[] ready, Ballot accepted, Ballot primaryBallot) {
+        if (accepted == null || !AnswerDigest.isRefusal(primaryBallot) || AnswerDigest.isRefusal(accepted)) return false;
         String engine = replicas.get(t.primary()).engine();
         if (engine.isEmpty()) return false;
         for (ReplicaManager<S> r : replicas) {
