@@ -674,10 +674,11 @@ final class DdlRenderer {
             TypeKind clock = ClockDefaults.ofExpression(value, client);
             if (clock != null) value = clockDefault(set.getColumnName(), clock, target, altered);
             if (altered != null) checkDefaultFits(set.getColumnName(), value, altered.kind(), altered.length());
-            return prefix + "ALTER COLUMN " + set.getColumnName() + " SET DEFAULT " + value;
+            return prefix + "ALTER COLUMN " + ReservedNames.name(set.getColumnName(), client, target) + " SET DEFAULT " + value;
         }
         if (change.getColumnDropDefaultList() != null && change.getColumnDropDefaultList().size() == 1) {
-            return target.dropDefault(prefix, change.getColumnDropDefaultList().get(0).getColumnName());
+            return target.dropDefault(prefix, ReservedNames.name(change.getColumnDropDefaultList().get(0).getColumnName(), client,
+                    target));
         }
         if (change.getColDataTypeList() == null || change.getColDataTypeList().size() != 1) {
             if (asWritten != null) return prefix + asWritten;

@@ -447,6 +447,22 @@ final class SqlText {
         return Character.isLetter(c) || c == '_' || c == '`' || c == '"' || c == '\'';
     }
 
+    /**
+     * Words after which a name followed by {@code (} is a table's with its column list, not a call: MySQL's table
+     * {@code user} in {@code INSERT INTO user (id) ...}, {@code CREATE TABLE user (...)}, {@code REFERENCES user (id)}.
+     */
+    private static final java.util.Set<String> TABLE_NAME_AFTER = java.util.Set.of("INTO", "TABLE", "EXISTS", "REFERENCES",
+            "ON");
+
+    /** The word (upper case) before {@code start}, blanks between; empty when a non-word character stands there. */
+    private static String previousWord(String text, int start) {
+        int end = start;
+        while (end > 0 && Character.isWhitespace(text.charAt(end - 1))) end--;
+        int begin = end;
+        while (begin > 0 && (Character.isLetterOrDigit(text.charAt(begin - 1)) || text.charAt(begin - 1) == '_')) begin--;
+        return text.substring(begin, end).toUpperCase(Locale.ROOT);
+    }
+
     private static void checkWord(String text, int start, int end) {
         if (start > 0 && text.charAt(start - 1) == '.') {
             return;
@@ -464,7 +480,7 @@ final class SqlText {
             while (k < text.length() && text.charAt(k) == ' ') {
                 k++;
             }
-            if (k < text.length() && text.charAt(k) == '(') {
+            if (k < text.length() && text.charAt(k) == '(' && !TABLE_NAME_AFTER.contains(previousWord(text, start))) {
                 message = FORBIDDEN_FUNCTIONS.get(word);
             }
         }

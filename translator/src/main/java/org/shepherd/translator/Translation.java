@@ -782,7 +782,25 @@ public final class Translation {
     }
 
 
+    /**
+     * The statement for {@code d}; a DDL statement's names that {@code d} reserves quoted for the time
+     * ({@link ReservedNames}; {@link #render(Dialect, boolean, Statement)} quotes those of the others).
+     */
     private SqlText.Rendered renderNow(Dialect d) {
+        List<Runnable> unquote = kind != StatementKind.DDL ? List.of()
+                : ReservedNames.quote(alterParts == null ? ast : java.util.Arrays.asList(ast, alterParts), client, d);
+        try {
+            return renderQuoted(d);
+        } finally {
+            unquoteAll(unquote);
+        }
+    }
+
+    private static void unquoteAll(List<Runnable> unquote) {
+        for (int i = unquote.size() - 1; i >= 0; i--) unquote.get(i).run();
+    }
+
+    private SqlText.Rendered renderQuoted(Dialect d) {
         switch (kind) {
             case TRANSACTION:
                 return new SqlText.Rendered(transactionSql(d), new int[0]);
@@ -870,6 +888,7 @@ public final class Translation {
     /** {@code statement}: this one's AST, or one made of its nodes for {@code d}. */
     private SqlText.Rendered render(Dialect d, boolean everyMarker, Statement statement) {
         List<SelectItem<?>> labelled = labelUnaliasedExpressions();
+        List<Runnable> unquote = ReservedNames.quote(statement, client, d); // after the labels, which are the client's text
         try {
             Renderer renderer = new Renderer(client, d, pins, catalog, mixedPadding);
             SqlText.Rendered r = SqlText.finish(renderer.render(statement), client, d, true);
@@ -880,6 +899,7 @@ public final class Translation {
             }
             return r;
         } finally {
+            unquoteAll(unquote);
             labelled.forEach(item -> item.setAlias(null));
         }
     }

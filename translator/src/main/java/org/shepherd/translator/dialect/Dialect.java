@@ -417,6 +417,20 @@ public abstract class Dialect {
     }
 
     /**
+     * The words this engine does not take as an unquoted name (a column, table or alias), upper case; checked against the
+     * engine by {@code ReservedWordsTest}. The translator quotes a name the client wrote unquoted that is one of them
+     * here (and not one of the client's own), in this engine's case: the same name, as this engine would fold it.
+     */
+    public Set<String> reservedWords() {
+        return Set.of();
+    }
+
+    /** Whether {@code word} (any case) is one of {@link #reservedWords()}. */
+    public final boolean reservesWord(String word) {
+        return reservedWords().contains(word.toUpperCase(Locale.ROOT));
+    }
+
+    /**
      * A NULL written out is a syntax error (42X01) except in INSERT ... VALUES, UPDATE ... SET and a CASE result: in a
      * select list, a UNION branch, an INSERT ... SELECT, COALESCE or an IN list it needs a type (Derby).
      */

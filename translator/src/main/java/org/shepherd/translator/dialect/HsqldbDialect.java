@@ -6,6 +6,21 @@ import java.util.Set;
 /** HyperSQL 2.7: standard quoting and types, LIMIT and FETCH, NULLs sort low by default. */
 public class HsqldbDialect extends Dialect {
 
+    /** HSQLDB 2.7's words it does not take as unquoted names (probed: {@code ReservedWordsTest}). */
+    static final Set<String> RESERVED_WORDS = Set.of((
+            "ALL AND ANY ARRAY AS AT BETWEEN BOTH BY CALL CASE CAST CHECK COALESCE COLLATION CONSTRAINT CONVERT "
+            + "CREATE CROSS CUBE CURRENT CURRENT_CATALOG CURRENT_DATE CURRENT_ROLE CURRENT_SCHEMA CURRENT_TIME "
+            + "CURRENT_TIMESTAMP CURRENT_USER DEFAULT DISTINCT DO DROP ELSE EVERY EXCEPT EXISTS FALSE FETCH FOR "
+            + "FOREIGN FROM FULL GRANT GROUP GROUPING HAVING IN INNER INTERSECT INTO IS JOIN LEADING LEFT LIKE "
+            + "LOCALTIME LOCALTIMESTAMP NATURAL NORMALIZE NOT NOW NULL NULLIF ON OR ORDER OUTER PRIMARY "
+            + "REFERENCES RIGHT ROLLUP ROW SELECT SESSION_USER SET SOME SUM SYSDATE TABLE THEN TO TODAY TRAILING "
+            + "TRIGGER TRUE UNION UNIQUE USER USING VALUES WHEN WHERE WITH").split(" "));
+
+    @Override
+    public Set<String> reservedWords() {
+        return RESERVED_WORDS;
+    }
+
     @Override
     public String name() {
         return "hsqldb";

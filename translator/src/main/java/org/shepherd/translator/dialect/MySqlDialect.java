@@ -8,6 +8,19 @@ import java.util.stream.Stream;
 /** MySQL 8 (default sql_mode): backtick quoting, LIMIT, CONCAT, `/` yields decimals, NULLs sort low, no NULLS FIRST/LAST. */
 public class MySqlDialect extends Dialect {
 
+    /** MySQL 8.0's reserved words beyond MariaDB's (its manual; no MySQL server runs here). */
+    static final Set<String> MYSQL_8_RESERVED_WORDS = Set.of((
+            "CUBE CUME_DIST DENSE_RANK EMPTY FIRST_VALUE FUNCTION GROUPING GROUPS JSON_TABLE LAG LAST_VALUE "
+            + "LATERAL LEAD NTH_VALUE NTILE OF OVER PERCENT_RANK RANK RECURSIVE ROW ROWS ROW_NUMBER SYSTEM WINDOW").split(" "));
+
+    @Override
+    public Set<String> reservedWords() {
+        return MYSQL_RESERVED_WORDS;
+    }
+
+    private static final Set<String> MYSQL_RESERVED_WORDS = java.util.stream.Stream.concat(MariaDbDialect.RESERVED_WORDS.stream(),
+            MYSQL_8_RESERVED_WORDS.stream()).collect(java.util.stream.Collectors.toUnmodifiableSet());
+
     private static final int ER_DUP_KEYNAME = 1061;
     private static final int ER_CANT_DROP_FIELD_OR_KEY = 1091;
     private static final int ER_NO_SUCH_TABLE = 1146;

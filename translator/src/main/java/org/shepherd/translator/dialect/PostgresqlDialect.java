@@ -6,6 +6,22 @@ import java.util.Set;
 /** PostgreSQL 12+: folds unquoted names to lower case, TEXT and BYTEA, no YEAR()/MONTH() functions. */
 public class PostgresqlDialect extends Dialect {
 
+    /** PostgreSQL's words it does not take as unquoted names (probed on 14: {@code ReservedWordsTest}). */
+    static final Set<String> RESERVED_WORDS = Set.of((
+            "ALL ANALYSE ANALYZE AND ANY ARRAY AS ASC ASYMMETRIC AUTHORIZATION BINARY BOTH CASE CAST CHECK "
+            + "COLLATE COLLATION COLUMN CONCURRENTLY CONSTRAINT CREATE CROSS CURRENT_CATALOG CURRENT_DATE "
+            + "CURRENT_ROLE CURRENT_SCHEMA CURRENT_TIME CURRENT_TIMESTAMP CURRENT_USER DEFAULT DEFERRABLE DESC "
+            + "DISTINCT DO ELSE END EXCEPT FALSE FETCH FOR FOREIGN FREEZE FROM FULL GRANT GROUP HAVING ILIKE IN "
+            + "INITIALLY INNER INTERSECT INTO IS ISNULL JOIN LATERAL LEADING LEFT LIKE LIMIT LOCALTIME "
+            + "LOCALTIMESTAMP NATURAL NOT NOTNULL NULL OFFSET ON ONLY OR ORDER OUTER OVERLAPS PLACING PRIMARY "
+            + "REFERENCES RETURNING RIGHT SELECT SESSION_USER SIMILAR SOME SYMMETRIC TABLE TABLESAMPLE THEN TO "
+            + "TRAILING TRUE UNION UNIQUE USER USING VARIADIC VERBOSE WHEN WHERE WINDOW WITH").split(" "));
+
+    @Override
+    public Set<String> reservedWords() {
+        return RESERVED_WORDS;
+    }
+
     @Override
     public String name() {
         return "postgresql";

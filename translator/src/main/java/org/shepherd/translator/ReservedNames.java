@@ -1,0 +1,177 @@
+package org.shepherd.translator;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.schema.Column;
+import net.sf.jsqlparser.schema.Table;
+import net.sf.jsqlparser.statement.alter.AlterExpression;
+import net.sf.jsqlparser.statement.create.table.ColumnDefinition;
+import net.sf.jsqlparser.statement.create.table.ForeignKeyIndex;
+import net.sf.jsqlparser.statement.create.table.Index;
+import org.shepherd.translator.dialect.Dialect;
+
+/**
+ * Names the client wrote unquoted that the target engine reserves ({@link Dialect#reservesWord}): a MySQL table's
+ * column {@code year}, {@code end} or {@code user} is a syntax error on Derby, {@code user} on PostgreSQL means
+ * CURRENT_USER. For the time of one rendering each such name is quoted in the target's case (upper case on Derby,
+ * HSQLDB and Db2, lower case on PostgreSQL, as written on MySQL and MariaDB), which is the very name the engine would
+ * have made of it unquoted; so quoting changes nothing else, and the catalog (which compares names without quotes and
+ * case) sees the same name. A word the client's own engine reserves is a keyword the parser read as a name (MySQL's
+ * DEFAULT in VALUES), never quoted; nor is a register the translator pins (HSQLDB's NOW).
+ *
+ * <p>The names are found by walking the statement's tree (its columns, tables, aliases, column definitions and index
+ * columns), not by a visitor per statement kind, so that every place a name may stand is covered.
+ */
+final class ReservedNames {
+
+    private static final String PARSER_PACKAGE = "net.sf.jsqlparser.parser";
+
+    private ReservedNames() {
+    }
+
+    /** Quotes the names in {@code ast} that {@code target} reserves; run the returned actions to put them back. */
+    static List<Runnable> quote(Object ast, Dialect client, Dialect target) {
+        List<Runnable> undo = new ArrayList<>();
+        if (ast == null || target.reservedWords().isEmpty()) return undo;
+        new Walk(client, target, undo).visit(ast);
+        return undo;
+    }
+
+    /** {@code name}, quoted where {@code target} reserves it (for names the tree holds where no setter reaches). */
+    static String name(String name, Dialect client, Dialect target) {
+        String q = quoted(name, client, target);
+        return q == null ? name : q;
+    }
+
+    /** The name as the target would fold it, quoted; null when it needs no quotes there. */
+    static String quoted(String name, Dialect client, Dialect target) {
+        if (name == null || name.isEmpty() || !isBare(name) || !target.reservesWord(name) || client.reservesWord(name)) {
+            return null;
+        }
+        switch (target.family()) {
+            case MYSQL:
+                return "`" + name + "`";
+            case POSTGRESQL:
+                return "\"" + name.toLowerCase(Locale.ROOT) + "\"";
+            default:
+                return "\"" + name.toUpperCase(Locale.ROOT) + "\"";
+        }
+    }
+
+    private static boolean isBare(String name) {
+        char first = name.charAt(0);
+        if (!(Character.isLetter(first) || first == '_')) return false;
+        for (int i = 1; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(Character.isLetterOrDigit(c) || c == '_' || c == '$')) return false;
+        }
+        return true;
+    }
+
+    private static final class Walk {
+        private final Dialect client;
+        private final Dialect target;
+        private final List<Runnable> undo;
+        private final Set<Object> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+
+        Walk(Dialect client, Dialect target, List<Runnable> undo) {
+            this.client = client;
+            this.target = target;
+            this.undo = undo;
+        }
+
+        void visit(Object node) {
+            if (node == null || node instanceof String || node instanceof Number || node instanceof Boolean
+                    || node instanceof Enum<?> || !seen.add(node)) {
+                return;
+            }
+            if (node instanceof Collection<?> items) {
+                items.forEach(this::visit);
+                return;
+            }
+            if (node instanceof Map<?, ?> map) {
+                map.values().forEach(this::visit);
+                return;
+            }
+            if (node.getClass().isArray()) {
+                if (!node.getClass().getComponentType().isPrimitive()) {
+                    for (int i = 0; i < Array.getLength(node); i++) visit(Array.get(node, i));
+                }
+                return;
+            }
+            String pkg = node.getClass().getPackageName();
+            if (!pkg.startsWith("net.sf.jsqlparser") || pkg.startsWith(PARSER_PACKAGE)) return;
+            rename(node);
+            for (Class<?> c = node.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
+                    try {
+                        f.setAccessible(true);
+                        visit(f.get(node));
+                    } catch (ReflectiveOperationException | RuntimeException inaccessible) {
+                        // a field of the parser's own (tokens, nodes): holds no names of the statement
+                    }
+                }
+            }
+        }
+
+        private void rename(Object node) {
+            if (node instanceof Column column) {
+                if (Renderer.pinnedName(column, client) == null) rename(column::getColumnName, column::setColumnName);
+            } else if (node instanceof Table table) {
+                rename(table::getName, table::setName);
+            } else if (node instanceof Alias alias) {
+                rename(alias::getName, alias::setName);
+            } else if (node instanceof ColumnDefinition definition) {
+                rename(definition::getColumnName, definition::setColumnName);
+            } else if (node instanceof AlterExpression alter) {
+                rename(alter::getColumnName, alter::setColumnName);
+                rename(alter::getColumnOldName, alter::setColumnOldName);
+                rename(alter::getColOldName, alter::setColOldName);
+            } else if (node instanceof Index index) {
+                renameIndexColumns(index);
+            }
+        }
+
+        /** Quotes the name {@code get} reads where the target reserves it, through {@code set}. */
+        private void rename(Supplier<String> get, Consumer<String> set) {
+            String old = get.get();
+            String q = quoted(old, client, target);
+            if (q == null) return;
+            set.accept(q);
+            undo.add(() -> set.accept(old));
+        }
+
+        private void renameIndexColumns(Index index) {
+            List<Index.ColumnParams> columns = index.getColumns();
+            if (columns != null) {
+                for (int i = 0; i < columns.size(); i++) {
+                    Index.ColumnParams p = columns.get(i);
+                    String q = quoted(p.getColumnName(), client, target);
+                    if (q == null) continue;
+                    int at = i;
+                    columns.set(at, new Index.ColumnParams(q, p.getParams()));
+                    undo.add(() -> columns.set(at, p));
+                }
+            }
+            if (index instanceof ForeignKeyIndex fk && fk.getReferencedColumnNames() != null) {
+                List<String> referenced = fk.getReferencedColumnNames();
+                for (int i = 0; i < referenced.size(); i++) {
+                    int at = i;
+                    rename(() -> referenced.get(at), q -> referenced.set(at, q));
+                }
+            }
+        }
+    }
+}
