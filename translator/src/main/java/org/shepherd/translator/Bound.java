@@ -135,18 +135,45 @@ public final class Bound {
     private String typed(Dialect d, String sql, int[] markers) {
         boolean decimals = translation.typesBoundNumbers(d);
         boolean doubles = translation.typesBoundDoubles(d);
-        if (!decimals && !doubles) return sql;
+        BitSet selected = d.parameterTakesOperandType() ? translation.selectListMarkers(d) : new BitSet();
+        if (!decimals && !doubles && selected.isEmpty()) return sql;
         String[] types = null;
         for (int k = 0; k < markers.length; k++) {
             if (markers[k] <= 0) continue;
             Object value = valueOf.apply(clientParams.get(markers[k] - 1));
             boolean approximate = value instanceof Double || value instanceof Float;
-            String type = approximate && doubles || !approximate && decimals ? numberType(d, value) : null;
+            String type = selected.get(markers[k]) ? valueType(d, value)
+                    : approximate && doubles || !approximate && decimals ? numberType(d, value) : null;
             if (type == null) continue;
             if (types == null) types = new String[markers.length];
             types[k] = type;
         }
         return types == null ? sql : SqlText.castMarkers(sql, types);
+    }
+
+    /** Longest VARCHAR a select-list marker is cast to (Derby's largest). */
+    private static final int SELECTED_VARCHAR_MAX = 32_672;
+
+    /**
+     * The type of a marker that stands alone in a select list, from the value bound to it ({@link
+     * Translation#selectListMarkers}); null where none fits (a long string, binary data): left as it is.
+     */
+    private static String valueType(Dialect d, Object value) {
+        if (value == null) return d.castType(Dialect.TypeKind.VARCHAR, 1, 0);
+        if (value instanceof String s) {
+            return s.length() > SELECTED_VARCHAR_MAX ? null : d.castType(Dialect.TypeKind.VARCHAR, Math.max(1, s.length()), 0);
+        }
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return d.castType(Dialect.TypeKind.INTEGER, 0, 0);
+        }
+        if (value instanceof Long || value instanceof java.math.BigInteger) return d.castType(Dialect.TypeKind.BIGINT, 0, 0);
+        if (value instanceof Boolean) return d.castType(Dialect.TypeKind.BOOLEAN, 0, 0);
+        if (value instanceof java.sql.Timestamp || value instanceof java.time.LocalDateTime) {
+            return d.castType(Dialect.TypeKind.TIMESTAMP, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0);
+        }
+        if (value instanceof java.sql.Date || value instanceof java.time.LocalDate) return d.castType(Dialect.TypeKind.DATE, 0, 0);
+        if (value instanceof java.sql.Time || value instanceof java.time.LocalTime) return d.castType(Dialect.TypeKind.TIME, 0, 0);
+        return numberType(d, value);
     }
 
     private static String numberType(Dialect d, Object value) {

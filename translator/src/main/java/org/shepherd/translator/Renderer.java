@@ -151,6 +151,10 @@ final class Renderer {
     /** The replicas mix PAD SPACE and NO PAD engines: what cannot be normalized is refused. */
     private final boolean mixedPadding;
     private final BitSet clientMarkers = new BitSet();
+    /** See {@link #selectListMarkers()}. */
+    private final BitSet selectListMarkers = new BitSet();
+    /** The select lists whose rows an INSERT being rendered stores. */
+    private final Set<PlainSelect> insertSources = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     /** Select lists an INSERT or a set operation gives their NULLs' types (or leaves them): no default type there. */
     private final Set<PlainSelect> nullsTypedByContext = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     /** Subqueries in expressions being rendered (they may be correlated, so no derived table is put around them). */
@@ -186,6 +190,15 @@ final class Renderer {
     /** Client markers seen by the last rendering (bit k set for '?' number k). */
     BitSet clientMarkers() {
         return clientMarkers;
+    }
+
+    /**
+     * The client markers that stand alone as an item of a select list (not an INSERT's): {@code SELECT ?, id FROM t}.
+     * Derby refuses such a marker (42X34) and HSQLDB types it VARCHAR whatever is bound: on engines that type a marker
+     * from its place ({@link Dialect#parameterTakesOperandType}) {@link Bound} casts it to the type of its value.
+     */
+    BitSet selectListMarkers() {
+        return selectListMarkers;
     }
 
     String render(Statement statement) {
@@ -363,6 +376,7 @@ final class Renderer {
         }
         for (PlainSelect source : sources) {
             if (nullsTypedByContext.add(source)) undo.add(() -> nullsTypedByContext.remove(source));
+            if (insertSources.add(source)) undo.add(() -> insertSources.remove(source));
         }
         Map<String, ColumnType> columns = catalog == null || insert.getTable() == null ? null
                 : catalog.columns(insert.getTable().getFullyQualifiedName());
@@ -435,6 +449,16 @@ final class Renderer {
             return type == null ? null : typedNull(type.kind(), type.length(), type.scale());
         } finally {
             scopes.pop();
+        }
+    }
+
+    /** Notes the markers that stand alone in {@code select}'s list ({@link #selectListMarkers()}). */
+    private void noteSelectListMarkers(PlainSelect select) {
+        if (!target.parameterTakesOperandType() || insertSources.contains(select) || select.getSelectItems() == null) return;
+        for (SelectItem<?> item : select.getSelectItems()) {
+            if (unparenthesized(item.getExpression()) instanceof JdbcParameter p && p.getIndex() != null) {
+                selectListMarkers.set(p.getIndex());
+            }
         }
     }
 
@@ -3548,6 +3572,7 @@ final class Renderer {
             GroupByElement groupBy = select.getGroupBy();
             Expression having = select.getHaving();
             List<Runnable> untyped = typeSelectedNulls(select);
+            noteSelectListMarkers(select);
             try {
                 padSpaceGrouping(select);
                 nullOrderedGrouping(select);

@@ -112,6 +112,8 @@ public final class Translation {
     private final String defaultSchema;
     private final boolean mixedPadding;
     private final ConcurrentHashMap<Dialect, Object> renderings = new ConcurrentHashMap<>();
+    /** Per dialect, the client markers that stand alone in a select list ({@link Renderer#selectListMarkers()}). */
+    private final ConcurrentHashMap<Dialect, BitSet> selectListMarkers = new ConcurrentHashMap<>();
     /** {@link #renderedGeneratingKeys} by dialect and key column, where it differs (no parameter bound to NULL there). */
     private final ConcurrentHashMap<String, SqlText.Rendered> generatingKeys = new ConcurrentHashMap<>();
     /** {@link #keyParameters} per key column (an empty array: none). */
@@ -392,6 +394,12 @@ public final class Translation {
      */
     boolean typesBoundNumbers(Dialect d) {
         return !client.parameterTakesOperandType() && d.parameterTakesOperandType();
+    }
+
+    /** The client markers of {@link #sqlFor}{@code (d)} that stand alone in a select list (empty when none). */
+    BitSet selectListMarkers(Dialect d) {
+        BitSet markers = selectListMarkers.get(d);
+        return markers == null ? new BitSet() : markers;
     }
 
     /**
@@ -893,6 +901,7 @@ public final class Translation {
             Renderer renderer = new Renderer(client, d, pins, catalog, mixedPadding);
             SqlText.Rendered r = SqlText.finish(renderer.render(statement), client, d, true);
             refuseTooComplexForDerby(d, r.sql());
+            if (!renderer.selectListMarkers().isEmpty()) selectListMarkers.put(d, renderer.selectListMarkers());
             BitSet seen = renderer.clientMarkers();
             if (everyMarker && seen.cardinality() != Math.max(0, seen.length() - 1)) {
                 throw new IllegalStateException("parameter markers lost while rendering " + clientSql);

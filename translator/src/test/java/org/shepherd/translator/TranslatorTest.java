@@ -297,6 +297,23 @@ class TranslatorTest {
                 PinnedSlot.Kind.TIMESTAMP, PinnedSlot.Kind.TIMESTAMP, PinnedSlot.Kind.UUID);
     }
 
+    /**
+     * A marker standing alone in a select list: Derby refuses it (42X34), HSQLDB types it VARCHAR whatever is bound; on
+     * both it is cast to the type of the value bound (not in an INSERT's select list, where the column types it).
+     */
+    @Test
+    void aMarkerAloneInASelectListIsCastToItsValuesTypeWhereTheEngineTypesMarkersByPlace() throws SQLException {
+        Bound b = new Translator(Dialect.MYSQL, 8).translate("SELECT ?, ? AS n, id FROM t WHERE a = ? UNION ALL SELECT 1, ?, ? FROM u")
+                .bind(Arrays.asList("abc", 5L, 7, true, null), new CountingSource());
+        for (Dialect d : List.of(Dialect.DERBY, Dialect.HSQLDB)) {
+            assertThat(b.sqlFor(d)).as(d.name()).startsWith("SELECT CAST(? AS VARCHAR(3)) AS \"EXPR1\", CAST(? AS BIGINT) AS n, id")
+                    .endsWith("WHERE a = ? UNION ALL SELECT 1 AS \"EXPR1\", CAST(? AS BOOLEAN) AS n, CAST(? AS VARCHAR(1)) AS id FROM u");
+        }
+        assertThat(b.sqlFor(Dialect.MARIADB)).startsWith("SELECT ? AS `EXPR1`, ? AS n");
+        assertThat(new Translator(Dialect.MYSQL, 8).translate("INSERT INTO t (a, b) SELECT ?, b FROM u")
+                .bind(List.of("x"), new CountingSource()).sqlFor(Dialect.DERBY)).isEqualTo("INSERT INTO t (a, b) SELECT ?, b FROM u");
+    }
+
     @Test
     void parameterOrderFollowsEachDialectsMarkers() throws SQLException {
         Translation t = new Translator(Dialect.MYSQL, 8).translate("SELECT a FROM t WHERE b = ? ORDER BY a LIMIT ? OFFSET ?");
