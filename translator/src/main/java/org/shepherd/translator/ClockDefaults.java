@@ -373,9 +373,19 @@ final class ClockDefaults {
     /** The clock function the translator pins, for a default of that clock. */
     private static Expression expression(ClockDefault clock) {
         switch (clock.kind()) {
-            case DATE: return new TimeKeyExpression("CURRENT_DATE");
-            case TIME: return new TimeKeyExpression("CURRENT_TIME");
-            default: return new TimeKeyExpression("CURRENT_TIMESTAMP");
+            case DATE: return new DefaultClock("CURRENT_DATE");
+            case TIME: return new DefaultClock("CURRENT_TIME");
+            default: return new DefaultClock("CURRENT_TIMESTAMP");
+        }
+    }
+
+    /**
+     * The clock a column's DEFAULT reads, named by the translator in the statement: pinned at microseconds, for every
+     * client (a MySQL client's own {@code CURRENT_TIMESTAMP} gives whole seconds, as MySQL's does).
+     */
+    static final class DefaultClock extends TimeKeyExpression {
+        DefaultClock(String name) {
+            super(name);
         }
     }
 }

@@ -7,8 +7,23 @@ package org.shepherd.translator;
  * @param kind what value the slot receives and as which JDBC type
  * @param source the expression as the client wrote it, for messages and logs; for a SEQUENCE, the sequence's name as
  *     the client's engine stores it
+ * @param fractionDigits for a TIMESTAMP or UTC_TIMESTAMP, the digits of the second's fraction kept (truncated): 6, or as
+ *     MySQL's clocks give them, 0 for {@code NOW()} and {@code CURRENT_TIMESTAMP}, n for {@code NOW(n)}
  */
-public record PinnedSlot(Kind kind, String source) {
+public record PinnedSlot(Kind kind, String source, int fractionDigits) {
+
+    /** Microseconds, the finest every engine keeps. */
+    public static final int MICROSECOND_DIGITS = 6;
+
+    public PinnedSlot {
+        if (fractionDigits < 0 || fractionDigits > MICROSECOND_DIGITS) {
+            throw new IllegalArgumentException("fraction digits " + fractionDigits);
+        }
+    }
+
+    public PinnedSlot(Kind kind, String source) {
+        this(kind, source, MICROSECOND_DIGITS);
+    }
 
     /** The value of a slot and the Java type bound for it. */
     public enum Kind {

@@ -119,13 +119,17 @@ final class Renderer {
         private boolean frozen;
 
         int idFor(Object node, PinnedSlot.Kind kind, String source) {
+            return idFor(node, kind, source, PinnedSlot.MICROSECOND_DIGITS);
+        }
+
+        int idFor(Object node, PinnedSlot.Kind kind, String source, int fractionDigits) {
             Integer id = ids.get(node);
             if (id == null) {
                 if (frozen) {
                     throw new IllegalStateException("pinned value " + source + " appeared after the first rendering");
                 }
                 id = slots.size();
-                slots.add(new PinnedSlot(kind, source));
+                slots.add(new PinnedSlot(kind, source, fractionDigits));
                 ids.put(node, id);
             }
             return id;
@@ -768,7 +772,25 @@ final class Renderer {
         }
 
         private void pin(Object node, PinnedSlot.Kind kind, String source) {
-            int id = pins.idFor(node, kind, source);
+            pin(node, kind, source, PinnedSlot.MICROSECOND_DIGITS);
+        }
+
+        /**
+         * A MySQL or MariaDB clock's digits of the second: {@code NOW()}, {@code CURRENT_TIMESTAMP},
+         * {@code UTC_TIMESTAMP()} and their kin give whole seconds, {@code NOW(n)} n digits; the other engines'
+         * clocks give microseconds.
+         */
+        private int clockDigits(PinnedSlot.Kind kind, List<Expression> args) {
+            if (client.family() != Dialect.Family.MYSQL || kind != PinnedSlot.Kind.TIMESTAMP && kind != PinnedSlot.Kind.UTC_TIMESTAMP) {
+                return PinnedSlot.MICROSECOND_DIGITS;
+            }
+            if (args.isEmpty()) return 0;
+            Long n = args.size() == 1 ? integerLiteral(args.get(0)) : null;
+            return n != null && n >= 0 && n <= PinnedSlot.MICROSECOND_DIGITS ? n.intValue() : PinnedSlot.MICROSECOND_DIGITS;
+        }
+
+        private void pin(Object node, PinnedSlot.Kind kind, String source, int fractionDigits) {
+            int id = pins.idFor(node, kind, source, fractionDigits);
             String type;
             switch (kind) {
                 case TIMESTAMP:
@@ -838,7 +860,8 @@ final class Renderer {
             if (kind == null) {
                 return super.visit(key, context);
             }
-            pin(key, kind, key.getStringValue());
+            pin(key, kind, key.getStringValue(), key instanceof ClockDefaults.DefaultClock ? PinnedSlot.MICROSECOND_DIGITS
+                    : clockDigits(kind, List.of()));
             return out();
         }
 
@@ -900,7 +923,7 @@ final class Renderer {
             }
             PinnedSlot.Kind kind = timeKind(name, true, client);
             if (kind != null) {
-                pin(f, kind, f.toString());
+                pin(f, kind, f.toString(), clockDigits(kind, args));
                 return out();
             }
             switch (name) {

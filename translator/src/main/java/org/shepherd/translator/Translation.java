@@ -441,8 +441,12 @@ public final class Translation {
                 now = source.now().truncatedTo(ChronoUnit.MICROS);
             }
             switch (k) {
-                case TIMESTAMP: values[i] = java.sql.Timestamp.valueOf(LocalDateTime.ofInstant(now, source.zone())); break;
-                case UTC_TIMESTAMP: values[i] = java.sql.Timestamp.valueOf(LocalDateTime.ofInstant(now, ZoneOffset.UTC)); break;
+                case TIMESTAMP:
+                    values[i] = java.sql.Timestamp.valueOf(LocalDateTime.ofInstant(cut(now, pinned.get(i)), source.zone()));
+                    break;
+                case UTC_TIMESTAMP:
+                    values[i] = java.sql.Timestamp.valueOf(LocalDateTime.ofInstant(cut(now, pinned.get(i)), ZoneOffset.UTC));
+                    break;
                 case DATE: values[i] = java.sql.Date.valueOf(LocalDateTime.ofInstant(now, source.zone()).toLocalDate()); break;
                 case TIME:
                     values[i] = java.sql.Time.valueOf(LocalDateTime.ofInstant(now, source.zone()).toLocalTime().withNano(0));
@@ -466,6 +470,12 @@ public final class Translation {
             }
         }
         return new Bound(this, clientParams == null ? List.of() : new ArrayList<>(clientParams), values, valueOf);
+    }
+
+    /** {@code now} with the fraction of its second cut to the slot's digits. */
+    private static Instant cut(Instant now, PinnedSlot slot) {
+        int step = (int) Math.pow(10, 9 - slot.fractionDigits());
+        return now.minusNanos(now.getNano() % step);
     }
 
     SqlText.Rendered rendered(Dialect d) throws SQLException {

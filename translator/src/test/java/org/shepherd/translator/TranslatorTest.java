@@ -266,6 +266,19 @@ class TranslatorTest {
         assertThat(hsqldb.parameters(Dialect.HSQLDB)).containsExactly(seconds * 1000 + 123, java.sql.Date.valueOf("2026-01-01"));
     }
 
+    /** MySQL's clocks give whole seconds, NOW(n) n digits; the other engines' microseconds: so are they pinned. */
+    @Test
+    void aMysqlClientsClockHasMysqlsDigitsOfTheSecond() throws SQLException {
+        String sql = "SELECT NOW() AS a, NOW(3) AS b, CURRENT_TIMESTAMP AS c, UTC_TIMESTAMP() AS d, SYSDATE(6) AS e FROM t";
+        Bound mysql = new Translator(Dialect.MYSQL, 8).translate(sql).bind(List.of(), new CountingSource());
+        assertThat(mysql.parameters(Dialect.DERBY)).containsExactly(Timestamp.valueOf("2026-01-02 03:04:05"),
+                Timestamp.valueOf("2026-01-02 03:04:05.123"), Timestamp.valueOf("2026-01-02 03:04:05"),
+                Timestamp.valueOf("2026-01-02 03:04:05"), Timestamp.valueOf("2026-01-02 03:04:05.123456"));
+        Bound postgresql = new Translator(Dialect.POSTGRESQL, 8).translate("SELECT now(), CURRENT_TIMESTAMP FROM t")
+                .bind(List.of(), new CountingSource());
+        assertThat(postgresql.parameters(Dialect.DERBY)).containsOnly(Timestamp.valueOf("2026-01-02 03:04:05.123456"));
+    }
+
     /**
      * What a replica answers about itself (its connection, transaction, server, role, database) and PostgreSQL's clock
      * strings are refused with 0A000 wherever they stand; the clock functions and UUID generators are pinned.
