@@ -135,7 +135,7 @@ public final class Bound {
     private String typed(Dialect d, String sql, int[] markers) {
         boolean decimals = translation.typesBoundNumbers(d);
         boolean doubles = translation.typesBoundDoubles(d);
-        BitSet selected = d.parameterTakesOperandType() ? translation.selectListMarkers(d) : new BitSet();
+        BitSet selected = translation.selectListMarkers(d); // only where d.parameterTakesOperandType()
         if (!decimals && !doubles && selected.isEmpty()) return sql;
         String[] types = null;
         for (int k = 0; k < markers.length; k++) {

@@ -414,13 +414,12 @@ final class Renderer {
         List<Runnable> undo = new ArrayList<>();
         List<PlainSelect> branches = new ArrayList<>();
         for (Select b : operation.getSelects()) {
-            if (!(b instanceof PlainSelect p)) return undo;
-            branches.add(p);
+            if (b instanceof PlainSelect p) branches.add(p);
         }
         for (PlainSelect b : branches) {
             if (nullsTypedByContext.add(b)) undo.add(() -> nullsTypedByContext.remove(b));
         }
-        if (!target.refusesUntypedNull()) return undo;
+        if (!target.refusesUntypedNull() || branches.size() != operation.getSelects().size()) return undo;
         int width = branches.get(0).getSelectItems().size();
         if (branches.stream().anyMatch(b -> b.getSelectItems().size() != width)) return undo;
         for (int i = 0; i < width; i++) {
@@ -955,7 +954,7 @@ final class Renderer {
                 case "UUID_GENERATE_V4": // PostgreSQL's uuid-ossp
                     pin(f, PinnedSlot.Kind.UUID, f.toString());
                     return out();
-                case "UNIX_TIMESTAMP": // MySQL, MariaDB, HSQLDB: the clock in seconds; of an argument, that time's
+                case "UNIX_TIMESTAMP": // MySQL, MariaDB, HSQLDB: without an argument the clock, in seconds
                 case "UNIX_MILLIS": // HSQLDB
                     if (!args.isEmpty()) break;
                     pin(f, "UNIX_TIMESTAMP".equals(name) ? PinnedSlot.Kind.EPOCH_SECOND : PinnedSlot.Kind.EPOCH_MILLI,

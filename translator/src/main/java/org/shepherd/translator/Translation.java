@@ -396,10 +396,12 @@ public final class Translation {
         return !client.parameterTakesOperandType() && d.parameterTakesOperandType();
     }
 
-    /** The client markers of {@link #sqlFor}{@code (d)} that stand alone in a select list (empty when none). */
+    /** No markers (never changed). */
+    private static final BitSet NO_MARKERS = new BitSet();
+
+    /** The client markers of {@link #sqlFor}{@code (d)} that stand alone in a select list (empty when none; read only). */
     BitSet selectListMarkers(Dialect d) {
-        BitSet markers = selectListMarkers.get(d);
-        return markers == null ? new BitSet() : markers;
+        return selectListMarkers.getOrDefault(d, NO_MARKERS);
     }
 
     /**
