@@ -885,6 +885,31 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * A MySQL table as MySQL users write it, through the shepherd: a table named {@code user}, columns named {@code year}
+     * and {@code end} (reserved on Derby, {@code user} and {@code end} on PostgreSQL), unnamed {@code KEY (year)} and
+     * {@code UNIQUE KEY (end)}. Before, the parser did not read the unnamed keys and the names failed on Derby: the
+     * statement was refused with replicas of other engines.
+     */
+    @Test
+    void aMysqlTableWithReservedNamesAndUnnamedKeysRunsOnEveryEngine() throws Exception {
+        eachSet(List.of(MARIADB_DERBY_HSQLDB, List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.POSTGRESQL)),
+                (replicas, mysql, c, s) -> {
+            Workloads.update(s, "CREATE TABLE user (id INT PRIMARY KEY, year INT, end DATE, first VARCHAR(20), KEY (year),"
+                    + " UNIQUE KEY (end))");
+            Workloads.update(s, "INSERT INTO user (id, year, end, first) VALUES (1, 2024, DATE '2024-12-31', 'Ada'),"
+                    + " (2, 2025, NULL, 'Alan')");
+            assertThatThrownBy(() -> Workloads.update(s, "INSERT INTO user (id, year, end) VALUES (3, 2026, DATE '2024-12-31')"))
+                    .isInstanceOf(SQLException.class).extracting(e -> ((SQLException) e).getSQLState()).asString().startsWith("23");
+            assertThat(Workloads.update(s, "UPDATE user SET year = year + 1 WHERE end IS NULL")).isEqualTo(1);
+            assertThat(firstColumn(s, "SELECT first FROM user u WHERE u.year > 2024 ORDER BY year")).containsExactly("Alan");
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            assertThat(c.verify("user")).extracting(r -> r.table().toLowerCase(java.util.Locale.ROOT) + ": " + r.result())
+                    .containsExactly("user: equal");
+        });
+    }
+
+    /**
      * A Derby client's DROP INDEX names no table, which MariaDB needs: the MariaDB replica reads the index's table from
      * its own catalog. IF EXISTS of an index made nowhere does nothing anywhere; without it every replica fails.
      */

@@ -1035,6 +1035,58 @@ final class DdlRenderer {
         return CREATE_OR_ALTER_TABLE.matcher(sql).matches() ? UNNAMED_CONSTRAINT.matcher(sql).replaceAll("") : sql;
     }
 
+    private static final Pattern TABLE_NAMED = Pattern.compile(
+            "(?is)^\\s*CREATE\\s+TABLE\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?([`\"\\w$.]+)");
+    /** Longest name given to an unnamed KEY (PostgreSQL cuts names at 63 bytes). */
+    private static final int KEY_NAME_MAX = 60;
+
+    /**
+     * A MySQL client's KEY or INDEX without a name in CREATE TABLE ({@code KEY (a)}, {@code UNIQUE INDEX (a,
+     * b)}), which the parser does not read, with one: the table's name and the first column's, joined by {@code _}
+     * ({@code t_a}; {@code t_a_2} for a second on the same column). MySQL would name it after the column alone, but the
+     * other engines name indexes per schema, where two tables' {@code KEY (a)} would collide; every replica gets this
+     * name. PRIMARY KEY and FOREIGN KEY stay as written.
+     */
+    static String unnamedKeys(String sql) {
+        Matcher table = TABLE_NAMED.matcher(sql);
+        if (!table.find()) return sql;
+        String[] parts = table.group(1).replace("`", "").replace("\"", "").split("\\.");
+        String tableName = parts[parts.length - 1];
+        List<Integer> at = new ArrayList<>();
+        Set<String> used = new HashSet<>();
+        String[] previous = {""};
+        SqlWords.scan(sql, true, new SqlWords.Visitor() {
+            @Override
+            public void word(String text, int start, int end) {
+                String w = text.substring(start, end).toUpperCase(Locale.ROOT);
+                if ((w.equals("KEY") || w.equals("INDEX")) && !previous[0].equals("PRIMARY") && !previous[0].equals("FOREIGN")) {
+                    int k = end;
+                    while (k < text.length() && Character.isWhitespace(text.charAt(k))) k++;
+                    if (k < text.length() && text.charAt(k) == '(') at.add(end);
+                }
+                previous[0] = w;
+                used.add(w);
+            }
+        });
+        if (at.isEmpty()) return sql;
+        List<String> names = new ArrayList<>();
+        for (int end : at) {
+            int open = sql.indexOf('(', end);
+            int close = open + 1;
+            while (close < sql.length() && ",()".indexOf(sql.charAt(close)) < 0) close++;
+            String column = sql.substring(open + 1, close).trim().replace("`", "").replace("\"", "").split("\\s+")[0];
+            String base = tableName + "_" + column;
+            if (base.length() > KEY_NAME_MAX) base = base.substring(0, KEY_NAME_MAX);
+            String name = base;
+            for (int n = 2; used.contains(name.toUpperCase(Locale.ROOT)); n++) name = base + "_" + n;
+            used.add(name.toUpperCase(Locale.ROOT));
+            names.add(name);
+        }
+        StringBuilder out = new StringBuilder(sql);
+        for (int i = at.size() - 1; i >= 0; i--) out.insert(at.get(i), " " + names.get(i));
+        return out.toString();
+    }
+
     private static List<String> upper(List<String> tokens) {
         List<String> result = new ArrayList<>();
         if (tokens != null) {

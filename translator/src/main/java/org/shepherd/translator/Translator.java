@@ -84,6 +84,11 @@ public final class Translator {
     private volatile String defaultSchema;
     private volatile String serverVersion;
     private final List<Dialect> eagerTargets;
+    /**
+     * Every replica is MySQL or MariaDB: statements only MySQL reads (CREATE TABLE with an unnamed KEY) run as written,
+     * and MySQL names what they leave unnamed.
+     */
+    private final boolean mysqlTargetsOnly;
     private final int cacheSizeMax;
     private final Map<String, Cached> cache;
     private final SchemaCatalog catalog;
@@ -129,6 +134,7 @@ public final class Translator {
         }
         this.client = clientDialect;
         this.eagerTargets = List.copyOf(targets);
+        this.mysqlTargetsOnly = !eagerTargets.isEmpty() && eagerTargets.stream().allMatch(d -> d.family() == Dialect.Family.MYSQL);
         this.mixedPadding = eagerTargets.stream().anyMatch(Dialect::comparesStringsPadSpace)
                 && !eagerTargets.stream().allMatch(Dialect::comparesStringsPadSpace);
         this.catalog = catalog;
@@ -294,6 +300,7 @@ public final class Translator {
         text = DdlRenderer.signedNumberDefaults(text);
         text = DdlRenderer.columnChangesAsParsed(text);
         text = DdlRenderer.unnamedConstraints(text);
+        if (client.family() == Dialect.Family.MYSQL && !mysqlTargetsOnly) text = DdlRenderer.unnamedKeys(text);
         text = SequenceStatement.callAsValues(text);
         List<DdlRenderer.IdentityOptions> identityOptions = new ArrayList<>();
         if (text.regionMatches(true, 0, "CREATE", 0, "CREATE".length())) {
