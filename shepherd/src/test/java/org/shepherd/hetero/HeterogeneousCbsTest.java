@@ -902,6 +902,11 @@ class HeterogeneousCbsTest {
                     .isInstanceOf(SQLException.class).extracting(e -> ((SQLException) e).getSQLState()).asString().startsWith("23");
             assertThat(Workloads.update(s, "UPDATE user SET year = year + 1 WHERE end IS NULL")).isEqualTo(1);
             assertThat(firstColumn(s, "SELECT first FROM user u WHERE u.year > 2024 ORDER BY year")).containsExactly("Alan");
+            // a ? alone in a select list, bound to a string, a number and NULL (cast by value on Derby and HSQLDB)
+            for (Object tag : java.util.Arrays.asList("x", 5L, null)) {
+                assertThat(Workloads.query(s, "SELECT ? AS tag, id FROM user WHERE id = 1", tag)).as("tag %s", tag)
+                        .extracting(r -> r[0] == null ? null : String.valueOf(r[0])).containsExactly(tag == null ? null : tag.toString());
+            }
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
             assertThat(c.verify("user")).extracting(r -> r.table().toLowerCase(java.util.Locale.ROOT) + ": " + r.result())

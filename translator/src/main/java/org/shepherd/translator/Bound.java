@@ -135,15 +135,15 @@ public final class Bound {
     private String typed(Dialect d, String sql, int[] markers) {
         boolean decimals = translation.typesBoundNumbers(d);
         boolean doubles = translation.typesBoundDoubles(d);
-        BitSet selected = translation.selectListMarkers(d); // only where d.parameterTakesOperandType()
+        BitSet selected = translation.selectListMarkers(d);
         if (!decimals && !doubles && selected.isEmpty()) return sql;
         String[] types = null;
         for (int k = 0; k < markers.length; k++) {
             if (markers[k] <= 0) continue;
             Object value = valueOf.apply(clientParams.get(markers[k] - 1));
             boolean approximate = value instanceof Double || value instanceof Float;
-            String type = selected.get(markers[k]) ? valueType(d, value)
-                    : approximate && doubles || !approximate && decimals ? numberType(d, value) : null;
+            String type = selected.get(markers[k]) ? valueType(d, value) : null;
+            if (type == null && (approximate && doubles || !approximate && decimals)) type = numberType(d, value);
             if (type == null) continue;
             if (types == null) types = new String[markers.length];
             types[k] = type;
@@ -156,10 +156,12 @@ public final class Bound {
 
     /**
      * The type of a marker that stands alone in a select list, from the value bound to it ({@link
-     * Translation#selectListMarkers}); null where none fits (a long string, binary data): left as it is.
+     * Translation#selectListMarkers}): on an engine that types markers by place, and for NULL on every engine; null
+     * where none is needed or fits (a long string, binary data): left as it is.
      */
     private static String valueType(Dialect d, Object value) {
         if (value == null) return d.castType(Dialect.TypeKind.VARCHAR, 1, 0);
+        if (!d.parameterTakesOperandType()) return null; // the engine types it from the value
         if (value instanceof String s) {
             return s.length() > SELECTED_VARCHAR_MAX ? null : d.castType(Dialect.TypeKind.VARCHAR, Math.max(1, s.length()), 0);
         }

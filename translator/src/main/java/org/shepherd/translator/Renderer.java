@@ -199,7 +199,9 @@ final class Renderer {
     /**
      * The client markers that stand alone as an item of a select list (not an INSERT's): {@code SELECT ?, id FROM t}.
      * Derby refuses such a marker (42X34) and HSQLDB types it VARCHAR whatever is bound: on engines that type a marker
-     * from its place ({@link Dialect#parameterTakesOperandType}) {@link Bound} casts it to the type of its value.
+     * from its place ({@link Dialect#parameterTakesOperandType}) {@link Bound} casts it to the type of its value; bound
+     * to NULL it is a VARCHAR(1) on every engine (MySQL and MariaDB would answer a column of type NULL, PostgreSQL one
+     * of the type the driver sent).
      */
     BitSet selectListMarkers() {
         return selectListMarkers;
@@ -457,7 +459,7 @@ final class Renderer {
 
     /** Notes the markers that stand alone in {@code select}'s list ({@link #selectListMarkers()}). */
     private void noteSelectListMarkers(PlainSelect select) {
-        if (!target.parameterTakesOperandType() || insertSources.contains(select) || select.getSelectItems() == null) return;
+        if (insertSources.contains(select) || select.getSelectItems() == null) return;
         for (SelectItem<?> item : select.getSelectItems()) {
             if (unparenthesized(item.getExpression()) instanceof JdbcParameter p && p.getIndex() != null) {
                 selectListMarkers.set(p.getIndex());
