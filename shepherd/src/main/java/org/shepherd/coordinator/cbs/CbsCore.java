@@ -1001,7 +1001,14 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * transaction is aborted without a view change. A replica of the primary's own engine that refuses it does count.
      */
     private boolean refusedByOtherEngines(Txn<S> t, Stmt<S> q, boolean[] ready, Ballot accepted, Ballot primaryBallot) {
-        if (!AnswerDigest.isRefusal(accepted) || AnswerDigest.isRefusal(primaryBallot)) return false;
+        return AnswerDigest.isRefusal(accepted) && !AnswerDigest.isRefusal(primaryBallot) && onlyOtherEngines(t, q, ready, accepted);
+    }
+
+    /**
+     * Whether the primary's engine is known and no ready replica of it but the primary answered {@code accepted}: only
+     * replicas of other engines did.
+     */
+    private boolean onlyOtherEngines(Txn<S> t, Stmt<S> q, boolean[] ready, Ballot accepted) {
         String engine = replicas.get(t.primary()).engine();
         if (engine.isEmpty()) return false;
         for (ReplicaManager<S> r : replicas) {
@@ -1020,15 +1027,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * the primary's refusal, without a view change. A replica of the primary's own engine among them does count.
      */
     private boolean refusedByPrimaryEngineOnly(Txn<S> t, Stmt<S> q, boolean[] ready, Ballot accepted, Ballot primaryBallot) {
-        if (accepted == null || !AnswerDigest.isRefusal(primaryBallot) || AnswerDigest.isRefusal(accepted)) return false;
-        String engine = replicas.get(t.primary()).engine();
-        if (engine.isEmpty()) return false;
-        for (ReplicaManager<S> r : replicas) {
-            if (r.index() != t.primary() && ready[r.index()] && accepted.agreesWith(q.vote(r.index())) && engine.equals(r.engine())) {
-                return false;
-            }
-        }
-        return true;
+        return accepted != null && AnswerDigest.isRefusal(primaryBallot) && !AnswerDigest.isRefusal(accepted)
+                && onlyOtherEngines(t, q, ready, accepted);
     }
 
     /**
