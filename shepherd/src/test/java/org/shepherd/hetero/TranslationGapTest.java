@@ -30,20 +30,8 @@ class TranslationGapTest {
 
     @Test
     void aStatementOnlyTheSecondariesEngineRefusesAbortsWithoutReplacingThePrimary() throws Exception {
-        List<ReplicaPool> pools = new ArrayList<>();
-        try {
-            pools.add(new ReplicaPool(ReplicaSpec.of("gap-h", "jdbc:hsqldb:mem:gaph", "SA", ""),
-                    ConnectionPreparer.defaults("hsqldb"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS));
-            for (String d : List.of("gap-d1", "gap-d2")) {
-                pools.add(new ReplicaPool(ReplicaSpec.of(d, "jdbc:derby:memory:" + d + ";create=true", "", ""),
-                        ConnectionPreparer.defaults("derby"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS));
-            }
-        } catch (SQLException | RuntimeException e) {
-            pools.forEach(ReplicaPool::close);
-            throw e;
-        }
-        try (CbsCoordinator coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 8,
-                100, 60_000, new DivergenceLog()); Session s = coordinator.openSession("app", "db")) {
+        List<ReplicaPool> pools = pools("hsqldb", "gap-h", "derby", "gap-d1", "gap-d2");
+        try (CbsCoordinator coordinator = coordinator(pools); Session s = coordinator.openSession("app", "db")) {
             Workloads.update(s, "CREATE TABLE person (id INT PRIMARY KEY, name VARCHAR(20))");
             Workloads.update(s, "INSERT INTO person VALUES (1, 'Robert')");
             assertThatThrownBy(() -> Workloads.query(s, "SELECT BITXOR(id, 3) FROM person"))
@@ -63,12 +51,7 @@ class TranslationGapTest {
             assertThat(coordinator.awaitIdle(30_000)).isTrue();
             assertThat(coordinator.primary().name()).as("no view change").isEqualTo("gap-h");
             for (ReplicaPool p : pools) {
-                try (var c = p.acquire(); var st = c.createStatement(); var rs = st.executeQuery("SELECT id FROM person ORDER BY id")) {
-                    List<Integer> ids = new ArrayList<>();
-                    while (rs.next()) ids.add(rs.getInt(1));
-                    assertThat(ids).as(p.spec().name()).containsExactly(1, 3);
-                    c.rollback();
-                }
+                assertThat(rows(p, "SELECT id FROM person ORDER BY id")).as(p.spec().name()).containsExactly("1", "3");
             }
         }
     }
@@ -82,20 +65,8 @@ class TranslationGapTest {
      */
     @Test
     void aStatementOnlyThePrimarysEngineRefusesAbortsWithoutReplacingThePrimary() throws Exception {
-        List<ReplicaPool> pools = new ArrayList<>();
-        try {
-            pools.add(new ReplicaPool(ReplicaSpec.of("gap-d", "jdbc:derby:memory:gapd;create=true", "", ""),
-                    ConnectionPreparer.defaults("derby"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS));
-            for (String h : List.of("gap-h1", "gap-h2")) {
-                pools.add(new ReplicaPool(ReplicaSpec.of(h, "jdbc:hsqldb:mem:" + h, "SA", ""),
-                        ConnectionPreparer.defaults("hsqldb"), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS));
-            }
-        } catch (SQLException | RuntimeException e) {
-            pools.forEach(ReplicaPool::close);
-            throw e;
-        }
-        try (CbsCoordinator coordinator = new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 8,
-                100, 60_000, new DivergenceLog()); Session s = coordinator.openSession("app", "db")) {
+        List<ReplicaPool> pools = pools("derby", "gap-d", "hsqldb", "gap-h1", "gap-h2");
+        try (CbsCoordinator coordinator = coordinator(pools); Session s = coordinator.openSession("app", "db")) {
             Workloads.update(s, "CREATE TABLE item (id INT PRIMARY KEY, price DECIMAL(5, 2))");
             Workloads.update(s, "INSERT INTO item VALUES (1, 7.50)");
             assertThatThrownBy(() -> Workloads.query(s, "SELECT MOD(price, 2) FROM item"))
@@ -115,14 +86,47 @@ class TranslationGapTest {
             assertThat(coordinator.awaitIdle(30_000)).isTrue();
             assertThat(coordinator.primary().name()).as("no view change").isEqualTo("gap-d");
             for (ReplicaPool p : pools) {
-                try (var c = p.acquire(); var st = c.createStatement();
-                        var rs = st.executeQuery("SELECT id, price FROM item ORDER BY id")) {
-                    List<String> rows = new ArrayList<>();
-                    while (rs.next()) rows.add(rs.getInt(1) + " " + rs.getBigDecimal(2));
-                    assertThat(rows).as(p.spec().name()).containsExactly("1 7.50", "3 1.00");
-                    c.rollback();
-                }
+                assertThat(rows(p, "SELECT id, price FROM item ORDER BY id")).as(p.spec().name())
+                        .containsExactly("1 7.50", "3 1.00");
             }
+        }
+    }
+
+    /** A primary of {@code primaryDialect} named {@code primary}, then secondaries of {@code dialect}, all in memory. */
+    private static List<ReplicaPool> pools(String primaryDialect, String primary, String dialect, String... secondaries)
+            throws SQLException {
+        List<ReplicaPool> pools = new ArrayList<>();
+        try {
+            pools.add(pool(primaryDialect, primary));
+            for (String name : secondaries) pools.add(pool(dialect, name));
+        } catch (SQLException | RuntimeException e) {
+            pools.forEach(ReplicaPool::close);
+            throw e;
+        }
+        return pools;
+    }
+
+    private static ReplicaPool pool(String dialect, String name) throws SQLException {
+        ReplicaSpec spec = "derby".equals(dialect) ? ReplicaSpec.of(name, "jdbc:derby:memory:" + name + ";create=true", "", "")
+                : ReplicaSpec.of(name, "jdbc:hsqldb:mem:" + name, "SA", "");
+        return new ReplicaPool(spec, ConnectionPreparer.defaults(dialect), POOL_SIZE_MAX, CONNECT_TIMEOUT_MS);
+    }
+
+    private static CbsCoordinator coordinator(List<ReplicaPool> pools) throws SQLException {
+        return new CbsCoordinator(pools, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS), 8, 100, 60_000, new DivergenceLog());
+    }
+
+    /** {@code sql}'s rows read on {@code p} directly, each its columns' text joined by a blank. */
+    private static List<String> rows(ReplicaPool p, String sql) throws SQLException {
+        try (var c = p.acquire(); var st = c.createStatement(); var rs = st.executeQuery(sql)) {
+            List<String> rows = new ArrayList<>();
+            while (rs.next()) {
+                StringBuilder row = new StringBuilder();
+                for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) row.append(i > 1 ? " " : "").append(rs.getString(i));
+                rows.add(row.toString());
+            }
+            c.rollback();
+            return rows;
         }
     }
 }

@@ -37,6 +37,29 @@ final class ReservedNames {
 
     private static final String PARSER_PACKAGE = "net.sf.jsqlparser.parser";
 
+    /**
+     * A tree class's fields that may hold names (not static, not primitive, its superclasses' too), made accessible once
+     * per class: a statement is walked at each rendering, and an INSERT given explicit keys is rendered per execution.
+     */
+    private static final ClassValue<List<Field>> FIELDS = new ClassValue<>() {
+        @Override
+        protected List<Field> computeValue(Class<?> type) {
+            List<Field> fields = new ArrayList<>();
+            for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
+                    try {
+                        f.setAccessible(true);
+                        fields.add(f);
+                    } catch (RuntimeException inaccessible) {
+                        // not reachable: holds no names of the statement
+                    }
+                }
+            }
+            return List.copyOf(fields);
+        }
+    };
+
     private ReservedNames() {
     }
 
@@ -113,15 +136,11 @@ final class ReservedNames {
             String pkg = node.getClass().getPackageName();
             if (!pkg.startsWith("net.sf.jsqlparser") || pkg.startsWith(PARSER_PACKAGE)) return;
             rename(node);
-            for (Class<?> c = node.getClass(); c != null && c != Object.class; c = c.getSuperclass()) {
-                for (Field f : c.getDeclaredFields()) {
-                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
-                    try {
-                        f.setAccessible(true);
-                        visit(f.get(node));
-                    } catch (ReflectiveOperationException | RuntimeException inaccessible) {
-                        // a field of the parser's own (tokens, nodes): holds no names of the statement
-                    }
+            for (Field f : FIELDS.get(node.getClass())) {
+                try {
+                    visit(f.get(node));
+                } catch (ReflectiveOperationException | RuntimeException inaccessible) {
+                    // a field of the parser's own (tokens, nodes): holds no names of the statement
                 }
             }
         }
