@@ -11,8 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import net.sf.jsqlparser.expression.Alias;
+import net.sf.jsqlparser.expression.TimeKeyExpression;
 import net.sf.jsqlparser.schema.Column;
 import net.sf.jsqlparser.schema.Table;
 import net.sf.jsqlparser.statement.alter.AlterExpression;
@@ -67,8 +69,42 @@ final class ReservedNames {
     static List<Runnable> quote(Object ast, Dialect client, Dialect target) {
         List<Runnable> undo = new ArrayList<>();
         if (ast == null || target.reservedWords().isEmpty()) return undo;
-        new Walk(client, target, undo).visit(ast);
+        new Walk(name -> quoted(name, client, target), undo) {
+            @Override
+            boolean isPinned(Column column) {
+                return Renderer.pinnedName(column, client) != null;
+            }
+        }.visit(ast);
         return undo;
+    }
+
+    /**
+     * Makes a column of each bare {@code CURRENT} in {@code ast} where the client's engine takes that word as a name:
+     * JSqlParser reads it as a clock without its DATE/TIME/TIMESTAMP, which no engine has, while a MySQL or PostgreSQL
+     * column may be named {@code current}. Once, after the parse; a client whose engine reserves the word keeps it.
+     */
+    static void bareCurrentAsColumn(Object ast, Dialect client) {
+        if (ast == null || client.reservesWord("CURRENT")) return;
+        Walk walk = new Walk(name -> null, null) {
+            @Override
+            Object replaced(Object child) {
+                return child instanceof TimeKeyExpression key && "CURRENT".equalsIgnoreCase(key.getStringValue().strip())
+                        ? new Column(key.getStringValue().strip()) : child;
+            }
+        };
+        walk.visit(ast);
+    }
+
+    /**
+     * Writes each name of {@code ast} in backticks whose word is one of {@code words} without them, for good: the
+     * words the translator quoted so that the parser would read them as names ({@link Translator#parse(String, Dialect,
+     * long)}), which the client wrote unquoted and which every target must fold as it folds any unquoted name.
+     */
+    static void unquoteWords(Object ast, Set<String> words) {
+        Function<String, String> unquoted = name -> name.length() > 2 && name.charAt(0) == '`'
+                && name.charAt(name.length() - 1) == '`' && words.contains(name.substring(1, name.length() - 1))
+                ? name.substring(1, name.length() - 1) : null;
+        new Walk(unquoted, null).visit(ast);
     }
 
     /** {@code name}, quoted where {@code target} reserves it (for names the tree holds where no setter reaches). */
@@ -92,7 +128,7 @@ final class ReservedNames {
         }
     }
 
-    private static boolean isBare(String name) {
+    static boolean isBare(String name) {
         char first = name.charAt(0);
         if (!(Character.isLetter(first) || first == '_')) return false;
         for (int i = 1; i < name.length(); i++) {
@@ -102,21 +138,33 @@ final class ReservedNames {
         return true;
     }
 
-    private static final class Walk {
-        private final Dialect client;
-        private final Dialect target;
+    /** Visits every node of a tree and renames its names; subclasses may put other nodes in place of some. */
+    private static class Walk {
+        private final Function<String, String> renamed;
         private final List<Runnable> undo;
         private final Set<Object> seen = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
 
-        Walk(Dialect client, Dialect target, List<Runnable> undo) {
-            this.client = client;
-            this.target = target;
+        /**
+         * @param renamed a name's new text, or null to keep it
+         * @param undo where to add an action that puts a renamed name back; null to rename for good
+         */
+        Walk(Function<String, String> renamed, List<Runnable> undo) {
+            this.renamed = renamed;
             this.undo = undo;
         }
 
         void visit(Object node) {
             if (node == null || node instanceof String || node instanceof Number || node instanceof Boolean
                     || node instanceof Enum<?> || !seen.add(node)) {
+                return;
+            }
+            if (node instanceof List<?> items) {
+                for (int i = 0; i < items.size(); i++) {
+                    Object item = items.get(i);
+                    Object with = replaced(item);
+                    if (with != item) set(items, i, with);
+                    visit(with);
+                }
                 return;
             }
             if (node instanceof Collection<?> items) {
@@ -138,22 +186,43 @@ final class ReservedNames {
             rename(node);
             for (Field f : FIELDS.get(node.getClass())) {
                 try {
-                    visit(f.get(node));
+                    Object child = f.get(node);
+                    Object with = replaced(child);
+                    if (with != child && f.getType().isInstance(with)) {
+                        f.set(node, with);
+                        child = with;
+                    }
+                    visit(child);
                 } catch (ReflectiveOperationException | RuntimeException inaccessible) {
                     // a field of the parser's own (tokens, nodes): holds no names of the statement
                 }
             }
         }
 
-        private void rename(Object node) {
+        /** The node to put in place of {@code child} in its parent: {@code child} itself unless a subclass says. */
+        Object replaced(Object child) {
+            return child;
+        }
+
+        @SuppressWarnings("unchecked")
+        private static void set(List<?> items, int at, Object with) {
+            try {
+                ((List<Object>) items).set(at, with);
+            } catch (UnsupportedOperationException | ClassCastException fixed) {
+                // an immutable list of the parser's: left as it is
+            }
+        }
+
+        void rename(Object node) {
             if (node instanceof Column column) {
-                if (Renderer.pinnedName(column, client) == null) rename(column::getColumnName, column::setColumnName);
+                if (!isPinned(column)) rename(column::getColumnName, column::setColumnName);
             } else if (node instanceof Table table) {
                 rename(table::getName, table::setName);
             } else if (node instanceof Alias alias) {
                 rename(alias::getName, alias::setName);
             } else if (node instanceof ColumnDefinition definition) {
                 rename(definition::getColumnName, definition::setColumnName);
+                renameReferences(definition.getColumnSpecs());
             } else if (node instanceof AlterExpression alter) {
                 rename(alter::getColumnName, alter::setColumnName);
                 rename(alter::getColumnOldName, alter::setColumnOldName);
@@ -163,13 +232,47 @@ final class ReservedNames {
             }
         }
 
-        /** Quotes the name {@code get} reads where the target reserves it, through {@code set}. */
+        /** A column that names a register the translator pins (HSQLDB's NOW): never renamed. */
+        boolean isPinned(Column column) {
+            return false;
+        }
+
+        /** Renames the name {@code get} reads through {@code set}. */
         private void rename(Supplier<String> get, Consumer<String> set) {
             String old = get.get();
-            String q = quoted(old, client, target);
+            String q = old == null ? null : renamed.apply(old);
             if (q == null) return;
             set.accept(q);
-            undo.add(() -> set.accept(old));
+            if (undo != null) undo.add(() -> set.accept(old));
+        }
+
+        /**
+         * The table and columns of a column's {@code REFERENCES t (a, b)}, which the parser keeps as words: the table,
+         * then the columns in one word.
+         */
+        private void renameReferences(List<String> specs) {
+            if (specs == null) return;
+            for (int i = 0; i + 1 < specs.size(); i++) {
+                if (!"REFERENCES".equalsIgnoreCase(specs.get(i))) continue;
+                int table = i + 1;
+                rename(() -> specs.get(table), q -> specs.set(table, q));
+                String columns = i + 2 < specs.size() ? specs.get(i + 2) : "";
+                if (columns.startsWith("(") && columns.endsWith(")")) {
+                    String[] names = columns.substring(1, columns.length() - 1).split(",", -1);
+                    boolean changed = false;
+                    for (int k = 0; k < names.length; k++) {
+                        String name = names[k].strip();
+                        String q = name.isEmpty() ? null : renamed.apply(name);
+                        changed |= q != null;
+                        names[k] = q == null ? name : q;
+                    }
+                    if (changed) {
+                        int at = i + 2;
+                        specs.set(at, "(" + String.join(", ", names) + ")");
+                        if (undo != null) undo.add(() -> specs.set(at, columns));
+                    }
+                }
+            }
         }
 
         private void renameIndexColumns(Index index) {
@@ -177,11 +280,11 @@ final class ReservedNames {
             if (columns != null) {
                 for (int i = 0; i < columns.size(); i++) {
                     Index.ColumnParams p = columns.get(i);
-                    String q = quoted(p.getColumnName(), client, target);
+                    String q = p.getColumnName() == null ? null : renamed.apply(p.getColumnName());
                     if (q == null) continue;
                     int at = i;
                     columns.set(at, new Index.ColumnParams(q, p.getParams()));
-                    undo.add(() -> columns.set(at, p));
+                    if (undo != null) undo.add(() -> columns.set(at, p));
                 }
             }
             if (index instanceof ForeignKeyIndex fk && fk.getReferencedColumnNames() != null) {

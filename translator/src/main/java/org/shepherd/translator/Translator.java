@@ -23,6 +23,7 @@ import net.sf.jsqlparser.parser.CCJSqlParser;
 import net.sf.jsqlparser.parser.CCJSqlParserConstants;
 import net.sf.jsqlparser.parser.CCJSqlParserUtil;
 import net.sf.jsqlparser.parser.ParseException;
+import net.sf.jsqlparser.parser.ParserKeywordsUtils;
 import net.sf.jsqlparser.parser.Token;
 import net.sf.jsqlparser.parser.TokenMgrException;
 import net.sf.jsqlparser.schema.Column;
@@ -309,7 +310,7 @@ public final class Translator {
         b.identityOptions = identityOptions;
         Statement st;
         try {
-            st = parse(text, parseTimeoutMs);
+            st = parse(text, client, parseTimeoutMs);
         } catch (TranslationException e) {
             if (SESSION_PASSTHROUGH.matcher(sql).matches() && sql.indexOf('?') < 0) {
                 b.kind = StatementKind.SESSION;
@@ -338,7 +339,7 @@ public final class Translator {
         b.mixedPadding = mixedPadding;
         b.identityOptions = List.of();
         try {
-            Translation t = analyzeParsed(b, parse(select, parseTimeoutMs), schema);
+            Translation t = analyzeParsed(b, parse(select, client, parseTimeoutMs), schema);
             for (Dialect d : eagerTargets) t.sqlFor(d);
             insert.insertSelectQuery(t); // the INSERT's translation is cached per schema and catalog version: so is this
             return t;
@@ -392,6 +393,7 @@ public final class Translator {
     private Translation analyzeParsed(Translation.Builder b, Statement parsed, String schema) {
         Statement st = parsed instanceof Values values ? valuesAsSelect(values)
                 : parsed instanceof RenameTableStatement rename ? DdlRenderer.renameAsAlter(rename) : parsed;
+        ReservedNames.bareCurrentAsColumn(st, client);
         b.ast = st;
         b.kind = classify(st);
         if (b.kind == StatementKind.TRANSACTION) {
@@ -569,14 +571,137 @@ public final class Translator {
         }
     }
 
+    /** At most this many parses are tried with keywords quoted as names ({@link #parse(String, Dialect, long)}). */
+    private static final int MAX_KEYWORD_RETRIES = 8;
+
+    /** The words JSqlParser refuses as names wherever they stand (besides those it refuses in some places only). */
+    private static final Set<String> PARSER_KEYWORDS = parserKeywords();
+
+    private static Set<String> parserKeywords() {
+        Set<String> words = new java.util.HashSet<>();
+        for (String w : ParserKeywordsUtils.getReservedKeywords(ParserKeywordsUtils.RESTRICTED_JSQLPARSER)) {
+            words.add(w.strip().toUpperCase(Locale.ROOT));
+        }
+        return Set.copyOf(words);
+    }
+
+    /**
+     * Parses exactly one statement ({@link #parse(String, long, long)}) and reads as a name a keyword of the parser's
+     * that the client's engine takes as a name: JSqlParser refuses some words as names (a MySQL column {@code current} or
+     * {@code global}, {@code REFERENCES user (id)}, {@code DROP COLUMN year}). Where the parse fails, the word it failed at
+     * (or read just before), or else a later word of JSqlParser's keywords, if unquoted and not reserved by the client's
+     * engine ({@link Dialect#reservesWord}), is put in backticks (which JSqlParser reads as a name whatever the client)
+     * and the statement parsed again; a quoting is kept when the parse then gets further. Once the statement parses,
+     * the quoted names in its tree lose their backticks again: the client wrote them unquoted, so each target folds
+     * them as any unquoted name (and {@link ReservedNames} quotes them where the target reserves them). A statement that
+     * still fails is refused with the first error. Only a statement the parser refuses is changed, and only into one
+     * that parses whole.
+     */
+    static Statement parse(String sql, Dialect client, long timeoutMs) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        String text;
+        SyntaxError failed;
+        try {
+            return parse(sql, deadline, timeoutMs);
+        } catch (SyntaxError e) {
+            text = sql;
+            failed = e;
+        }
+        SyntaxError first = failed;
+        Set<String> quotedWords = new java.util.HashSet<>();
+        int retries = 0;
+        while (retries < MAX_KEYWORD_RETRIES) {
+            boolean progressed = false;
+            for (int[] word : keywordsToQuote(text, failed, client)) {
+                if (retries++ == MAX_KEYWORD_RETRIES) break;
+                String quoted = text.substring(word[0], word[1]);
+                String next = text.substring(0, word[0]) + '`' + quoted + '`' + text.substring(word[1]);
+                try {
+                    Statement st = parse(next, deadline, timeoutMs);
+                    quotedWords.add(quoted);
+                    ReservedNames.unquoteWords(st, quotedWords);
+                    return st;
+                } catch (SyntaxError e) {
+                    if (e.offset(next) > failed.offset(text) + 2) {
+                        quotedWords.add(quoted);
+                        text = next;
+                        failed = e;
+                        progressed = true;
+                        break;
+                    }
+                }
+            }
+            if (!progressed) break;
+        }
+        throw first.error;
+    }
+
+    /**
+     * The words of {@code sql} worth quoting after {@code failed}: the tokens it failed at and read before, then
+     * JSqlParser's keywords after them; each bare, unquoted and not reserved by the client's engine.
+     */
+    private static List<int[]> keywordsToQuote(String sql, SyntaxError failed, Dialect client) {
+        List<int[]> words = new ArrayList<>();
+        int from = failed.before != null ? offsetOf(sql, failed.before) : offsetOf(sql, failed.at);
+        if (from < 0) return words;
+        SqlWords.scan(sql, false, (text, start, end) -> {
+            if (end <= from) return;
+            String word = text.substring(start, end);
+            boolean tokenAtFailure = (failed.at != null && start == offsetOf(text, failed.at))
+                    || (failed.before != null && start == from);
+            if ((tokenAtFailure || PARSER_KEYWORDS.contains(word.toUpperCase(Locale.ROOT))) && ReservedNames.isBare(word)
+                    && !client.reservesWord(word) && !Character.isDigit(word.charAt(0))) {
+                words.add(new int[] {start, end});
+            }
+        });
+        return words;
+    }
+
+    /** Where {@code token} starts in {@code sql}; -1 where it is not there. */
+    private static int offsetOf(String sql, Token token) {
+        if (token == null || token.image == null || token.image.isEmpty()) return -1;
+        int offset = 0;
+        for (int line = 1; line < token.beginLine; line++) {
+            offset = sql.indexOf('\n', offset) + 1;
+            if (offset == 0) return -1;
+        }
+        offset += token.beginColumn - 1;
+        return offset >= 0 && sql.regionMatches(offset, token.image, 0, token.image.length()) ? offset : -1;
+    }
+
+    /**
+     * A statement the parser refused, with the token it stopped at and the one it read before it (a keyword read as
+     * the start of a clause fails at the next token: {@code (id, current, ...)} at the comma); null where the tokenizer
+     * failed.
+     */
+    private static final class SyntaxError extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient TranslationException error;
+        final transient Token before;
+        final transient Token at;
+
+        SyntaxError(TranslationException error, Token before, Token at) {
+            super(null, null, false, false);
+            this.error = error;
+            this.before = before;
+            this.at = at;
+        }
+
+        /** Where in {@code sql} the parser stopped: how far it got (-1 where the tokenizer failed). */
+        int offset(String sql) {
+            return offsetOf(sql, at);
+        }
+    }
+
     /**
      * Parses exactly one statement on the calling thread (JSqlParser's own helpers start a thread per parse), giving up
-     * after {@code timeoutMs}: JSqlParser's lookahead takes exponential time on some inputs (twenty nested parentheses
-     * in a select list run for minutes), and a worker thread must not be held that long by one statement.
+     * at {@code deadline} ({@link System#nanoTime}): JSqlParser's lookahead takes exponential time on some inputs
+     * (twenty nested parentheses in a select list run for minutes), and a worker thread must not be held that long by
+     * one statement.
      */
-    static Statement parse(String sql, long timeoutMs) {
+    private static Statement parse(String sql, long deadline, long timeoutMs) {
         TranslationException first = null;
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        ParseException furthest = null;
         for (boolean complex : new boolean[] {false, true}) {
             CCJSqlParser parser = CCJSqlParserUtil.newParser(sql).withAllowComplexParsing(complex);
             long left = deadline - System.nanoTime();
@@ -601,11 +726,20 @@ public final class Translator {
                 if (first == null) {
                     first = new TranslationException("42000", "Syntax error: " + firstLine(e.getMessage()));
                 }
+                if (e instanceof ParseException pe && pe.currentToken != null && pe.currentToken.next != null
+                        && (furthest == null || isAfter(pe.currentToken.next, furthest.currentToken.next))) {
+                    furthest = pe;
+                }
             } finally {
                 if (stop != null) stop.cancel(false);
             }
         }
-        throw first;
+        throw furthest == null ? new SyntaxError(first, null, null)
+                : new SyntaxError(first, furthest.currentToken, furthest.currentToken.next);
+    }
+
+    private static boolean isAfter(Token a, Token b) {
+        return a.beginLine > b.beginLine || (a.beginLine == b.beginLine && a.beginColumn > b.beginColumn);
     }
 
     /**
