@@ -928,6 +928,45 @@ class HeterogeneousCbsTest {
     }
 
     /**
+     * Times bound with nanoseconds, as Java's clocks give them ({@code LocalDateTime.now()}): Derby kept every digit,
+     * MariaDB truncated to the column's precision, PostgreSQL rounded (a TIME, which has no fraction, to the next
+     * second), so the replicas stored different rows (found by {@code verify}, and a majority-less vote when the three
+     * differ). The shepherd now cuts each bound time value once, by the client's engine's rule, to the precision of
+     * the column it is stored into (a MySQL DATETIME(3) too), or to microseconds; a comparison with such a value finds
+     * the row on every replica.
+     */
+    @Test
+    void timesBoundWithNanosecondsAreStoredAlikeEverywhere() throws Exception {
+        eachSet(List.of(MARIADB_DERBY_HSQLDB, List.of(ReplicaServers.DERBY, ReplicaServers.MARIADB, ReplicaServers.POSTGRESQL)),
+                (replicas, mysql, c, s) -> {
+            java.time.LocalDateTime at = java.time.LocalDateTime.of(2024, 5, 6, 7, 8, 9, 123_556_789);
+            java.time.LocalTime time = java.time.LocalTime.of(10, 11, 12, 600_000_000);
+            if (mysql) {
+                Workloads.update(s, "CREATE TABLE clock (id INT PRIMARY KEY, at6 DATETIME(6), t TIME, at3 DATETIME(3))");
+                Workloads.update(s, "INSERT INTO clock (id, at6, t, at3) VALUES (?, ?, ?, ?)", 1, at, time, at);
+                Workloads.update(s, "INSERT INTO clock (id, at6, t, at3) VALUES (2, ?, ?, ?)", at.plusNanos(100), time, at);
+                assertThat(Workloads.update(s, "UPDATE clock SET at3 = ? WHERE id = ?", at.plusNanos(500_000), 2)).isEqualTo(1);
+            } else {
+                Workloads.update(s, "CREATE TABLE clock (id INT PRIMARY KEY, at6 TIMESTAMP, t TIME)");
+                Workloads.update(s, "INSERT INTO clock (id, at6, t) VALUES (?, ?, ?)", 1, at, time);
+                Workloads.update(s, "INSERT INTO clock (id, at6, t) VALUES (2, ?, ?)", at.plusNanos(100), time);
+            }
+            assertThat(Workloads.query(s, "SELECT id FROM clock WHERE at6 = ? ORDER BY id", at))
+                    .extracting(r -> ((Number) r[0]).intValue()).as(replicas.toString()).containsExactly(1, 2);
+            assertThat(Workloads.query(s, "SELECT at6, t FROM clock WHERE id = 1"))
+                    .extracting(r -> r[0] + " " + r[1]).containsExactly("2024-05-06T07:08:09.123556 10:11:12");
+            if (mysql) {
+                assertThat(Workloads.query(s, "SELECT at3 FROM clock ORDER BY id")).extracting(r -> String.valueOf(r[0]))
+                        .containsExactly("2024-05-06T07:08:09.123", "2024-05-06T07:08:09.124");
+            }
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            assertThat(c.verify("clock")).extracting(r -> r.table().toLowerCase(java.util.Locale.ROOT) + ": " + r.result())
+                    .as(replicas.toString()).containsExactly("clock: equal");
+        });
+    }
+
+    /**
      * A Derby client's DROP INDEX names no table, which MariaDB needs: the MariaDB replica reads the index's table from
      * its own catalog. IF EXISTS of an index made nowhere does nothing anywhere; without it every replica fails.
      */

@@ -54,6 +54,10 @@ final class SessionSqlClient implements SqlClient {
                 out.add(new Param(Types.INTEGER, i.longValue()));
             } else if (v instanceof BigDecimal d) {
                 out.add(new Param(Types.DECIMAL, d));
+            } else if (v instanceof java.time.LocalDateTime t) {
+                out.add(new Param(Types.TIMESTAMP, t));
+            } else if (v instanceof java.time.LocalTime t) {
+                out.add(new Param(Types.TIME, t));
             } else {
                 out.add(new Param(Types.VARCHAR, v));
             }

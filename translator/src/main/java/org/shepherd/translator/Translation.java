@@ -77,6 +77,8 @@ public final class Translation {
     private final int parameterCount;
     private final List<PinnedSlot> pinned;
     private final int[] orderKeyColumns;
+    /** Per client marker (from 1), the fractional digits of seconds it keeps ({@link StoredTime}); null: six each. */
+    private final int[] fractionDigits;
     private final Existence existence;
     private final boolean dropsCascade;
     private final List<String> identityColumns;
@@ -127,6 +129,7 @@ public final class Translation {
         this.control = b.control;
         this.savepointName = b.savepointName;
         this.orderKeyColumns = b.orderKeyColumns;
+        this.fractionDigits = b.kind == StatementKind.WRITE ? StoredTime.digits(b.ast, b.catalog) : null;
         this.existence = b.existence;
         this.dropsCascade = b.ast instanceof Drop drop && DdlRenderer.dropsCascade(drop);
         this.namedIndexes = namedIndexes(b.ast);
@@ -236,6 +239,18 @@ public final class Translation {
     /** Number of '?' markers in the client's statement. */
     public int parameterCount() {
         return parameterCount;
+    }
+
+    /**
+     * The fractional digits of seconds a TIMESTAMP or TIME value bound to client marker {@code marker} (from 1) must
+     * keep, the same on every replica: fewer than 6 where this statement stores the marker alone into a TIMESTAMP(p)
+     * column of such a precision p, or into a TIME column (0); else 6, the finest any replica but Derby stores. Engines
+     * cut the other digits each their own way (PostgreSQL and MySQL round, MariaDB truncates, Derby keeps nanoseconds),
+     * so whoever binds the value cuts it first ({@link org.shepherd.translator.dialect.Dialect#roundsFractionalSeconds}).
+     */
+    public int fractionDigits(int marker) {
+        int[] d = fractionDigits;
+        return d == null || marker <= 0 || marker >= d.length ? StoredTime.MICROSECONDS : d[marker];
     }
 
     /** The per-replica values this statement contained, replaced by markers; filled by {@link #bind}. */

@@ -62,6 +62,26 @@ class TranslatorTest {
     }
 
     /** Catalog queries are recognized by their qualified schema, once per statement text (the translation keeps it). */
+    /**
+     * A marker stored alone into a TIMESTAMP(p) column with p below 6, or into a TIME column, keeps p (0) fractional
+     * digits of seconds; every other marker six (what the shepherd cuts a bound time value to, for every replica).
+     */
+    @Test
+    void aMarkerStoredIntoATimeColumnKeepsItsPrecision() throws SQLException {
+        Translator t = new Translator(Dialect.MYSQL, 16);
+        t.translate("CREATE TABLE clock (id INT PRIMARY KEY, at6 DATETIME(6), t TIME, at3 DATETIME(3), at0 DATETIME(0))");
+        Translation insert = t.translate("INSERT INTO clock (id, at6, t, at3, at0) VALUES (?, ?, ?, ?, ?), (?, ?, ?, ?, ?)");
+        int[] digits = new int[11];
+        for (int k = 1; k <= 10; k++) digits[k] = insert.fractionDigits(k);
+        assertThat(digits).containsExactly(0, 6, 6, 0, 3, 0, 6, 6, 0, 3, 0);
+        Translation update = t.translate("UPDATE clock SET at3 = ?, at6 = ?, t = ? WHERE at3 = ?");
+        assertThat(new int[] {update.fractionDigits(1), update.fractionDigits(2), update.fractionDigits(3),
+            update.fractionDigits(4)}).containsExactly(3, 6, 0, 6);
+        assertThat(t.translate("INSERT INTO clock VALUES (?, ?, ?, ?, ?)").fractionDigits(4)).isEqualTo(3);
+        assertThat(t.translate("UPDATE clock SET at3 = TIMESTAMPADD(SECOND, 1, ?)").fractionDigits(1)).isEqualTo(6);
+        assertThat(t.translate("SELECT id FROM clock WHERE at3 = ?").fractionDigits(1)).isEqualTo(6);
+    }
+
     @Test
     void catalogQueriesAreRecognizedByTheirQualifiedSchema() throws SQLException {
         assertThat(Translator.readsCatalog("SELECT table_name FROM information_schema.tables")).isTrue();

@@ -164,7 +164,7 @@ final class CbsSession implements Session {
      * is of another ({@link CbsCoordinator#catalogReplica}).
      */
     private Answer catalogQuery(Translation tr, List<Param> params) throws SQLException {
-        Bound bound = tr.bind(params, determinism, JdbcStatement::valueOf);
+        Bound bound = tr.bind(timesCut(params, tr), determinism, JdbcStatement::valueOf);
         JdbcReplicaEndpoint replica = coordinator.catalogReplica(); // this thread works for this session (execute)
         Dialect d = replica.dialect();
         List<Param> values = new ArrayList<>();
@@ -179,6 +179,14 @@ final class CbsSession implements Session {
                     + replica.name() + ", whose catalog is " + lower(d.family()) + "'s: no replica of the client's engine is up"
                     + " and caught up to answer it; it fails there: " + e.getMessage(), e.getSQLState(), e.getErrorCode(), e);
         }
+    }
+
+    /**
+     * {@code params} with the fractional seconds of their time values cut alike for every replica ({@link
+     * FractionalSeconds}), where the replicas are of several engines; replicas of one engine cut them alike themselves.
+     */
+    private List<Param> timesCut(List<Param> params, Translation tr) {
+        return params.isEmpty() || coordinator.homogeneous() ? params : FractionalSeconds.cut(params, tr, coordinator.clientDialect());
     }
 
     private static String lower(Dialect.Family f) {
@@ -482,8 +490,9 @@ final class CbsSession implements Session {
         }
     }
 
-    private JdbcStatement statement(Translation tr, String sql, List<Param> params, ExecOptions options, boolean stream)
+    private JdbcStatement statement(Translation tr, String sql, List<Param> clientParams, ExecOptions options, boolean stream)
             throws SQLException {
+        List<Param> params = timesCut(clientParams, tr);
         if (tr == null) return new JdbcStatement(coordinator.asWritten(sql), params, options, null, null, stream);
         if (tr.kind() == StatementKind.DDL) coordinator.forgetIdentityColumns();
         Bound bound = tr.bind(params, determinism, JdbcStatement::valueOf);

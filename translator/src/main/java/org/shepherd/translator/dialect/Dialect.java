@@ -470,6 +470,16 @@ public abstract class Dialect {
         return false;
     }
 
+
+    /**
+     * Whether the engine rounds a time value's fractional seconds to a column's precision (MySQL, PostgreSQL) rather
+     * than truncating them (MariaDB, HSQLDB; Derby, which keeps nanoseconds, and Db2 are cut like MariaDB): the rule a
+     * shepherd applies, as this client's engine would, before it binds such a value on every replica.
+     */
+    public boolean roundsFractionalSeconds() {
+        return false;
+    }
+
     /** {@code LOCALTIME} is a timestamp (MySQL's synonym of NOW()) rather than a time of day. */
     public boolean localtimeIsTimestamp() {
         return false;

@@ -84,4 +84,9 @@ public class MariaDbDialect extends MySqlDialect {
     public Set<String> missingFunctions() {
         return MARIADB_MISSING_FUNCTIONS;
     }
+
+    @Override
+    public boolean roundsFractionalSeconds() {
+        return false;
+    }
 }

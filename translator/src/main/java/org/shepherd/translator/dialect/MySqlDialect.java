@@ -225,6 +225,12 @@ public class MySqlDialect extends Dialect {
         return true;
     }
 
+    /** MySQL 8 rounds (unless TIME_TRUNCATE_FRACTIONAL); MariaDB overrides: it truncates. */
+    @Override
+    public boolean roundsFractionalSeconds() {
+        return true;
+    }
+
     /** A DATETIME(p) column's default must have its precision; a DATE or TIME default is an expression in parentheses. */
     @Override
     public String clockDefault(TypeKind kind, int precision) {

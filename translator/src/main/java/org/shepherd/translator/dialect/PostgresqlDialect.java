@@ -130,4 +130,9 @@ public class PostgresqlDialect extends Dialect {
     public Set<String> missingFunctions() {
         return MISSING_FUNCTIONS;
     }
+
+    @Override
+    public boolean roundsFractionalSeconds() {
+        return true;
+    }
 }
