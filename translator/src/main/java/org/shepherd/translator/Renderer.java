@@ -4172,6 +4172,8 @@ final class Renderer {
         PlainSelect plain = s instanceof PlainSelect ? (PlainSelect) s : null;
         if (key instanceof LongValue) {
             int position = (int) ((LongValue) key).getValue();
+            Expression named = s instanceof SetOperationList union ? setOperationColumn(union, position) : null;
+            if (named != null) return named;
             if (plain == null || position < 1 || position > plain.getSelectItems().size() || hasStar(plain, position)) {
                 throw TranslationException.unsupported("ORDER BY " + position + " cannot be given an explicit NULL placement on "
                         + target.name() + "; order by the column name or expression instead of its position");
@@ -4187,6 +4189,22 @@ final class Renderer {
             }
         }
         return key;
+    }
+
+    /**
+     * The name of a set operation's column {@code position} (from 1), which its ORDER BY may use: the first branch's
+     * alias there, or its column's name; null for an expression without an alias (or a star before it).
+     */
+    private static Expression setOperationColumn(SetOperationList union, int position) {
+        Select first = union.getSelects().isEmpty() ? null : union.getSelects().get(0);
+        while (first instanceof ParenthesedSelect parenthesed) first = parenthesed.getSelect();
+        if (!(first instanceof PlainSelect branch) || position < 1 || position > branch.getSelectItems().size()
+                || hasStar(branch, position)) {
+            return null;
+        }
+        SelectItem<?> item = branch.getSelectItems().get(position - 1);
+        if (item.getAlias() != null) return new Column(item.getAlias().getName());
+        return item.getExpression() instanceof Column column ? new Column(column.getColumnName()) : null;
     }
 
     private static boolean hasStar(PlainSelect plain, int upTo) {
