@@ -180,7 +180,10 @@ public enum ConfigKey {
             "true: the background comparison (verify.interval.s) also repairs what it finds, as `shepherd verify --repair`:"
                     + " each range of 1000 keys where a secondary differed is rewritten there, in one transaction at its"
                     + " place in the serial order, to the rows f+1 replicas agree on, and the table is compared again (an"
-                    + " INFO line per repaired table). false: differences are only reported.",
+                    + " INFO line per repaired table). Also, with or without the background comparison, a table that a"
+                    + " committed statement changed and a secondary was outvoted on (its answer differed from f+1 replicas':"
+                    + " a row it lacked, a constraint only it has) is compared and repaired so at once, at most once per 10 s"
+                    + " per table. false: differences are only reported.",
             ConfigKey::parseBoolean),
     VERIFY_SCHEMAS("verify.schemas", "",
             "The background comparison (verify.interval.s) covers the tables of the primary's default schema and of these"

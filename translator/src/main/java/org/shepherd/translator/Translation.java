@@ -77,6 +77,8 @@ public final class Translation {
     private final int parameterCount;
     private final List<PinnedSlot> pinned;
     private final int[] orderKeyColumns;
+    /** The table a WRITE changes ({@link #changedTable()}), or null. */
+    private final String changedTable;
     /** Per client marker (from 1), the fractional digits of seconds it keeps ({@link StoredTime}); null: six each. */
     private final int[] fractionDigits;
     private final Existence existence;
@@ -130,6 +132,7 @@ public final class Translation {
         this.savepointName = b.savepointName;
         this.orderKeyColumns = b.orderKeyColumns;
         this.fractionDigits = b.kind == StatementKind.WRITE ? StoredTime.digits(b.ast, b.catalog) : null;
+        this.changedTable = b.kind == StatementKind.WRITE ? changedTable(b.ast) : null;
         this.existence = b.existence;
         this.dropsCascade = b.ast instanceof Drop drop && DdlRenderer.dropsCascade(drop);
         this.namedIndexes = namedIndexes(b.ast);
@@ -234,6 +237,25 @@ public final class Translation {
     /** For SAVEPOINT, ROLLBACK TO SAVEPOINT and RELEASE SAVEPOINT: the name as written; otherwise null. */
     public String savepointName() {
         return savepointName;
+    }
+
+    /**
+     * The table this statement changes, as the client named it (qualified if it was): an INSERT's, REPLACE's, UPDATE's,
+     * DELETE's or MERGE's target; null for other statements (and for a DELETE of several tables).
+     */
+    public String changedTable() {
+        return changedTable;
+    }
+
+    private static String changedTable(Statement st) {
+        net.sf.jsqlparser.schema.Table table = st instanceof Insert insert ? insert.getTable()
+                : st instanceof net.sf.jsqlparser.statement.upsert.Upsert upsert ? upsert.getTable()
+                : st instanceof net.sf.jsqlparser.statement.update.Update update ? update.getTable()
+                : st instanceof net.sf.jsqlparser.statement.delete.Delete delete
+                        && (delete.getTables() == null || delete.getTables().isEmpty()) ? delete.getTable()
+                : st instanceof net.sf.jsqlparser.statement.merge.Merge merge ? merge.getTable()
+                : null;
+        return table == null || table.getName() == null ? null : table.getFullyQualifiedName();
     }
 
     /** Number of '?' markers in the client's statement. */

@@ -104,6 +104,8 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     private final Object identityLookup = new Object();
     private volatile boolean closed;
     private volatile Thread backgroundVerify;
+    /** Repairs the tables secondaries were outvoted on ({@link #repairWhereOutvoted}), or null. */
+    private volatile Thread outvotedRepair;
     /** What the last comparison of the replicas found, for {@code status}; empty before the first. */
     private volatile String lastComparison = "";
     /** Where a restored replica is looked for again: the configuration file the shepherd started from, if any. */
@@ -368,6 +370,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
                 coordinator.verifyInBackground(TimeUnit.SECONDS.toMillis(config.verifyIntervalS()), config.verifyChunkPauseMs(),
                         config.verifyRepair(), config.verifySchemas());
             }
+            if (config.verifyRepair()) coordinator.repairWhereOutvoted(config.verifyChunkPauseMs(), REPAIR_AGAIN_MS);
             return coordinator;
         } catch (SQLException | RuntimeException e) {
             pools.forEach(ReplicaPool::close);
@@ -828,32 +831,80 @@ public final class CbsCoordinator implements Coordinator, AdminView {
      */
     public void verifyInBackground(long intervalMs, long chunkPauseMs, boolean repair, List<String> schemas) {
         if (intervalMs <= 0) throw new IllegalArgumentException("intervalMs must be > 0");
+        TableVerifier verifier = new TableVerifier(this, VERIFY_WAIT_MS, chunkPauseMs);
+        backgroundVerify = inBackground("shepherd-verify", "background comparison of the replicas", () -> {
+            Thread.sleep(intervalMs);
+            if (closed) return;
+            List<AdminView.VerifyRow> rows = new ArrayList<>(verifier.verify(null, repair));
+            for (String schema : schemas) {
+                try {
+                    rows.addAll(verifier.verify(schema + ".*", repair));
+                } catch (SQLException e) {
+                    if (closed) return;
+                    LOG.warn("background comparison of schema {} failed: {}", schema, e.getMessage());
+                }
+            }
+            logVerification(compared(rows, "in the background", repair));
+        });
+    }
+
+    /** A pass of a background thread ({@link #inBackground}). */
+    private interface Pass {
+        void run() throws SQLException, InterruptedException;
+    }
+
+    /**
+     * Starts a thread that runs {@code pass} over and over until {@link #close}: a pass that fails is a WARN line
+     * ({@code what} failed), an interrupt ends it.
+     */
+    private Thread inBackground(String name, String what, Pass pass) {
         Thread t = StatementThreads.newThread(() -> {
-            TableVerifier verifier = new TableVerifier(this, VERIFY_WAIT_MS, chunkPauseMs);
             while (!closed) {
                 try {
-                    Thread.sleep(intervalMs);
-                    if (closed) return;
-                    List<AdminView.VerifyRow> rows = new ArrayList<>(verifier.verify(null, repair));
-                    for (String schema : schemas) {
-                        try {
-                            rows.addAll(verifier.verify(schema + ".*", repair));
-                        } catch (SQLException e) {
-                            if (closed) return;
-                            LOG.warn("background comparison of schema {} failed: {}", schema, e.getMessage());
-                        }
-                    }
-                    logVerification(compared(rows, "in the background", repair));
+                    pass.run();
                 } catch (InterruptedException e) {
                     return;
                 } catch (SQLException | RuntimeException e) {
                     if (closed) return;
-                    LOG.warn("background comparison of the replicas failed: {}", e.getMessage());
+                    LOG.warn("{} failed: {}", what, e.getMessage());
                 }
             }
-        }, "shepherd-verify");
-        backgroundVerify = t;
+        }, name);
         t.start();
+        return t;
+    }
+
+    /** A table repaired after a secondary was outvoted on it is repaired again for that reason at most this often. */
+    static final long REPAIR_AGAIN_MS = 10_000;
+
+    /**
+     * Compares and repairs, at once and on a thread of its own, each table that a committed statement changed and a
+     * secondary answered otherwise than f+1 replicas on ({@code verify.repair}): a row it lacked (an UPDATE's count 0
+     * where the others changed 1), a constraint or a failure of its own. Its rows then differ, masked by the vote until
+     * the next background comparison, if any, would have found them. A table is queued once however many statements
+     * were outvoted on it, and repaired for this reason at most once per {@code againMs} (a replica that keeps refusing a
+     * write is not repaired in a loop: each repair that fails is a WARN line). Stops with {@link #close}.
+     */
+    public void repairWhereOutvoted(long chunkPauseMs, long againMs) {
+        java.util.concurrent.BlockingQueue<String> suspects = new java.util.concurrent.LinkedBlockingQueue<>();
+        Set<String> queued = ConcurrentHashMap.newKeySet();
+        core.onOutvotedSecondary((statement, replica) -> {
+            String table = statement.changedTable();
+            if (table != null && queued.add(table)) suspects.add(table);
+        });
+        TableVerifier verifier = new TableVerifier(this, VERIFY_WAIT_MS, chunkPauseMs);
+        Map<String, Long> repairedAt = new ConcurrentHashMap<>();
+        outvotedRepair = inBackground("shepherd-outvoted-repair", "repair of a table a secondary was outvoted on", () -> {
+            String table = suspects.take();
+            Long last = repairedAt.get(table);
+            long wait = last == null ? 0 : last + againMs - clock().nowMillis();
+            if (wait > 0) Thread.sleep(wait);
+            queued.remove(table);
+            if (closed) return;
+            repairedAt.put(table, clock().nowMillis());
+            LOG.info("a secondary was outvoted on a change of table {}: comparing and repairing it", table);
+            logVerification(compared(verifier.verify(table, true), "after a secondary was outvoted", true));
+        });
     }
 
     private static void logVerification(List<AdminView.VerifyRow> rows) {
@@ -1067,12 +1118,17 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     public void close() {
         if (closed) return;
         closed = true;
-        Thread verifying = backgroundVerify;
-        if (verifying != null) verifying.interrupt();
+        List<Thread> background = new ArrayList<>();
+        for (Thread t : new Thread[] {backgroundVerify, outvotedRepair}) {
+            if (t != null) {
+                t.interrupt();
+                background.add(t);
+            }
+        }
         for (CbsSession s : List.copyOf(sessions)) s.close();
-        if (verifying != null) {
+        for (Thread t : background) {
             try {
-                verifying.join(5_000);
+                t.join(5_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -265,6 +265,8 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
     private final Settings settings;
     private final Scheduler scheduler;
     private final DivergenceLog divergences;
+    /** Told of each statement a secondary was outvoted on in a committed transaction ({@link #onOutvotedSecondary}). */
+    private volatile java.util.function.BiConsumer<S, String> outvoted = (statement, replica) -> { };
     private final CommitLog<S> commitLog;
     /** Set when the commit log failed: nothing can be made durable any more, so nothing more is committed. */
     private Exception commitLogFailure;
@@ -1053,8 +1055,18 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             if (accepted != null && v != null && !v.agreesWith(accepted)) {
                 divergences.report(new Divergence(scheduler.clock().nowMillis(), t.id(), q.index(), shorten(q.text()), r.name(),
                         accepted.summary(), v.summary(), true));
+                outvoted.accept(q.payload(), r.name());
             }
         }
+    }
+
+    /**
+     * Tells {@code hook} of every statement of a committed transaction that a secondary answered otherwise than f+1
+     * replicas (a masked divergence, reported when the secondary committed the transaction or replayed it): the
+     * secondary's rows may now differ. It runs on the scheduler's thread, so it must be quick.
+     */
+    public void onOutvotedSecondary(java.util.function.BiConsumer<S, String> hook) {
+        outvoted = java.util.Objects.requireNonNull(hook, "hook");
     }
 
     private void commitTimedOut(Txn<S> t) {
@@ -1562,6 +1574,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
                 if (accepted != null && o.ballot() != null && !o.ballot().agreesWith(accepted)) {
                     divergences.report(new Divergence(scheduler.clock().nowMillis(), t.id(), index, shorten(q.text()), r.name(),
                             accepted.summary(), o.ballot().summary() + " (replayed during recovery)", true));
+                    outvoted.accept(q.payload(), r.name());
                 }
                 replayStatement(r, epoch, t, attempt, index + 1);
             }

@@ -322,6 +322,11 @@ public final class JdbcStatement {
         return bound.rowByRow(d, pinnedKeyColumn);
     }
 
+    /** The table this statement changes, as the client named it ({@link Translation#changedTable}); null if none or unknown. */
+    String changedTable() {
+        return bound == null ? null : bound.translation().changedTable();
+    }
+
     /** The value a client parameter holds, as the translator reads it ({@link Translation#bind}). */
     static Object valueOf(Object parameter) {
         return parameter instanceof Param p ? p.value() : parameter;
