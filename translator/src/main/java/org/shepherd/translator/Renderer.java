@@ -1215,6 +1215,28 @@ final class Renderer {
                         return out();
                     }
                     break;
+                case "LPAD":
+                case "RPAD": // Derby has neither: written out for a length and a pad written as literals
+                    if (args.size() == 3 && !f.isDistinct()) {
+                        if (target.lacksFunction(name)) {
+                            if (padded(name.equals("LPAD"), args)) return out();
+                        } else if (target.family() != client.family()) {
+                            padFunction(name, args);
+                            return out();
+                        }
+                    }
+                    break;
+                case "DAYOFYEAR": // 1 to 366
+                case "LAST_DAY": // the DATE of the month's last day
+                    if (args.size() == 1 && !f.isDistinct() && mysqlClientElsewhere() && temporalKind(args.get(0)) != null) {
+                        if (name.equals("LAST_DAY")) {
+                            lastDayOfMonth(args.get(0));
+                        } else {
+                            dayOfYear(args.get(0));
+                        }
+                        return out();
+                    }
+                    break;
                 case "DATE": // MySQL's DATE(x), Derby's and PostgreSQL's too; HSQLDB has only the CAST
                     if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.HSQLDB) {
                         out().append("CAST(");
@@ -1842,6 +1864,141 @@ final class Renderer {
                 default -> call("DAYOFWEEK", List.of(x));
             }
             out().append(weekday ? " + 5, 7)" : ")");
+        }
+
+        /**
+         * LPAD/RPAD where the engine has them but not the client's rules: HSQLDB's LPAD cuts a longer x to its last n
+         * characters where the others keep the first n (written out for an n written as a number); PostgreSQL has no
+         * LPAD of a number, which MySQL turns into its text (an exact number is cast to TEXT there).
+         */
+        private void padFunction(String name, List<Expression> args) {
+            Long n = integerLiteral(args.get(1));
+            boolean cutFirst = name.equals("LPAD") && target.family() == Dialect.Family.HSQLDB && n != null && n >= 0;
+            Expression x = args.get(0);
+            // a number as its text: PostgreSQL has no LPAD of one, HSQLDB no CHAR_LENGTH
+            String text = client.family() != Dialect.Family.MYSQL || !isExactNumberOperand(x) ? null
+                    : target.family() == Dialect.Family.POSTGRESQL ? "TEXT" : cutFirst ? "VARCHAR(40)" : null;
+            if (cutFirst) {
+                out().append("CASE WHEN CHAR_LENGTH(");
+                emitAs(x, text);
+                out().append(") >= ").append(n).append(" THEN SUBSTR(");
+                emitAs(x, text);
+                out().append(", 1, ").append(n).append(") ELSE ");
+            }
+            out().append(name).append('(');
+            emitAs(x, text);
+            out().append(", ");
+            emit(args.get(1));
+            out().append(", ");
+            emit(args.get(2));
+            out().append(')');
+            if (cutFirst) out().append(" END");
+        }
+
+        /** {@code x}, or {@code CAST(x AS type)} where {@code type} is not null. */
+        private void emitAs(Expression x, String type) {
+            if (type != null) out().append("CAST(");
+            emit(x);
+            if (type != null) out().append(" AS ").append(type).append(')');
+        }
+
+        /**
+         * LPAD/RPAD(x, n, 'pad') where the engine has neither (Derby): n an integer written out (1 or more) and the pad a
+         * non-empty string literal, x a string or an exact number (as text, {@link #concatOperand}) but not a CHAR column
+         * (whose blanks Derby counts). As in MySQL, x is cut to n characters when longer; else the pad, repeated to n
+         * characters and cut to what x lacks, goes before (LPAD) or after it; NULL stays NULL. False where not so
+         * written: the caller refuses it.
+         */
+        private boolean padded(boolean left, List<Expression> args) {
+            Long n = integerLiteral(args.get(1));
+            ColumnType type = typeOf(args.get(0));
+            if (n == null || n < 1 || n > 4000 || !(args.get(2) instanceof StringValue pad) || pad.getPrefix() != null
+                    || pad.getNotExcapedValue().isEmpty() || (type != null && type.kind() == TypeKind.CHAR)
+                    || (pad.getValue().indexOf('\\') >= 0 && client.backslashEscapesInStrings())) {
+                return false;
+            }
+            StringBuilder fill = new StringBuilder();
+            while (fill.length() < n) fill.append(pad.getNotExcapedValue());
+            String literal = "'" + fill.substring(0, n.intValue()).replace("'", "''") + "'";
+            Expression x = args.get(0);
+            out().append("CASE WHEN LENGTH(");
+            concatOperand(x);
+            out().append(") >= ").append(n).append(" THEN SUBSTR(");
+            concatOperand(x);
+            out().append(", 1, ").append(n).append(") ELSE ");
+            if (!left) {
+                concatOperand(x);
+                out().append(" || ");
+            }
+            out().append("SUBSTR(").append(literal).append(", 1, ").append(n).append(" - LENGTH(");
+            concatOperand(x);
+            out().append("))");
+            if (left) {
+                out().append(" || ");
+                concatOperand(x);
+            }
+            return out().append(" END") != null;
+        }
+
+        /**
+         * MySQL's DAYOFYEAR of a DATE or TIMESTAMP: HSQLDB's own, PostgreSQL's EXTRACT(DOY), and on Derby, which has none,
+         * the days from the first of January of that year, plus one.
+         */
+        private void dayOfYear(Expression x) {
+            switch (target.family()) {
+                case DERBY -> {
+                    out().append("({fn TIMESTAMPDIFF(SQL_TSI_DAY, ");
+                    derbyFirstOfMonth(x, true);
+                    out().append(", CAST(");
+                    emit(x);
+                    out().append(" AS DATE))} + 1)");
+                }
+                case POSTGRESQL -> datePart("DOY", x);
+                default -> call("DAYOFYEAR", List.of(x));
+            }
+        }
+
+        /**
+         * MySQL's LAST_DAY of a DATE or TIMESTAMP, a DATE: HSQLDB's own (cast to DATE: it keeps a TIMESTAMP's type),
+         * PostgreSQL's first of the month plus a month less a day, and the same with TIMESTAMPADD on Derby.
+         */
+        private void lastDayOfMonth(Expression x) {
+            String date = target.castType(TypeKind.DATE, 0, 0);
+            switch (target.family()) {
+                case DERBY -> {
+                    out().append("CAST({fn TIMESTAMPADD(SQL_TSI_DAY, -1, {fn TIMESTAMPADD(SQL_TSI_MONTH, 1, ");
+                    derbyFirstOfMonth(x, false);
+                    out().append(")})} AS ").append(date).append(')');
+                }
+                case POSTGRESQL -> {
+                    out().append("CAST(DATE_TRUNC('month', ");
+                    emit(x);
+                    out().append(") + INTERVAL '1 month' - INTERVAL '1 day' AS ").append(date).append(')');
+                }
+                case HSQLDB -> {
+                    out().append("CAST(LAST_DAY(");
+                    emit(x);
+                    out().append(") AS ").append(date).append(')');
+                }
+                default -> call("LAST_DAY", List.of(x));
+            }
+        }
+
+        /** On Derby: the first day of {@code x}'s month ({@code ofYear}: of its year), a DATE. */
+        private void derbyFirstOfMonth(Expression x, boolean ofYear) {
+            out().append("CAST(");
+            if (ofYear) {
+                out().append("{fn TIMESTAMPADD(SQL_TSI_MONTH, 1 - MONTH(");
+                emit(x);
+                out().append("), ");
+            }
+            out().append("{fn TIMESTAMPADD(SQL_TSI_DAY, 1 - DAY(");
+            emit(x);
+            out().append("), CAST(");
+            emit(x);
+            out().append(" AS DATE))}");
+            if (ofYear) out().append(")}");
+            out().append(" AS DATE)");
         }
 
         /** Whole days from the date of {@code from} to the date of {@code to}. */
