@@ -1215,6 +1215,11 @@ final class Renderer {
                         return out();
                     }
                     break;
+                case "CONCAT_WS": // Derby lacks it: written out for a separator written as a string
+                    if (target.lacksFunction(name) && args.size() >= 2 && !f.isDistinct() && joinedWithSeparator(args)) {
+                        return out();
+                    }
+                    break;
                 case "LPAD":
                 case "RPAD": // Derby has neither: written out for a length and a pad written as literals
                     if (args.size() == 3 && !f.isDistinct()) {
@@ -1893,6 +1898,39 @@ final class Renderer {
             emit(args.get(2));
             out().append(')');
             if (cutFirst) out().append(" END");
+        }
+
+        /**
+         * MySQL's CONCAT_WS(sep, a, b, ...) where the engine lacks it (Derby), sep a non-empty string literal: the
+         * arguments that are not NULL (numbers as their text, {@link #concatOperand}), each after sep, then the first sep
+         * cut off; all NULL gives '' as in MySQL. The arguments are rendered several times. False where not so written.
+         */
+        private boolean joinedWithSeparator(List<Expression> args) {
+            if (!(args.get(0) instanceof StringValue sep) || sep.getPrefix() != null || sep.getNotExcapedValue().isEmpty()
+                    || (sep.getValue().indexOf('\\') >= 0 && client.backslashEscapesInStrings())) {
+                return false;
+            }
+            int cut = sep.getNotExcapedValue().length();
+            Runnable joined = () -> {
+                out().append('(');
+                for (int i = 1; i < args.size(); i++) {
+                    if (i > 1) out().append(" || ");
+                    out().append("CASE WHEN ");
+                    emit(args.get(i));
+                    out().append(" IS NULL THEN '' ELSE ");
+                    emit(sep);
+                    out().append(" || ");
+                    concatOperand(args.get(i));
+                    out().append(" END");
+                }
+                out().append(')');
+            };
+            out().append("CASE WHEN LENGTH(");
+            joined.run();
+            out().append(") <= ").append(cut).append(" THEN '' ELSE SUBSTR(");
+            joined.run();
+            out().append(", ").append(cut + 1).append(") END");
+            return true;
         }
 
         /** {@code x}, or {@code CAST(x AS type)} where {@code type} is not null. */
