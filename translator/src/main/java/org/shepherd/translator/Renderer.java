@@ -886,11 +886,87 @@ final class Renderer {
             pin(node, PinnedSlot.Kind.SEQUENCE, SequenceStatement.stored(name, client));
         }
 
-        /** MySQL's GROUP_CONCAT, a node of its own: sent as written where the engine has it (MySQL, MariaDB, HSQLDB). */
+        /**
+         * MySQL's GROUP_CONCAT, a node of its own: GROUP_CONCAT where the engine has it (MySQL, MariaDB, HSQLDB),
+         * PostgreSQL's STRING_AGG of the values as text (several expressions joined with ||), refused on Derby. Without
+         * an ORDER BY the engines join the values in orders of their own: ordered by the expressions on every engine
+         * (one of the orders MySQL may give). With DISTINCT, PostgreSQL orders only by the aggregated text: taken for
+         * one string expression ordered by itself, refused otherwise there. The separator is ',' unless given.
+         */
         @Override
         public <S> StringBuilder visit(MySQLGroupConcat g, S context) {
-            if (target.lacksFunction("GROUP_CONCAT")) throw lacks("GROUP_CONCAT");
-            return super.visit(g, context);
+            if (target.lacksFunction("GROUP_CONCAT") && target.family() != Dialect.Family.POSTGRESQL) {
+                throw lacks("GROUP_CONCAT");
+            }
+            List<Expression> values = new ArrayList<>();
+            for (Object e : g.getExpressionList()) values.add((Expression) e);
+            List<OrderByElement> order = g.getOrderByElements();
+            if (order == null || order.isEmpty()) {
+                order = values.stream().map(v -> new OrderByElement().withExpression(v)).toList();
+            }
+            String separator = g.getSeparator() == null ? "','" : g.getSeparator();
+            if (target.family() == Dialect.Family.POSTGRESQL) {
+                stringAgg(g, values, order, separator);
+                return out();
+            }
+            out().append("GROUP_CONCAT(").append(g.isDistinct() ? "DISTINCT " : "");
+            if (target.family() == Dialect.Family.HSQLDB && values.size() > 1) {
+                // HSQLDB takes one expression: the values joined with || (NULL if one is, as MySQL leaves such rows out)
+                for (int i = 0; i < values.size(); i++) {
+                    if (i > 0) out().append(" || ");
+                    emitAs(values.get(i), isExactNumberOperand(values.get(i)) ? "VARCHAR(40)" : null);
+                }
+            } else {
+                emitList(values);
+            }
+            out().append(" ORDER BY ");
+            groupConcatOrder(order);
+            return out().append(" SEPARATOR ").append(separator).append(')');
+        }
+
+        private void stringAgg(MySQLGroupConcat g, List<Expression> values, List<OrderByElement> order, String separator) {
+            boolean oneString = values.size() == 1 && !isExactNumberOperand(values.get(0)) && !isApproximate(values.get(0))
+                    && order.size() == 1 && order.get(0).getExpression().toString().equals(values.get(0).toString());
+            if (g.isDistinct() && !oneString) {
+                throw TranslationException.unsupported("GROUP_CONCAT(DISTINCT ...) on PostgreSQL orders only by the joined"
+                        + " text itself: write it of one string expression ordered by that expression (" + g + ")");
+            }
+            if (values.stream().anyMatch(v -> isApproximate(v))) {
+                throw TranslationException.unsupported("GROUP_CONCAT of an approximate number gives different text on each"
+                        + " engine; CAST it to DECIMAL(p, s) first (" + g + ")");
+            }
+            out().append("STRING_AGG(").append(g.isDistinct() ? "DISTINCT " : "");
+            for (int i = 0; i < values.size(); i++) {
+                if (i > 0) out().append(" || ");
+                out().append("CAST(");
+                emit(values.get(i));
+                out().append(" AS TEXT)");
+            }
+            out().append(", ").append(separator).append(" ORDER BY ");
+            if (g.isDistinct()) {
+                out().append("CAST(");
+                emit(values.get(0));
+                out().append(" AS TEXT)").append(order.get(0).isAsc() ? "" : " DESC");
+            } else {
+                groupConcatOrder(order);
+            }
+            out().append(')');
+        }
+
+        /** The keys of a GROUP_CONCAT's ORDER BY (NULLs are left out of the values: their place does not matter). */
+        private void groupConcatOrder(List<OrderByElement> order) {
+            for (int i = 0; i < order.size(); i++) {
+                if (i > 0) out().append(", ");
+                emit(order.get(i).getExpression());
+                if (!order.get(i).isAsc()) out().append(" DESC");
+            }
+        }
+
+        private void emitList(List<Expression> values) {
+            for (int i = 0; i < values.size(); i++) {
+                if (i > 0) out().append(", ");
+                emit(values.get(i));
+            }
         }
 
         @Override
