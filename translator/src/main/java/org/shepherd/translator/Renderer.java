@@ -2155,10 +2155,10 @@ final class Renderer {
                     continue;
                 }
                 TextField cut = TextField.of(format.charAt(i));
-                if (cut == null) return false;
+                if (cut == null && NAMED_FIELDS.indexOf(format.charAt(i)) < 0) return false;
                 if (text.length() > 0) pieces.add(text.toString());
                 text.setLength(0);
-                pieces.add(cut);
+                pieces.add(cut != null ? cut : (Object) format.charAt(i));
                 field = true;
             }
             if (!field) return false;
@@ -2171,6 +2171,10 @@ final class Renderer {
                     out().append('\'').append(literal.replace("'", "''")).append('\'');
                     continue;
                 }
+                if (pieces.get(i) instanceof Character named) {
+                    namedField(x, dateOnly, named);
+                    continue;
+                }
                 TextField cut = (TextField) pieces.get(i);
                 if (dateOnly && cut.start() > DATE_TEXT_LENGTH) { // a DATE's time of day: midnight, but NULL with it
                     out().append("CASE WHEN ");
@@ -2178,20 +2182,74 @@ final class Renderer {
                     out().append(" IS NULL THEN NULL ELSE '").append("00:00:00", 0, cut.length()).append("' END");
                     continue;
                 }
-                out().append("SUBSTR(");
-                if (target.family() == Dialect.Family.DERBY) {
-                    out().append("CAST(");
-                    emit(x);
-                    out().append(" AS CHAR(").append(dateOnly ? DATE_TEXT_LENGTH : TIMESTAMP_TEXT_LENGTH).append("))");
-                } else {
-                    out().append("TO_CHAR(");
-                    emit(x);
-                    out().append(", 'YYYY-MM-DD HH24:MI:SS')");
-                }
-                out().append(", ").append(cut.start()).append(", ").append(cut.length()).append(')');
+                textSlice(x, dateOnly, cut.start(), cut.length());
             }
             out().append(')');
             return true;
+        }
+
+        /** {@code length} characters from {@code start} of x written out as {@code yyyy-mm-dd hh:mi:ss}. */
+        private void textSlice(Expression x, boolean dateOnly, int start, int length) {
+            out().append("SUBSTR(");
+            if (target.family() == Dialect.Family.DERBY) {
+                out().append("CAST(");
+                emit(x);
+                out().append(" AS CHAR(").append(dateOnly ? DATE_TEXT_LENGTH : TIMESTAMP_TEXT_LENGTH).append("))");
+            } else {
+                out().append("TO_CHAR(");
+                emit(x);
+                out().append(", 'YYYY-MM-DD HH24:MI:SS')");
+            }
+            out().append(", ").append(start).append(", ").append(length).append(')');
+        }
+
+        /** A name as a CASE's result: a VARCHAR on HSQLDB, which pads CHAR literals to the longest result. */
+        private void nameLiteral(String name) {
+            if (target.family() == Dialect.Family.HSQLDB) {
+                out().append("CAST('").append(name).append("' AS VARCHAR(").append(name.length()).append("))");
+            } else {
+                out().append('\'').append(name).append('\'');
+            }
+        }
+
+        /**
+         * DATE_FORMAT's %e and %c (day and month without a leading zero), %M and %b (the month's English name, in full
+         * and in three letters), %W and %a (the weekday's, likewise), as MySQL writes them with its default locale
+         * (lc_time_names en_US): from the text of x and its DAYOFWEEK, the same on every engine; NULL for NULL.
+         */
+        private void namedField(Expression x, boolean dateOnly, char field) {
+            switch (field) {
+                case 'e', 'c' -> {
+                    int at = field == 'e' ? 9 : 6;
+                    out().append("CASE WHEN ");
+                    textSlice(x, dateOnly, at, 1);
+                    out().append(" = '0' THEN ");
+                    textSlice(x, dateOnly, at + 1, 1);
+                    out().append(" ELSE ");
+                    textSlice(x, dateOnly, at, 2);
+                    out().append(" END");
+                }
+                case 'M', 'b' -> {
+                    out().append("CASE ");
+                    textSlice(x, dateOnly, 6, 2);
+                    for (int m = 0; m < MONTH_NAMES.size(); m++) {
+                        String name = MONTH_NAMES.get(m);
+                        out().append(" WHEN '").append(m < 9 ? "0" : "").append(m + 1).append("' THEN ");
+                        nameLiteral(field == 'M' ? name : name.substring(0, 3));
+                    }
+                    out().append(" END");
+                }
+                default -> { // 'W', 'a'
+                    out().append("CASE ");
+                    calendarField("DAYOFWEEK", x);
+                    for (int d = 0; d < DAY_NAMES.size(); d++) {
+                        String name = DAY_NAMES.get(d);
+                        out().append(" WHEN ").append(d + 1).append(" THEN ");
+                        nameLiteral(field == 'W' ? name : name.substring(0, 3));
+                    }
+                    out().append(" END");
+                }
+            }
         }
 
         /**
@@ -3287,6 +3345,14 @@ final class Renderer {
             };
         }
     }
+
+    /** DATE_FORMAT's specifiers written from names or without leading zeros ({@code namedField}). */
+    private static final String NAMED_FIELDS = "ecMbWa";
+    private static final List<String> MONTH_NAMES = List.of("January", "February", "March", "April", "May", "June", "July",
+            "August", "September", "October", "November", "December");
+    /** From Sunday, as DAYOFWEEK counts (1 = Sunday). */
+    private static final List<String> DAY_NAMES = List.of("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
+            "Saturday");
 
     /** {@code yyyy-mm-dd}, and Derby's text of a TIMESTAMP, {@code yyyy-mm-dd hh:mi:ss.fffffffff}. */
     private static final int DATE_TEXT_LENGTH = 10;
