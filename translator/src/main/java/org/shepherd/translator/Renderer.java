@@ -1307,6 +1307,14 @@ final class Renderer {
                         }
                     }
                     break;
+                case "DAYNAME":
+                case "MONTHNAME": // English names, as MySQL's default lc_time_names writes them (see namedField)
+                    if (args.size() == 1 && !f.isDistinct() && mysqlClientElsewhere() && temporalKind(args.get(0)) != null) {
+                        boolean dateOnly = temporalKind(args.get(0)) == TypeKind.DATE && target.family() == Dialect.Family.DERBY;
+                        namedField(args.get(0), dateOnly, name.equals("DAYNAME") ? 'W' : 'M');
+                        return out();
+                    }
+                    break;
                 case "DAYOFYEAR": // 1 to 366
                 case "LAST_DAY": // the DATE of the month's last day
                     if (args.size() == 1 && !f.isDistinct() && mysqlClientElsewhere() && temporalKind(args.get(0)) != null) {
