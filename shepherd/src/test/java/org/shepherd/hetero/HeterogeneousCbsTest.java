@@ -970,9 +970,10 @@ class HeterogeneousCbsTest {
      * MySQL's GROUP_CONCAT over MariaDB, HSQLDB and PostgreSQL (Derby has none): PostgreSQL gets STRING_AGG of the
      * values as text; without an ORDER BY the three engines joined the values in orders of their own (now ordered by
      * the values everywhere); with DISTINCT, numbers, several expressions, a separator. Before, PostgreSQL refused it.
+     * And FIND_IN_SET, which HSQLDB and PostgreSQL lack (refused before).
      */
     @Test
-    void groupConcatJoinsTheSameStringOnEveryEngine() throws Exception {
+    void groupConcatAndFindInSetAnswerAlikeOnEveryEngine() throws Exception {
         eachSet(List.of(List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL)), (replicas, mysql, c, s) -> {
             Workloads.update(s, "CREATE TABLE gc (id INT PRIMARY KEY, g INT, s VARCHAR(5), n INT, d DECIMAL(5, 2))");
             Workloads.update(s, "INSERT INTO gc (id, g, s, n, d) VALUES (1, 1, 'b', 2, 1.50), (2, 1, 'a', 1, NULL),"
@@ -990,6 +991,15 @@ class HeterogeneousCbsTest {
                     .as("strings ordered by their code points, as the replicas are set up to compare them").containsExactly("A,B,a");
             assertThatThrownBy(() -> Workloads.query(s, "SELECT GROUP_CONCAT(DISTINCT n) AS a FROM gc"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("DISTINCT");
+            // FIND_IN_SET, which HSQLDB and PostgreSQL lack: the commas before the item in ',' || list || ','
+            Workloads.update(s, "CREATE TABLE fis (id INT PRIMARY KEY, item VARCHAR(5), list VARCHAR(20))");
+            Workloads.update(s, "INSERT INTO fis (id, item, list) VALUES (1, 'b', 'a,b,c'), (2, 'a', 'a,b,c'), (3, 'd', 'a,b,c'),"
+                    + " (4, '', 'a,,b'), (5, 'x', ''), (6, NULL, 'a'), (7, 'a', NULL), (8, 'a,b', 'a,b,c'), (9, 'c', 'c')");
+            assertThat(Workloads.query(s, "SELECT id, FIND_IN_SET(item, list) AS p FROM fis ORDER BY id"))
+                    .extracting(r -> r[0] + ":" + r[1])
+                    .containsExactly("1:2", "2:1", "3:0", "4:2", "5:0", "6:null", "7:null", "8:0", "9:1");
+            assertThat(Workloads.query(s, "SELECT id FROM fis WHERE FIND_IN_SET(?, list) > 0 ORDER BY id", "c"))
+                    .extracting(r -> ((Number) r[0]).intValue()).containsExactly(1, 2, 3, 8, 9);
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
         });

@@ -1291,6 +1291,12 @@ final class Renderer {
                         return out();
                     }
                     break;
+                case "FIND_IN_SET": // MySQL's: the position of s among the comma-separated items of l
+                    if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere() && !target.lacksFunction("REPLACE")) {
+                        findInSet(args.get(0), args.get(1));
+                        return out();
+                    }
+                    break;
                 case "CONCAT_WS": // Derby lacks it: written out for a separator written as a string
                     if (target.lacksFunction(name) && args.size() >= 2 && !f.isDistinct() && joinedWithSeparator(args)) {
                         return out();
@@ -2015,6 +2021,39 @@ final class Renderer {
             joined.run();
             out().append(", ").append(cut + 1).append(") END");
             return true;
+        }
+
+        /**
+         * MySQL's FIND_IN_SET(s, l) where the engine lacks it (HSQLDB, PostgreSQL; Derby lacks the REPLACE it takes): the
+         * commas in {@code ',' || l || ','} up to where {@code ',' || s || ','} starts in it; 0 where s is not there, l
+         * is empty or s holds a comma (MySQL's answer), NULL where either is.
+         */
+        private void findInSet(Expression s, Expression l) {
+            Expression comma = new StringValue(",");
+            Expression needle = new Concat(new Concat(comma, s), comma);
+            Expression haystack = new Concat(new Concat(comma, l), comma);
+            Runnable prefix = () -> {
+                out().append("SUBSTR(");
+                emit(haystack);
+                out().append(", 1, ");
+                position(needle, haystack, false);
+                out().append(')');
+            };
+            out().append("CASE WHEN ");
+            emit(s);
+            out().append(" IS NULL OR ");
+            emit(l);
+            out().append(" IS NULL THEN NULL WHEN ");
+            emit(l);
+            out().append(" = '' OR ");
+            position(comma, s, false);
+            out().append(" > 0 OR ");
+            position(needle, haystack, false);
+            out().append(" = 0 THEN 0 ELSE LENGTH(");
+            prefix.run();
+            out().append(") - LENGTH(REPLACE(");
+            prefix.run();
+            out().append(", ',', '')) END");
         }
 
         /** {@code x}, or {@code CAST(x AS type)} where {@code type} is not null. */
