@@ -970,7 +970,7 @@ class HeterogeneousCbsTest {
      * MySQL's GROUP_CONCAT over MariaDB, HSQLDB and PostgreSQL (Derby has none): PostgreSQL gets STRING_AGG of the
      * values as text; without an ORDER BY the three engines joined the values in orders of their own (now ordered by
      * the values everywhere); with DISTINCT, numbers, several expressions, a separator. Before, PostgreSQL refused it.
-     * And FIND_IN_SET, which HSQLDB and PostgreSQL lack (refused before).
+     * And FIND_IN_SET, which HSQLDB and PostgreSQL lack, and SPACE, which PostgreSQL lacks (refused before).
      */
     @Test
     void groupConcatAndFindInSetAnswerAlikeOnEveryEngine() throws Exception {
@@ -1000,6 +1000,8 @@ class HeterogeneousCbsTest {
                     .containsExactly("1:2", "2:1", "3:0", "4:2", "5:0", "6:null", "7:null", "8:0", "9:1");
             assertThat(Workloads.query(s, "SELECT id FROM fis WHERE FIND_IN_SET(?, list) > 0 ORDER BY id", "c"))
                     .extracting(r -> ((Number) r[0]).intValue()).containsExactly(1, 2, 3, 8, 9);
+            assertThat(Workloads.query(s, "SELECT id, CONCAT('[', SPACE(id - 7), ']') AS pad FROM fis WHERE id > 6 ORDER BY id"))
+                    .extracting(r -> r[1]).containsExactly("[]", "[ ]", "[  ]");
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
         });

@@ -1291,6 +1291,13 @@ final class Renderer {
                         return out();
                     }
                     break;
+                case "SPACE": // PostgreSQL lacks it: REPEAT of a blank (nothing for a count below 1, as in MySQL)
+                    if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.POSTGRESQL) {
+                        out().append("REPEAT(' ', CAST("); // REPEAT takes an INTEGER count, not a BIGINT
+                        emit(args.get(0));
+                        return out().append(" AS INTEGER))");
+                    }
+                    break;
                 case "FIND_IN_SET": // MySQL's: the position of s among the comma-separated items of l
                     if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere() && !target.lacksFunction("REPLACE")) {
                         findInSet(args.get(0), args.get(1));
