@@ -1291,6 +1291,13 @@ final class Renderer {
                         return out();
                     }
                     break;
+                case "FROM_UNIXTIME": // the UTC time (the replicas' session zone) n seconds after 1970 began
+                    if (args.size() == 1 && !f.isDistinct() && mysqlClientElsewhere() && numeric(args.get(0)) == Numeric.INTEGER
+                            && !(unparenthesized(args.get(0)) instanceof JdbcParameter)) {
+                        fromUnixTime(args.get(0));
+                        return out();
+                    }
+                    break;
                 case "SPACE": // PostgreSQL lacks it: REPEAT of a blank (nothing for a count below 1, as in MySQL)
                     if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.POSTGRESQL) {
                         out().append("REPEAT(' ', CAST("); // REPEAT takes an INTEGER count, not a BIGINT
@@ -2061,6 +2068,40 @@ final class Renderer {
             out().append(") - LENGTH(REPLACE(");
             prefix.run();
             out().append(", ',', '')) END");
+        }
+
+        /**
+         * MySQL's FROM_UNIXTIME(n) of an integer n (a whole number of seconds: a DATETIME without a fraction), where the
+         * engine lacks it: 1970-01-01 00:00:00 moved by n seconds, which is the replicas' session zone's (UTC) local time;
+         * NULL for n below 0, as in MySQL. Derby and HSQLDB move by whole days, then seconds (their TIMESTAMPADD counts
+         * in INTEGER, which seconds past 2038 overflow); PostgreSQL adds n times one second. Past 2038 (n above
+         * 2147483647) MariaDB fails (22018): so do the others, with a class 22 error of their own (22007).
+         */
+        private void fromUnixTime(Expression n) {
+            String timestamp = target.castType(TypeKind.TIMESTAMP, 0, 0);
+            out().append("CASE WHEN ");
+            emit(n);
+            out().append(" < 0 THEN NULL WHEN ");
+            emit(n);
+            // MariaDB refuses a time past 2038 (22018): a class 22 error too, from text that is no timestamp
+            out().append(" > 2147483647 THEN CAST(");
+            emitAs(n, target.family() == Dialect.Family.DERBY ? "CHAR(20)" : target.castType(TypeKind.VARCHAR, 20, 0));
+            out().append(" || ' is past 2038' AS ").append(timestamp).append(") ELSE ");
+            if (target.family() == Dialect.Family.POSTGRESQL) {
+                out().append("CAST('1970-01-01 00:00:00' AS ").append(timestamp).append(") + CAST(");
+                emit(n);
+                out().append(" AS BIGINT) * INTERVAL '1 second'");
+            } else {
+                boolean derby = target.family() == Dialect.Family.DERBY;
+                out().append(derby ? "{fn TIMESTAMPADD(" : "TIMESTAMPADD(").append("SQL_TSI_SECOND, CAST(MOD(");
+                emit(n);
+                out().append(", 86400) AS INTEGER), ").append(derby ? "{fn TIMESTAMPADD(" : "TIMESTAMPADD(")
+                        .append("SQL_TSI_DAY, CAST((");
+                emit(n);
+                out().append(") / 86400 AS INTEGER), CAST('1970-01-01 00:00:00' AS ").append(timestamp).append("))")
+                        .append(derby ? "}" : "").append(')').append(derby ? "}" : "");
+            }
+            out().append(" END");
         }
 
         /** {@code x}, or {@code CAST(x AS type)} where {@code type} is not null. */
