@@ -310,7 +310,8 @@ public final class Translator {
         b.identityOptions = identityOptions;
         Statement st;
         try {
-            st = parse(text, client, parseTimeoutMs);
+            // a session statement the parser does not read runs as written: no keyword of it read as a name
+            st = parse(text, SESSION_PASSTHROUGH.matcher(sql).matches() ? null : client, parseTimeoutMs);
         } catch (TranslationException e) {
             if (SESSION_PASSTHROUGH.matcher(sql).matches() && sql.indexOf('?') < 0) {
                 b.kind = StatementKind.SESSION;
@@ -595,7 +596,7 @@ public final class Translator {
      * the quoted names in its tree lose their backticks again: the client wrote them unquoted, so each target folds
      * them as any unquoted name (and {@link ReservedNames} quotes them where the target reserves them). A statement that
      * still fails is refused with the first error. Only a statement the parser refuses is changed, and only into one
-     * that parses whole.
+     * that parses whole. Without a {@code client} no keyword is read as a name.
      */
     static Statement parse(String sql, Dialect client, long timeoutMs) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
@@ -604,6 +605,7 @@ public final class Translator {
         try {
             return parse(sql, deadline, timeoutMs);
         } catch (SyntaxError e) {
+            if (client == null) throw e.error;
             text = sql;
             failed = e;
         }
