@@ -240,8 +240,8 @@ public final class Translation {
     }
 
     /**
-     * The table this statement changes, as the client named it (qualified if it was): an INSERT's, REPLACE's, UPDATE's,
-     * DELETE's or MERGE's target; null for other statements (and for a DELETE of several tables).
+     * The table this statement changes, as the client named it (qualified if it was), without quotes: an INSERT's,
+     * REPLACE's, UPDATE's, DELETE's or MERGE's target; null for other statements (and for a DELETE of several tables).
      */
     public String changedTable() {
         return changedTable;
@@ -255,7 +255,18 @@ public final class Translation {
                         && (delete.getTables() == null || delete.getTables().isEmpty()) ? delete.getTable()
                 : st instanceof net.sf.jsqlparser.statement.merge.Merge merge ? merge.getTable()
                 : null;
-        return table == null || table.getName() == null ? null : table.getFullyQualifiedName();
+        if (table == null || table.getName() == null) return null;
+        String name = unquoted(table.getName());
+        return table.getSchemaName() == null ? name : unquoted(table.getSchemaName()) + "." + name;
+    }
+
+    /** A name without the quotes around it (double quotes, backticks or brackets). */
+    private static String unquoted(String name) {
+        if (name.length() < 2) return name;
+        char first = name.charAt(0);
+        char last = name.charAt(name.length() - 1);
+        boolean quoted = (first == '"' && last == '"') || (first == '`' && last == '`') || (first == '[' && last == ']');
+        return quoted ? name.substring(1, name.length() - 1) : name;
     }
 
     /** Number of '?' markers in the client's statement. */

@@ -62,6 +62,19 @@ class TranslatorTest {
     }
 
     /** Catalog queries are recognized by their qualified schema, once per statement text (the translation keeps it). */
+    /** The table a write changes, without quotes (what the shepherd repairs when a secondary was outvoted on it). */
+    @Test
+    void aWriteNamesTheTableItChanges() throws SQLException {
+        Translator mysql = new Translator(Dialect.MYSQL, 16);
+        assertThat(mysql.translate("INSERT INTO `Pay` (id) VALUES (1)").changedTable()).isEqualTo("Pay");
+        assertThat(mysql.translate("UPDATE shop.orders SET n = n + 1").changedTable()).isEqualTo("shop.orders");
+        assertThat(mysql.translate("REPLACE INTO t (id) VALUES (1)").changedTable()).isEqualTo("t");
+        Translator derby = new Translator(Dialect.DERBY, 16);
+        assertThat(derby.translate("DELETE FROM \"Child\" WHERE id = 1").changedTable()).isEqualTo("Child");
+        assertThat(derby.translate("SELECT id FROM t").changedTable()).isNull();
+        assertThat(derby.translate("CREATE TABLE t2 (id INT)").changedTable()).isNull();
+    }
+
     /**
      * A marker stored alone into a TIMESTAMP(p) column with p below 6, or into a TIME column, keeps p (0) fractional
      * digits of seconds; every other marker six (what the shepherd cuts a bound time value to, for every replica).
