@@ -2007,10 +2007,12 @@ final class Renderer {
         /**
          * MySQL's CONCAT_WS(sep, a, b, ...) where the engine lacks it (Derby), sep a non-empty string literal: the
          * arguments that are not NULL (numbers as their text, {@link #concatOperand}), each after sep, then the first sep
-         * cut off; all NULL gives '' as in MySQL. The arguments are rendered several times. False where not so written.
+         * cut off; all NULL gives '' as in MySQL. The arguments are rendered several times; none may be a {@code ?} (which
+         * Derby does not type there). False where not so written.
          */
         private boolean joinedWithSeparator(List<Expression> args) {
             if (!(args.get(0) instanceof StringValue sep) || sep.getPrefix() != null || sep.getNotExcapedValue().isEmpty()
+                    || args.stream().anyMatch(a -> unparenthesized(a) instanceof JdbcParameter) // Derby types no ? IS NULL
                     || (sep.getValue().indexOf('\\') >= 0 && client.backslashEscapesInStrings())) {
                 return false;
             }
@@ -2114,14 +2116,15 @@ final class Renderer {
         /**
          * LPAD/RPAD(x, n, 'pad') where the engine has neither (Derby): n an integer written out (1 or more) and the pad a
          * non-empty string literal, x a string or an exact number (as text, {@link #concatOperand}) but not a CHAR column
-         * (whose blanks Derby counts). As in MySQL, x is cut to n characters when longer; else the pad, repeated to n
-         * characters and cut to what x lacks, goes before (LPAD) or after it; NULL stays NULL. False where not so
-         * written: the caller refuses it.
+         * (whose blanks Derby counts) nor a {@code ?} (which Derby does not type there). As in MySQL, x is cut to n
+         * characters when longer; else the pad, repeated to n characters and cut to what x lacks, goes before (LPAD) or
+         * after it; NULL stays NULL. False where not so written: the caller refuses it.
          */
         private boolean padded(boolean left, List<Expression> args) {
             Long n = integerLiteral(args.get(1));
             ColumnType type = typeOf(args.get(0));
             if (n == null || n < 1 || n > 4000 || !(args.get(2) instanceof StringValue pad) || pad.getPrefix() != null
+                    || unparenthesized(args.get(0)) instanceof JdbcParameter // Derby types no ? in LENGTH(?)
                     || pad.getNotExcapedValue().isEmpty() || (type != null && type.kind() == TypeKind.CHAR)
                     || (pad.getValue().indexOf('\\') >= 0 && client.backslashEscapesInStrings())) {
                 return false;
