@@ -1977,13 +1977,14 @@ final class Renderer {
 
         /**
          * LPAD/RPAD where the engine has them but not the client's rules: HSQLDB's LPAD cuts a longer x to its last n
-         * characters where the others keep the first n (written out for an n written as a number); PostgreSQL has no
+         * characters where the others keep the first n (written out for an n written as a number, x not a ?); PostgreSQL has no
          * LPAD of a number, which MySQL turns into its text (an exact number is cast to TEXT there).
          */
         private void padFunction(String name, List<Expression> args) {
             Long n = integerLiteral(args.get(1));
-            boolean cutFirst = name.equals("LPAD") && target.family() == Dialect.Family.HSQLDB && n != null && n >= 0;
             Expression x = args.get(0);
+            boolean cutFirst = name.equals("LPAD") && target.family() == Dialect.Family.HSQLDB && n != null && n >= 0
+                    && !(unparenthesized(x) instanceof JdbcParameter); // HSQLDB types no ? in CHAR_LENGTH(?)
             // a number as its text: PostgreSQL has no LPAD of one, HSQLDB no CHAR_LENGTH
             String text = client.family() != Dialect.Family.MYSQL || !isExactNumberOperand(x) ? null
                     : target.family() == Dialect.Family.POSTGRESQL ? "TEXT" : cutFirst ? "VARCHAR(40)" : null;
