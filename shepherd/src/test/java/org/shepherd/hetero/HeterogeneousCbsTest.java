@@ -1002,6 +1002,9 @@ class HeterogeneousCbsTest {
                     .extracting(r -> ((Number) r[0]).intValue()).containsExactly(1, 2, 3, 8, 9);
             assertThat(Workloads.query(s, "SELECT id, CONCAT('[', SPACE(id - 7), ']') AS pad FROM fis WHERE id > 6 ORDER BY id"))
                     .extracting(r -> r[1]).containsExactly("[]", "[ ]", "[  ]");
+            assertThat(Workloads.query(s, "SELECT id, REPEAT(item, id - 7) AS r, LPAD(item, id - 6, '*') AS l, REPEAT(id, 2) AS n"
+                    + " FROM fis WHERE id > 7 ORDER BY id")).extracting(r -> r[1] + " " + r[2] + " " + r[3])
+                    .containsExactly("a,b a, 88", "cc **c 99");
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
         });

@@ -1298,6 +1298,18 @@ final class Renderer {
                         return out();
                     }
                     break;
+                case "REPEAT": // PostgreSQL's and HSQLDB's repeat text (a MySQL client's number: its text); PostgreSQL's
+                    // count is an INTEGER, not the BIGINT a MySQL client's integer arithmetic is there
+                    if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere()
+                            && (target.family() == Dialect.Family.POSTGRESQL || target.family() == Dialect.Family.HSQLDB)) {
+                        boolean pg = target.family() == Dialect.Family.POSTGRESQL;
+                        out().append("REPEAT(");
+                        emitAs(args.get(0), !isExactNumberOperand(args.get(0)) ? null : pg ? "TEXT" : "VARCHAR(40)");
+                        out().append(", ");
+                        emitAs(args.get(1), pg && integerLiteral(args.get(1)) == null ? "INTEGER" : null);
+                        return out().append(')');
+                    }
+                    break;
                 case "SPACE": // PostgreSQL lacks it: REPEAT of a blank (nothing for a count below 1, as in MySQL)
                     if (args.size() == 1 && !f.isDistinct() && target.family() == Dialect.Family.POSTGRESQL) {
                         out().append("REPEAT(' ', CAST("); // REPEAT takes an INTEGER count, not a BIGINT
@@ -1977,28 +1989,41 @@ final class Renderer {
 
         /**
          * LPAD/RPAD where the engine has them but not the client's rules: HSQLDB's LPAD cuts a longer x to its last n
-         * characters where the others keep the first n (written out for an n written as a number, x not a ?); PostgreSQL has no
+         * characters where the others keep the first n (written out as a CASE, x and n not a ?); PostgreSQL has no
          * LPAD of a number, which MySQL turns into its text (an exact number is cast to TEXT there).
          */
         private void padFunction(String name, List<Expression> args) {
             Long n = integerLiteral(args.get(1));
             Expression x = args.get(0);
-            boolean cutFirst = name.equals("LPAD") && target.family() == Dialect.Family.HSQLDB && n != null && n >= 0
-                    && !(unparenthesized(x) instanceof JdbcParameter); // HSQLDB types no ? in CHAR_LENGTH(?)
+            Expression count = args.get(1);
+            boolean cutFirst = name.equals("LPAD") && target.family() == Dialect.Family.HSQLDB && (n == null || n >= 0)
+                    && !(unparenthesized(x) instanceof JdbcParameter) // HSQLDB types no ? in CHAR_LENGTH(?)
+                    && !(unparenthesized(count) instanceof JdbcParameter);
             // a number as its text: PostgreSQL has no LPAD of one, HSQLDB no CHAR_LENGTH
             String text = client.family() != Dialect.Family.MYSQL || !isExactNumberOperand(x) ? null
                     : target.family() == Dialect.Family.POSTGRESQL ? "TEXT" : cutFirst ? "VARCHAR(40)" : null;
             if (cutFirst) {
-                out().append("CASE WHEN CHAR_LENGTH(");
+                out().append("CASE ");
+                if (n == null) { // a count below 0 is NULL in MySQL, where SUBSTR would fail
+                    out().append("WHEN (");
+                    emit(count);
+                    out().append(") < 0 THEN NULL ");
+                }
+                out().append("WHEN CHAR_LENGTH(");
                 emitAs(x, text);
-                out().append(") >= ").append(n).append(" THEN SUBSTR(");
+                out().append(") >= (");
+                emit(count);
+                out().append(") THEN SUBSTR(");
                 emitAs(x, text);
-                out().append(", 1, ").append(n).append(") ELSE ");
+                out().append(", 1, ");
+                emit(count);
+                out().append(") ELSE ");
             }
             out().append(name).append('(');
             emitAs(x, text);
             out().append(", ");
-            emit(args.get(1));
+            // PostgreSQL takes an INTEGER count, not the BIGINT a MySQL client's integer arithmetic is there
+            emitAs(args.get(1), target.family() == Dialect.Family.POSTGRESQL && n == null ? "INTEGER" : null);
             out().append(", ");
             emit(args.get(2));
             out().append(')');
