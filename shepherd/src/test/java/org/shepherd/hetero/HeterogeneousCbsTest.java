@@ -1005,6 +1005,8 @@ class HeterogeneousCbsTest {
             assertThat(Workloads.query(s, "SELECT id, REPEAT(item, id - 7) AS r, LPAD(item, id - 6, '*') AS l, REPEAT(id, 2) AS n"
                     + " FROM fis WHERE id > 7 ORDER BY id")).extracting(r -> r[1] + " " + r[2] + " " + r[3])
                     .containsExactly("a,b a, 88", "cc **c 99");
+            assertThat(Workloads.query(s, "SELECT LEFT(item, id - 7) AS l, RIGHT(list, id - 7) AS r FROM fis WHERE id > 7 ORDER BY id"))
+                    .extracting(r -> r[0] + " " + r[1]).containsExactly("a c", "c c");
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
         });

@@ -1254,7 +1254,10 @@ final class Renderer {
                         emitChosenValue(args.get(0), literalsPadded(List.of(args.get(0))));
                         out().append(", ");
                         // MySQL: a count below 0 is 0; PostgreSQL takes all but that many, HSQLDB fails
-                        emit(mysqlClientElsewhere() && integerLiteral(args.get(1)) == null ? notBelowZero(args.get(1)) : args.get(1));
+                        boolean literal = integerLiteral(args.get(1)) != null;
+                        // PostgreSQL takes an INTEGER count, not the BIGINT a MySQL client's integer arithmetic is there
+                        emitAs(mysqlClientElsewhere() && !literal ? notBelowZero(args.get(1)) : args.get(1),
+                                target.family() == Dialect.Family.POSTGRESQL && !literal ? "INTEGER" : null);
                         return out().append(')');
                     }
                     return super.visit(f, context);
