@@ -474,7 +474,7 @@ final class RandomQueries {
     private String mysqlInt(int depth) {
         switch (random.nextInt(6)) {
             case 5:
-                String[] fields = {"DAYOFWEEK", "WEEKDAY", "QUARTER"};
+                String[] fields = {"DAYOFWEEK", "WEEKDAY", "QUARTER", "DAYOFYEAR"};
                 return fields[random.nextInt(fields.length)] + "(" + (random.nextBoolean() ? "dt" : "ts") + ")";
             case 0:
                 return "GREATEST(" + intExpr(depth + 1) + ", " + intLeaf() + (random.nextBoolean() ? ", " + intLeaf() : "") + ")";
@@ -512,7 +512,7 @@ final class RandomQueries {
         String count = form < 4 && random.nextInt(4) == 0 ? param((long) k) : Integer.toString(k);
         switch (form) {
             case 4:
-                String[] formats = {"'%Y-%m'", "'%d.%m.%y'", "'%Y%m%d %T'", "'%H:%i:%s'", "'[%Y] %%'"};
+                String[] formats = {"'%Y-%m'", "'%d.%m.%y'", "'%Y%m%d %T'", "'%H:%i:%s'", "'[%Y] %%'", "'%W, %M %e'", "'%a %b %c'"};
                 return "DATE_FORMAT(" + (random.nextBoolean() ? "dt" : "ts") + ", " + formats[random.nextInt(formats.length)] + ")";
             case 5:
                 String since = random.nextBoolean() ? "ts" : "DATE '2000-03-01'";
@@ -530,7 +530,14 @@ final class RandomQueries {
 
     /** Starts and counts at and below 0 too: MySQL counts them its own way, which the translator writes out. */
     private String mysqlString(int depth) {
-        switch (random.nextInt(6)) {
+        switch (random.nextInt(8)) {
+            case 6:
+                String pad = random.nextBoolean() ? "'*'" : "'ab'";
+                return (random.nextBoolean() ? "LPAD(" : "RPAD(") + (random.nextInt(4) == 0 ? intExpr(depth + 1) : stringExpr(depth + 1))
+                        + ", " + (1 + random.nextInt(5)) + ", " + pad + ")";
+            case 7:
+                return "CONCAT_WS(" + (random.nextBoolean() ? "','" : "' - '") + ", " + stringExpr(depth + 1) + ", "
+                        + (random.nextBoolean() ? stringExpr(depth + 1) : intExpr(depth + 1)) + ")";
             case 5:
                 return (random.nextBoolean() ? "GREATEST(" : "LEAST(") + stringExpr(depth + 1) + ", " + stringLeaf() + ")";
             case 0:

@@ -1327,16 +1327,29 @@ final class Renderer {
                     }
                     break;
                 case "CONCAT_WS": // Derby lacks it: written out for a separator written as a string
-                    if (target.lacksFunction(name) && args.size() >= 2 && !f.isDistinct() && joinedWithSeparator(args)) {
+                    // HSQLDB's answers a CHAR, which compares PAD SPACE ('a' equal to 'a '): written out there too
+                    if ((target.lacksFunction(name) || mysqlClientElsewhere() && target.family() == Dialect.Family.HSQLDB)
+                            && args.size() >= 2 && !f.isDistinct() && joinedWithSeparator(args)) {
                         return out();
+                    }
+                    if (args.size() >= 2 && !f.isDistinct() && mysqlClientElsewhere() && target.family() == Dialect.Family.HSQLDB) {
+                        // HSQLDB's takes strings only (a number fails, S1000): a MySQL client's number as its text
+                        out().append("CONCAT_WS(");
+                        for (int i = 0; i < args.size(); i++) {
+                            if (i > 0) out().append(", ");
+                            emitAs(args.get(i), isExactNumberOperand(args.get(i)) ? "VARCHAR(40)" : null);
+                        }
+                        return out().append(')');
                     }
                     break;
                 case "LPAD":
                 case "RPAD": // Derby has neither: written out for a length and a pad written as literals
                     if (args.size() == 3 && !f.isDistinct()) {
-                        if (target.lacksFunction(name)) {
-                            if (padded(name.equals("LPAD"), args)) return out();
-                        } else if (target.family() != client.family()) {
+                        boolean lacks = target.lacksFunction(name);
+                        // HSQLDB's take a string's trailing blanks for padding ('x ' padded to 2 is 'x*'): written out too
+                        boolean hsqldb = target.family() == Dialect.Family.HSQLDB && client.family() != Dialect.Family.HSQLDB;
+                        if ((lacks || hsqldb) && padded(name.equals("LPAD"), args)) return out();
+                        if (!lacks && target.family() != client.family()) {
                             padFunction(name, args);
                             return out();
                         }
@@ -2046,23 +2059,29 @@ final class Renderer {
                 return false;
             }
             int cut = sep.getNotExcapedValue().length();
+            boolean derby = target.family() == Dialect.Family.DERBY;
+            // HSQLDB's literals are CHARs, compared PAD SPACE: VARCHARs there; its LENGTH leaves trailing blanks out
+            String empty = derby ? "''" : "CAST('' AS VARCHAR(1))";
+            String separator = derby ? sep.toString() : "CAST(" + sep + " AS VARCHAR(" + cut + "))";
             Runnable joined = () -> {
                 out().append('(');
                 for (int i = 1; i < args.size(); i++) {
                     if (i > 1) out().append(" || ");
                     out().append("CASE WHEN ");
                     emit(args.get(i));
-                    out().append(" IS NULL THEN '' ELSE ");
-                    emit(sep);
-                    out().append(" || ");
-                    concatOperand(args.get(i));
+                    out().append(" IS NULL THEN ").append(empty).append(" ELSE ").append(separator).append(" || ");
+                    if (derby) {
+                        concatOperand(args.get(i));
+                    } else {
+                        emitAs(args.get(i), isExactNumberOperand(args.get(i)) ? "VARCHAR(40)" : null);
+                    }
                     out().append(" END");
                 }
                 out().append(')');
             };
-            out().append("CASE WHEN LENGTH(");
+            out().append("CASE WHEN ").append(derby ? "LENGTH(" : "CHAR_LENGTH(");
             joined.run();
-            out().append(") <= ").append(cut).append(" THEN '' ELSE SUBSTR(");
+            out().append(") <= ").append(cut).append(" THEN ").append(empty).append(" ELSE SUBSTR(");
             joined.run();
             out().append(", ").append(cut + 1).append(") END");
             return true;
@@ -2162,21 +2181,33 @@ final class Renderer {
             while (fill.length() < n) fill.append(pad.getNotExcapedValue());
             String literal = "'" + fill.substring(0, n.intValue()).replace("'", "''") + "'";
             Expression x = args.get(0);
-            out().append("CASE WHEN LENGTH(");
-            concatOperand(x);
+            boolean derby = target.family() == Dialect.Family.DERBY;
+            // HSQLDB's string literal is a CHAR, which compares and groups PAD SPACE ('' with ' '): a VARCHAR there
+            if (!derby) literal = "CAST(" + literal + " AS VARCHAR(" + n + "))";
+            String length = derby ? "LENGTH(" : "CHAR_LENGTH("; // HSQLDB's LENGTH leaves trailing blanks out
+            String text = !derby && client.family() == Dialect.Family.MYSQL && isExactNumberOperand(x) ? "VARCHAR(40)" : null;
+            Runnable operand = () -> {
+                if (derby) {
+                    concatOperand(x);
+                } else {
+                    emitAs(x, text);
+                }
+            };
+            out().append("CASE WHEN ").append(length);
+            operand.run();
             out().append(") >= ").append(n).append(" THEN SUBSTR(");
-            concatOperand(x);
+            operand.run();
             out().append(", 1, ").append(n).append(") ELSE ");
             if (!left) {
-                concatOperand(x);
+                operand.run();
                 out().append(" || ");
             }
-            out().append("SUBSTR(").append(literal).append(", 1, ").append(n).append(" - LENGTH(");
-            concatOperand(x);
+            out().append("SUBSTR(").append(literal).append(", 1, ").append(n).append(" - ").append(length);
+            operand.run();
             out().append("))");
             if (left) {
                 out().append(" || ");
-                concatOperand(x);
+                operand.run();
             }
             return out().append(" END") != null;
         }
