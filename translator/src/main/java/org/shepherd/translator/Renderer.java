@@ -914,7 +914,7 @@ final class Renderer {
                 // HSQLDB takes one expression: the values joined with || (NULL if one is, as MySQL leaves such rows out)
                 for (int i = 0; i < values.size(); i++) {
                     if (i > 0) out().append(" || ");
-                    emitAs(values.get(i), isExactNumberOperand(values.get(i)) ? "VARCHAR(40)" : null);
+                    emitAsText(values.get(i));
                 }
             } else {
                 emitList(values);
@@ -1305,11 +1305,11 @@ final class Renderer {
                     // count is an INTEGER, not the BIGINT a MySQL client's integer arithmetic is there
                     if (args.size() == 2 && !f.isDistinct() && mysqlClientElsewhere()
                             && (target.family() == Dialect.Family.POSTGRESQL || target.family() == Dialect.Family.HSQLDB)) {
-                        boolean pg = target.family() == Dialect.Family.POSTGRESQL;
                         out().append("REPEAT(");
-                        emitAs(args.get(0), !isExactNumberOperand(args.get(0)) ? null : pg ? "TEXT" : "VARCHAR(40)");
+                        emitAsText(args.get(0));
                         out().append(", ");
-                        emitAs(args.get(1), pg && integerLiteral(args.get(1)) == null ? "INTEGER" : null);
+                        emitAs(args.get(1), target.family() == Dialect.Family.POSTGRESQL && integerLiteral(args.get(1)) == null
+                                ? "INTEGER" : null);
                         return out().append(')');
                     }
                     break;
@@ -1337,7 +1337,7 @@ final class Renderer {
                         out().append("CONCAT_WS(");
                         for (int i = 0; i < args.size(); i++) {
                             if (i > 0) out().append(", ");
-                            emitAs(args.get(i), isExactNumberOperand(args.get(i)) ? "VARCHAR(40)" : null);
+                            emitAsText(args.get(i));
                         }
                         return out().append(')');
                     }
@@ -2015,9 +2015,6 @@ final class Renderer {
             boolean cutFirst = name.equals("LPAD") && target.family() == Dialect.Family.HSQLDB && (n == null || n >= 0)
                     && !(unparenthesized(x) instanceof JdbcParameter) // HSQLDB types no ? in CHAR_LENGTH(?)
                     && !(unparenthesized(count) instanceof JdbcParameter);
-            // a number as its text: PostgreSQL has no LPAD of one, HSQLDB no CHAR_LENGTH
-            String text = client.family() != Dialect.Family.MYSQL || !isExactNumberOperand(x) ? null
-                    : target.family() == Dialect.Family.POSTGRESQL ? "TEXT" : cutFirst ? "VARCHAR(40)" : null;
             if (cutFirst) {
                 out().append("CASE ");
                 if (n == null) { // a count below 0 is NULL in MySQL, where SUBSTR would fail
@@ -2026,17 +2023,17 @@ final class Renderer {
                     out().append(") < 0 THEN NULL ");
                 }
                 out().append("WHEN CHAR_LENGTH(");
-                emitAs(x, text);
+                emitAsText(x); // a number as its text: PostgreSQL has no LPAD of one, HSQLDB no CHAR_LENGTH
                 out().append(") >= (");
                 emit(count);
                 out().append(") THEN SUBSTR(");
-                emitAs(x, text);
+                emitAsText(x);
                 out().append(", 1, ");
                 emit(count);
                 out().append(") ELSE ");
             }
             out().append(name).append('(');
-            emitAs(x, text);
+            emitAsText(x);
             out().append(", ");
             // PostgreSQL takes an INTEGER count, not the BIGINT a MySQL client's integer arithmetic is there
             emitAs(args.get(1), target.family() == Dialect.Family.POSTGRESQL && n == null ? "INTEGER" : null);
@@ -2059,10 +2056,8 @@ final class Renderer {
                 return false;
             }
             int cut = sep.getNotExcapedValue().length();
-            boolean derby = target.family() == Dialect.Family.DERBY;
-            // HSQLDB's literals are CHARs, compared PAD SPACE: VARCHARs there; its LENGTH leaves trailing blanks out
-            String empty = derby ? "''" : "CAST('' AS VARCHAR(1))";
-            String separator = derby ? sep.toString() : "CAST(" + sep + " AS VARCHAR(" + cut + "))";
+            String empty = stringLiteral("");
+            String separator = stringLiteral(sep.getNotExcapedValue());
             Runnable joined = () -> {
                 out().append('(');
                 for (int i = 1; i < args.size(); i++) {
@@ -2070,16 +2065,13 @@ final class Renderer {
                     out().append("CASE WHEN ");
                     emit(args.get(i));
                     out().append(" IS NULL THEN ").append(empty).append(" ELSE ").append(separator).append(" || ");
-                    if (derby) {
-                        concatOperand(args.get(i));
-                    } else {
-                        emitAs(args.get(i), isExactNumberOperand(args.get(i)) ? "VARCHAR(40)" : null);
-                    }
+                    emitAsText(args.get(i));
                     out().append(" END");
                 }
                 out().append(')');
             };
-            out().append("CASE WHEN ").append(derby ? "LENGTH(" : "CHAR_LENGTH(");
+            // HSQLDB's LENGTH leaves trailing blanks out
+            out().append("CASE WHEN ").append(target.family() == Dialect.Family.DERBY ? "LENGTH(" : "CHAR_LENGTH(");
             joined.run();
             out().append(") <= ").append(cut).append(" THEN ").append(empty).append(" ELSE SUBSTR(");
             joined.run();
@@ -2154,6 +2146,32 @@ final class Renderer {
             out().append(" END");
         }
 
+        /**
+         * A text literal, as a VARCHAR of its length where the engine's string literals are CHAR(n) (Derby, HSQLDB), which
+         * a CASE or a concatenation pads to the longest and compares PAD SPACE ({@link #literalsPadded}): for the CASEs
+         * and joins the rewrites below write out as text.
+         */
+        private String stringLiteral(String text) {
+            String quoted = "'" + text.replace("'", "''") + "'";
+            return !target.stringLiteralsAreFixedLength() ? quoted
+                    : "CAST(" + quoted + " AS " + target.castType(TypeKind.VARCHAR, Math.max(1, text.length()), 0) + ")";
+        }
+
+        /**
+         * {@code x} as text, as MySQL turns a number into text for its string functions: on Derby {@link #concatOperand};
+         * elsewhere a MySQL client's exact number is cast to TEXT (PostgreSQL) or VARCHAR (HSQLDB, whose string functions
+         * take no number), anything else is left as it is.
+         */
+        private void emitAsText(Expression x) {
+            if (target.family() == Dialect.Family.DERBY) {
+                concatOperand(x);
+                return;
+            }
+            boolean number = client.family() == Dialect.Family.MYSQL && isExactNumberOperand(x);
+            emitAs(x, !number ? null : target.family() == Dialect.Family.POSTGRESQL ? "TEXT"
+                    : target.castType(TypeKind.VARCHAR, 40, 0));
+        }
+
         /** {@code x}, or {@code CAST(x AS type)} where {@code type} is not null. */
         private void emitAs(Expression x, String type) {
             if (type != null) out().append("CAST(");
@@ -2179,20 +2197,11 @@ final class Renderer {
             }
             StringBuilder fill = new StringBuilder();
             while (fill.length() < n) fill.append(pad.getNotExcapedValue());
-            String literal = "'" + fill.substring(0, n.intValue()).replace("'", "''") + "'";
+            String literal = stringLiteral(fill.substring(0, n.intValue()));
             Expression x = args.get(0);
-            boolean derby = target.family() == Dialect.Family.DERBY;
-            // HSQLDB's string literal is a CHAR, which compares and groups PAD SPACE ('' with ' '): a VARCHAR there
-            if (!derby) literal = "CAST(" + literal + " AS VARCHAR(" + n + "))";
-            String length = derby ? "LENGTH(" : "CHAR_LENGTH("; // HSQLDB's LENGTH leaves trailing blanks out
-            String text = !derby && client.family() == Dialect.Family.MYSQL && isExactNumberOperand(x) ? "VARCHAR(40)" : null;
-            Runnable operand = () -> {
-                if (derby) {
-                    concatOperand(x);
-                } else {
-                    emitAs(x, text);
-                }
-            };
+            // HSQLDB's LENGTH leaves trailing blanks out
+            String length = target.family() == Dialect.Family.DERBY ? "LENGTH(" : "CHAR_LENGTH(";
+            Runnable operand = () -> emitAsText(x);
             out().append("CASE WHEN ").append(length);
             operand.run();
             out().append(") >= ").append(n).append(" THEN SUBSTR(");
@@ -2361,15 +2370,6 @@ final class Renderer {
             out().append(", ").append(start).append(", ").append(length).append(')');
         }
 
-        /** A name as a CASE's result: a VARCHAR on HSQLDB, which pads CHAR literals to the longest result. */
-        private void nameLiteral(String name) {
-            if (target.family() == Dialect.Family.HSQLDB) {
-                out().append("CAST('").append(name).append("' AS VARCHAR(").append(name.length()).append("))");
-            } else {
-                out().append('\'').append(name).append('\'');
-            }
-        }
-
         /**
          * DATE_FORMAT's %e and %c (day and month without a leading zero), %M and %b (the month's English name, in full
          * and in three letters), %W and %a (the weekday's, likewise), as MySQL writes them with its default locale
@@ -2392,8 +2392,8 @@ final class Renderer {
                     textSlice(x, dateOnly, 6, 2);
                     for (int m = 0; m < MONTH_NAMES.size(); m++) {
                         String name = MONTH_NAMES.get(m);
-                        out().append(" WHEN '").append(m < 9 ? "0" : "").append(m + 1).append("' THEN ");
-                        nameLiteral(field == 'M' ? name : name.substring(0, 3));
+                        out().append(" WHEN '").append(m < 9 ? "0" : "").append(m + 1).append("' THEN ")
+                                .append(stringLiteral(field == 'M' ? name : name.substring(0, 3)));
                     }
                     out().append(" END");
                 }
@@ -2402,8 +2402,8 @@ final class Renderer {
                     calendarField("DAYOFWEEK", x);
                     for (int d = 0; d < DAY_NAMES.size(); d++) {
                         String name = DAY_NAMES.get(d);
-                        out().append(" WHEN ").append(d + 1).append(" THEN ");
-                        nameLiteral(field == 'W' ? name : name.substring(0, 3));
+                        out().append(" WHEN ").append(d + 1).append(" THEN ")
+                                .append(stringLiteral(field == 'W' ? name : name.substring(0, 3)));
                     }
                     out().append(" END");
                 }

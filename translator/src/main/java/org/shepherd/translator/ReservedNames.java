@@ -213,7 +213,7 @@ final class ReservedNames {
             }
         }
 
-        void rename(Object node) {
+        private void rename(Object node) {
             if (node instanceof Column column) {
                 if (!isPinned(column)) rename(column::getColumnName, column::setColumnName);
             } else if (node instanceof Table table) {

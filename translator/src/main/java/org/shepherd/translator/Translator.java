@@ -394,7 +394,7 @@ public final class Translator {
     private Translation analyzeParsed(Translation.Builder b, Statement parsed, String schema) {
         Statement st = parsed instanceof Values values ? valuesAsSelect(values)
                 : parsed instanceof RenameTableStatement rename ? DdlRenderer.renameAsAlter(rename) : parsed;
-        ReservedNames.bareCurrentAsColumn(st, client);
+        if (b.clientSql.toUpperCase(Locale.ROOT).contains("CURRENT")) ReservedNames.bareCurrentAsColumn(st, client);
         b.ast = st;
         b.kind = classify(st);
         if (b.kind == StatementKind.TRANSACTION) {
@@ -644,13 +644,14 @@ public final class Translator {
      */
     private static List<int[]> keywordsToQuote(String sql, SyntaxError failed, Dialect client) {
         List<int[]> words = new ArrayList<>();
-        int from = failed.before != null ? offsetOf(sql, failed.before) : offsetOf(sql, failed.at);
+        int at = offsetOf(sql, failed.at);
+        int before = offsetOf(sql, failed.before);
+        int from = before >= 0 ? before : at;
         if (from < 0) return words;
         SqlWords.scan(sql, false, (text, start, end) -> {
             if (end <= from) return;
             String word = text.substring(start, end);
-            boolean tokenAtFailure = (failed.at != null && start == offsetOf(text, failed.at))
-                    || (failed.before != null && start == from);
+            boolean tokenAtFailure = start == at || start == before;
             if ((tokenAtFailure || PARSER_KEYWORDS.contains(word.toUpperCase(Locale.ROOT))) && ReservedNames.isBare(word)
                     && !client.reservesWord(word) && !Character.isDigit(word.charAt(0))) {
                 words.add(new int[] {start, end});

@@ -893,7 +893,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             if (table != null && queued.add(table)) suspects.add(table);
         });
         TableVerifier verifier = new TableVerifier(this, VERIFY_WAIT_MS, chunkPauseMs);
-        Map<String, Long> repairedAt = new ConcurrentHashMap<>();
+        Map<String, Long> repairedAt = new HashMap<>(); // read and written by the repair thread only
         outvotedRepair = inBackground("shepherd-outvoted-repair", "repair of a table a secondary was outvoted on", () -> {
             String table = suspects.take();
             Long last = repairedAt.get(table);

@@ -3,6 +3,9 @@ package org.shepherd.coordinator.cbs;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoField;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.Temporal;
 import java.util.ArrayList;
 import java.util.List;
 import org.shepherd.protocol.Param;
@@ -45,20 +48,13 @@ final class FractionalSeconds {
     static Object cut(Object value, int digits, boolean round) {
         long unit = 1;
         for (int d = digits; d < NANO_DIGITS; d++) unit *= 10;
-        if (value instanceof LocalDateTime t) {
-            long extra = t.getNano() % unit;
-            return extra == 0 ? t : t.minusNanos(extra).plusNanos(round && extra * 2 >= unit ? unit : 0);
-        }
-        if (value instanceof OffsetDateTime t) {
-            long extra = t.getNano() % unit;
-            return extra == 0 ? t : t.minusNanos(extra).plusNanos(round && extra * 2 >= unit ? unit : 0);
-        }
-        LocalTime t = (LocalTime) value;
-        long extra = t.getNano() % unit;
-        if (extra == 0) return t;
-        LocalTime down = t.minusNanos(extra);
+        Temporal t = (Temporal) value;
+        long extra = t.get(ChronoField.NANO_OF_SECOND) % unit;
+        if (extra == 0) return value;
+        Temporal down = t.minus(extra, ChronoUnit.NANOS);
         // a time of day does not round past midnight (MySQL's TIME could, to 24:00:00, which LocalTime cannot hold)
-        return round && extra * 2 >= unit && !down.equals(LocalTime.MAX.minusNanos(LocalTime.MAX.getNano() % unit))
-                ? down.plusNanos(unit) : down;
+        boolean up = round && extra * 2 >= unit && !(down instanceof LocalTime time
+                && time.equals(LocalTime.MAX.minusNanos(LocalTime.MAX.getNano() % unit)));
+        return up ? down.plus(unit, ChronoUnit.NANOS) : down;
     }
 }
