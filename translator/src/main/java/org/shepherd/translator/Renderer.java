@@ -62,7 +62,10 @@ import net.sf.jsqlparser.expression.operators.relational.MinorThan;
 import net.sf.jsqlparser.expression.operators.relational.MinorThanEquals;
 import net.sf.jsqlparser.expression.operators.relational.ExpressionList;
 import net.sf.jsqlparser.expression.operators.relational.IsNullExpression;
+import net.sf.jsqlparser.expression.operators.relational.IsDistinctExpression;
 import net.sf.jsqlparser.expression.operators.relational.LikeExpression;
+import net.sf.jsqlparser.expression.operators.relational.RegExpMatchOperator;
+import net.sf.jsqlparser.expression.operators.relational.SimilarToExpression;
 import net.sf.jsqlparser.expression.operators.relational.NotEqualsTo;
 import net.sf.jsqlparser.expression.operators.relational.ParenthesedExpressionList;
 import net.sf.jsqlparser.schema.Column;
@@ -1039,7 +1042,7 @@ final class Renderer {
                             f.toString());
                     return out();
                 case "CONCAT":
-                    concat(args);
+                    concat(args, client.family() == Dialect.Family.POSTGRESQL);
                     return out();
                 case "NEXTVAL": // MariaDB's NEXTVAL(s), PostgreSQL's nextval('s')
                     if (args.size() == 1 && (args.get(0) instanceof Column || args.get(0) instanceof StringValue)) {
@@ -1242,7 +1245,8 @@ final class Renderer {
                 case "LEFT":
                 case "RIGHT": // Derby has neither: a CASE around SUBSTR for a count written as a number
                     if (args.size() == 2 && !f.isDistinct() && integerLiteral(args.get(1)) != null
-                            && (target.lacksFunction(name) || integerLiteral(args.get(1)) < 0 && mysqlClientElsewhere())
+                            && (target.lacksFunction(name)
+                                    || integerLiteral(args.get(1)) < 0 && (mysqlClientElsewhere() || postgresqlClientElsewhere()))
                             && !(unparenthesized(args.get(0)) instanceof JdbcParameter)) {
                         leftOrRight("LEFT".equals(name), args.get(0), integerLiteral(args.get(1)));
                         return out();
@@ -1497,6 +1501,13 @@ final class Renderer {
                     + " replicas' engines; compute the value in the application or with functions every replica has");
         }
 
+        /** Regular expressions: each engine has its own operator and its own syntax of patterns. */
+        private TranslationException regularExpressions(String operator) {
+            return TranslationException.unsupported(operator.trim() + " matches a regular expression, which " + target.name()
+                    + ", one of the replicas' engines, spells differently or lacks, with patterns of its own syntax; use LIKE,"
+                    + " or match in the application");
+        }
+
         private boolean isLiteralOne(Expression e) {
             return e instanceof LongValue v && v.getValue() == 1;
         }
@@ -1571,12 +1582,29 @@ final class Renderer {
 
         /**
          * LEFT(s, n) / RIGHT(s, n) on Derby: {@code CASE WHEN LENGTH(s) <= n THEN s ELSE SUBSTR(s, 1, n) END}, or
-         * {@code SUBSTR(s, LENGTH(s) - n + 1)} for RIGHT; a count below 0 is 0 (the empty string), as in MySQL.
+         * {@code SUBSTR(s, LENGTH(s) - n + 1)} for RIGHT; a count below 0 is 0 (the empty string), as in MySQL, or for a
+         * PostgreSQL client all but that many characters, as there (written so on every other engine).
          */
         private void leftOrRight(boolean left, Expression s, long count) {
-            long n = Math.max(0, count);
             boolean cast = literalsPadded(List.of(s)); // ' x' is a CHAR(2) there, which a CASE would pad back
             String length = target.charLengthFunction() + "(";
+            if (count < 0 && client.family() == Dialect.Family.POSTGRESQL) {
+                // PostgreSQL: all but the last (LEFT) or first (RIGHT) -count characters
+                long m = -count;
+                out().append("CASE WHEN ").append(length);
+                emitChosenValue(s, cast);
+                out().append(") <= ").append(m).append(" THEN ").append(stringLiteral("")).append(" ELSE SUBSTR(");
+                emitChosenValue(s, cast);
+                if (left) {
+                    out().append(", 1, ").append(length);
+                    emitChosenValue(s, cast);
+                    out().append(") - ").append(m).append(") END");
+                } else {
+                    out().append(", ").append(m + 1).append(") END");
+                }
+                return;
+            }
+            long n = Math.max(0, count);
             out().append("CASE WHEN ").append(length);
             emitChosenValue(s, cast);
             out().append(") <= ").append(n).append(" THEN ");
@@ -1885,10 +1913,38 @@ final class Renderer {
                 case "MINUTE":
                     datePart(field, extract.getExpression());
                     return out();
+                case "DOW": // PostgreSQL: 0 for Sunday to 6 for Saturday
+                case "ISODOW": // 1 for Monday to 7 for Sunday
+                case "DOY":
+                case "QUARTER":
+                    if (target.family() == Dialect.Family.POSTGRESQL && client.family() == Dialect.Family.POSTGRESQL) {
+                        datePart(field, extract.getExpression()); // an INTEGER, as the others answer, not a NUMERIC
+                        return out();
+                    }
+                    if (temporalKind(extract.getExpression()) == null && target.family() != Dialect.Family.POSTGRESQL) {
+                        throw TranslationException.unsupported("EXTRACT(" + field + " FROM x) is written out for " + target.name()
+                                + " only where x is known to be a DATE or TIMESTAMP (a column, a CAST or a literal)");
+                    }
+                    out().append('(');
+                    if (field.equals("DOY")) {
+                        dayOfYear(extract.getExpression());
+                    } else {
+                        calendarField(field.equals("QUARTER") ? "QUARTER" : field.equals("DOW") ? "DAYOFWEEK" : "WEEKDAY",
+                                extract.getExpression());
+                        out().append(field.equals("DOW") ? " - 1" : field.equals("ISODOW") ? " + 1" : "");
+                    }
+                    return out().append(')');
                 default:
                     if (!target.supportsExtract()) {
                         throw TranslationException.unsupported("EXTRACT(" + field + " FROM ...) has no Derby equivalent; "
                                 + "use YEAR, MONTH, DAY, HOUR or MINUTE");
+                    }
+                    if (target.family() != client.family()) {
+                        // SECOND keeps the fraction on some engines and not on others; EPOCH, WEEK, MILLISECONDS ... are
+                        // each engine's own or missing
+                        throw TranslationException.unsupported("EXTRACT(" + field + " FROM ...) differs between the replicas'"
+                                + " engines (" + client.name() + " and " + target.name() + "); use YEAR, QUARTER, MONTH, DAY,"
+                                + " HOUR or MINUTE, or compute it in the application");
                     }
                     return super.visit(extract, context);
             }
@@ -1945,11 +2001,32 @@ final class Renderer {
                 throw TranslationException.unsupported("a DATE moved by " + unit + "S is a DATETIME in MySQL and a DATE or an"
                         + " error elsewhere; CAST it to TIMESTAMP first (" + interval + ")");
             }
+            if (kind == TypeKind.DATE && client.family() == Dialect.Family.POSTGRESQL) {
+                // PostgreSQL's DATE + INTERVAL is a TIMESTAMP: moved as one
+                CastExpression timestamp = new CastExpression("CAST", x, "TIMESTAMP");
+                moved(timestamp, TypeKind.TIMESTAMP, amount.getKey(), unit, subtract);
+                return;
+            }
+            moved(x, kind, amount.getKey(), unit, subtract);
+        }
+
+        /**
+         * {@code x}, a DATE or TIMESTAMP ({@code kind}), moved by {@code count} (a whole number) {@code unit}s, a DATE
+         * again for a DATE: TIMESTAMPADD on Derby, {@code x + count * INTERVAL '1' unit} elsewhere.
+         */
+        private void moved(Expression x, TypeKind kind, Expression count, String unit, boolean subtract) {
             boolean backToDate = kind == TypeKind.DATE && target.family() != Dialect.Family.HSQLDB;
             if (backToDate) out().append("CAST(");
-            if (target.family() == Dialect.Family.DERBY) {
+            if (target.family() == Dialect.Family.MYSQL) {
+                // MySQL's own INTERVAL, for another client's date arithmetic
+                out().append('(');
+                emit(x);
+                out().append(" + INTERVAL (");
+                intervalCount(count, subtract, 1);
+                out().append(") ").append(unit).append(')');
+            } else if (target.family() == Dialect.Family.DERBY) {
                 out().append("{fn TIMESTAMPADD(SQL_TSI_").append(unit).append(", ");
-                intervalCount(amount.getKey(), subtract, 1);
+                intervalCount(count, subtract, 1);
                 out().append(", ");
                 emit(x);
                 out().append(")}");
@@ -1959,7 +2036,7 @@ final class Renderer {
                 out().append('(');
                 emit(x);
                 out().append(" + ");
-                intervalCount(amount.getKey(), subtract, week ? 7 : quarter ? 3 : 1);
+                intervalCount(count, subtract, week ? 7 : quarter ? 3 : 1);
                 String one = week ? "DAY" : quarter ? "MONTH" : unit;
                 out().append(target.family() == Dialect.Family.POSTGRESQL ? " * INTERVAL '1 " + one + "'"
                         : " * INTERVAL '1' " + one).append(')');
@@ -2444,6 +2521,40 @@ final class Renderer {
         }
 
         /** A MySQL client's statement rendered for an engine of another family. */
+        /**
+         * A PostgreSQL client's {@code date + n} or {@code date - n} (n a whole number: days, a DATE again), which Derby
+         * refuses and MySQL computes as a number (20240229 + 1), written out as a move by n days; false when it is not
+         * one, or the target is PostgreSQL.
+         */
+        private boolean daysMoved(Expression date, Expression days, boolean subtract) {
+            if (!postgresqlClientElsewhere() || temporalKind(date) != TypeKind.DATE || numeric(days) != Numeric.INTEGER
+                    && !(unparenthesized(days) instanceof JdbcParameter)) {
+                return false;
+            }
+            moved(date, TypeKind.DATE, days, "DAY", subtract);
+            return true;
+        }
+
+        /**
+         * A PostgreSQL client's {@code date + ?} on PostgreSQL: the {@code ?} cast to INTEGER, since PostgreSQL has no DATE
+         * + BIGINT, the type a {@code setLong} gives it (the other engines take it, {@link #daysMoved}).
+         */
+        private boolean daysBound(BinaryExpression op, String operator) {
+            if (client.family() != Dialect.Family.POSTGRESQL || target.family() != Dialect.Family.POSTGRESQL
+                    || temporalKind(op.getLeftExpression()) != TypeKind.DATE
+                    || !(unparenthesized(op.getRightExpression()) instanceof JdbcParameter)) {
+                return false;
+            }
+            emit(op.getLeftExpression());
+            out().append(operator);
+            emitAs(op.getRightExpression(), "INTEGER");
+            return true;
+        }
+
+        private boolean postgresqlClientElsewhere() {
+            return client.family() == Dialect.Family.POSTGRESQL && target.family() != Dialect.Family.POSTGRESQL;
+        }
+
         private boolean mysqlClientElsewhere() {
             return client.family() == Dialect.Family.MYSQL && target.family() != Dialect.Family.MYSQL;
         }
@@ -2626,18 +2737,34 @@ final class Renderer {
 
         @Override
         public <S> StringBuilder visit(Addition addition, S context) {
-            if (addition.getRightExpression() instanceof IntervalExpression interval && mysqlClientElsewhere()) {
+            if (addition.getRightExpression() instanceof IntervalExpression interval
+                    && (mysqlClientElsewhere() || postgresqlClientElsewhere())) {
                 dateArithmetic(addition.getLeftExpression(), interval, false);
                 return out();
             }
+            if (daysMoved(addition.getLeftExpression(), addition.getRightExpression(), false)) return out();
+            if (daysBound(addition, " + ")) return out();
             typeParametersBesideDecimal(ParameterPosition.ADDITIVE, addition.getLeftExpression(), addition.getRightExpression());
             return clientCutWritten(addition, () -> integerArithmetic(addition, " + ") ? out() : super.visit(addition, context));
         }
 
         @Override
         public <S> StringBuilder visit(Subtraction subtraction, S context) {
-            if (subtraction.getRightExpression() instanceof IntervalExpression interval && mysqlClientElsewhere()) {
+            if (subtraction.getRightExpression() instanceof IntervalExpression interval
+                    && (mysqlClientElsewhere() || postgresqlClientElsewhere())) {
                 dateArithmetic(subtraction.getLeftExpression(), interval, true);
+                return out();
+            }
+            if (daysMoved(subtraction.getLeftExpression(), subtraction.getRightExpression(), true)) return out();
+            if (daysBound(subtraction, " - ")) return out();
+            if (postgresqlClientElsewhere() && temporalKind(subtraction.getLeftExpression()) == TypeKind.DATE
+                    && temporalKind(subtraction.getRightExpression()) == TypeKind.DATE) {
+                // PostgreSQL's DATE - DATE: the days between them, an INTEGER (MySQL's and HSQLDB's DATEDIFF)
+                if (target.family() == Dialect.Family.MYSQL || target.family() == Dialect.Family.HSQLDB) {
+                    call("DATEDIFF", List.of(subtraction.getLeftExpression(), subtraction.getRightExpression()));
+                } else {
+                    daysBetween(subtraction.getRightExpression(), subtraction.getLeftExpression());
+                }
                 return out();
             }
             typeParametersBesideDecimal(ParameterPosition.ADDITIVE, subtraction.getLeftExpression(), subtraction.getRightExpression());
@@ -2657,12 +2784,20 @@ final class Renderer {
          * {@code e} rendered by {@code render}, truncated to the scale a Derby client's engine computes it in ({@link
          * #clientCut}) where the target computes it otherwise: {@code TRUNCATE(d + ?, 2)} on MySQL and MariaDB, {@code
          * TRUNC(d + ?, 2)} on PostgreSQL, {@code TRUNC(d + CAST(? AS DECIMAL(31, 12)), 2)} on HSQLDB (which would cut the
-         * {@code ?} half toward zero first). Derby and Db2 compute it so themselves.
+         * {@code ?} half toward zero first). Derby and Db2 compute it so themselves, except beside a literal: there the
+         * {@code ?} takes the literal's type, too narrow for most values ({@code -0.19 + ?} bound to -10 fails with 22003,
+         * where the others answer -10.19), so it is typed wide and the sum cut by a CAST, which truncates there.
          */
         private StringBuilder clientCutWritten(Expression e, Supplier<StringBuilder> render) {
             ClientCut cut = clientCut(e);
-            if (cut == null || target.decimalStore() == DecimalStore.TRUNCATES && target.parameterTakesOperandType()) return render.get();
+            boolean cutsItself = target.decimalStore() == DecimalStore.TRUNCATES && target.parameterTakesOperandType();
+            if (cut == null || cutsItself && !cut.besideLiterals()) return render.get();
             if (target.parameterTakesOperandType()) wideParameters.merge(cut.marker(), cut.places(), Math::max);
+            if (cutsItself) {
+                out().append("CAST(");
+                render.get();
+                return out().append(" AS ").append(target.castType(TypeKind.DECIMAL, DECIMAL_DIGITS_EVERYWHERE, cut.scale())).append(')');
+            }
             out().append(target.truncateFunction()).append('(');
             render.get();
             return out().append(", ").append(cut.scale()).append(')');
@@ -2995,6 +3130,27 @@ final class Renderer {
          */
         @Override
         public <S> StringBuilder visit(LikeExpression like, S context) {
+            LikeExpression.KeyWord keyWord = like.getLikeKeyWord();
+            if (keyWord == LikeExpression.KeyWord.ILIKE && target.family() != Dialect.Family.POSTGRESQL) {
+                // PostgreSQL's case-insensitive LIKE, which the others lack: LIKE of both sides in lower case
+                Expression subject = like.getLeftExpression();
+                Expression pattern = like.getRightExpression();
+                like.setLikeKeyWord(LikeExpression.KeyWord.LIKE);
+                like.setLeftExpression(new Function("LOWER", subject));
+                like.setRightExpression(new Function("LOWER", pattern));
+                try {
+                    return visit(like, context);
+                } finally {
+                    like.setLikeKeyWord(keyWord);
+                    like.setLeftExpression(subject);
+                    like.setRightExpression(pattern);
+                }
+            }
+            if ((keyWord == LikeExpression.KeyWord.REGEXP || keyWord == LikeExpression.KeyWord.RLIKE)
+                    && target.family() != Dialect.Family.MYSQL
+                    || keyWord == LikeExpression.KeyWord.SIMILAR_TO && target.family() != Dialect.Family.POSTGRESQL) {
+                throw regularExpressions(keyWord.name().replace('_', ' '));
+            }
             Expression subject = like.getLeftExpression();
             Expression varchar = target.stringLiteralFirstIgnoresNoPad() && !(unparenthesized(subject) instanceof StringValue)
                     ? asVarchar(subject) : subject;
@@ -3042,6 +3198,50 @@ final class Renderer {
                 like.setEscape(escape);
                 like.setRightExpression(pattern);
             }
+        }
+
+        @Override
+        public <S> StringBuilder visit(RegExpMatchOperator match, S context) {
+            if (target.family() != Dialect.Family.POSTGRESQL) throw regularExpressions(match.getStringExpression());
+            return super.visit(match, context);
+        }
+
+        @Override
+        public <S> StringBuilder visit(SimilarToExpression similar, S context) {
+            if (target.family() != Dialect.Family.POSTGRESQL) throw regularExpressions("SIMILAR TO");
+            return super.visit(similar, context);
+        }
+
+        /**
+         * {@code a IS [NOT] DISTINCT FROM b}: MySQL and MariaDB spell it {@code [NOT] (a <=> b)}; Derby has neither, so
+         * there it is written out with a's and b's NULL tests, never unknown (each side three times, so not with a {@code ?}).
+         */
+        @Override
+        public <S> StringBuilder visit(IsDistinctExpression distinct, S context) {
+            Expression a = distinct.getLeftExpression();
+            Expression b = distinct.getRightExpression();
+            if (target.family() == Dialect.Family.MYSQL) {
+                out().append(distinct.isNot() ? "(" : "NOT (");
+                emit(a);
+                out().append(" <=> ");
+                emit(b);
+                return out().append(')');
+            }
+            if (target.family() != Dialect.Family.DERBY) return super.visit(distinct, context);
+            if (holdsMarker(a) || holdsMarker(b)) {
+                throw TranslationException.unsupported("IS DISTINCT FROM with a ? is written out on Derby with each side three"
+                        + " times; write (a = ? AND a IS NOT NULL OR a IS NULL AND ? IS NULL) and bind the value twice");
+            }
+            // not distinct: both there and equal, or both NULL (never unknown); built as a tree, so that the equality gets
+            // Derby's own rules (PAD SPACE) like any other
+            IsNullExpression aThere = new IsNullExpression(a);
+            aThere.setNot(true);
+            IsNullExpression bThere = new IsNullExpression(b);
+            bThere.setNot(true);
+            Expression same = new OrExpression(new ParenthesedExpressionList<>(new AndExpression(new AndExpression(
+                    new EqualsTo(a, b), aThere), bThere)), new AndExpression(new IsNullExpression(a), new IsNullExpression(b)));
+            emit(distinct.isNot() ? new ParenthesedExpressionList<>(same) : new NotExpression(new ParenthesedExpressionList<>(same)));
+            return out();
         }
 
         /** {@code pattern} with every backslash doubled: a literal's value, else {@code REPLACE(pattern, '\', '\\')}. */
@@ -3169,7 +3369,7 @@ final class Renderer {
         public <S> StringBuilder visit(Concat concat, S context) {
             List<Expression> parts = new ArrayList<>();
             flattenConcat(concat, parts);
-            concat(parts);
+            concat(parts, false);
             return out();
         }
 
@@ -3182,7 +3382,43 @@ final class Renderer {
             }
         }
 
-        private void concat(List<Expression> parts) {
+        /** {@code parts} joined; {@code skipsNulls}: as PostgreSQL's CONCAT function, which skips a NULL (|| does not). */
+        private void concat(List<Expression> parts, boolean skipsNulls) {
+            if (skipsNulls) {
+                if (target.family() == Dialect.Family.POSTGRESQL) {
+                    out().append("CONCAT(");
+                    for (int i = 0; i < parts.size(); i++) {
+                        if (i > 0) out().append(", ");
+                        emit(parts.get(i));
+                    }
+                    out().append(')');
+                    return;
+                }
+                // PostgreSQL's CONCAT skips NULLs (all NULL: ''), where || and MySQL's CONCAT give NULL
+                List<Expression> values = parts.stream().filter(p -> !(unparenthesized(p) instanceof NullValue)).toList();
+                if (values.isEmpty()) {
+                    out().append(stringLiteral(""));
+                    return;
+                }
+                out().append(target.concatOperator() ? "(" : "CONCAT(");
+                for (int i = 0; i < values.size(); i++) {
+                    if (i > 0) out().append(target.concatOperator() ? " || " : ", ");
+                    Expression part = values.get(i);
+                    if (unparenthesized(part) instanceof StringValue) {
+                        concatOperand(part);
+                        continue;
+                    }
+                    out().append("COALESCE(");
+                    if (target.family() == Dialect.Family.HSQLDB && isExactNumberOperand(part)) {
+                        emitAs(part, target.castType(TypeKind.VARCHAR, 40, 0)); // HSQLDB's COALESCE takes no number and text
+                    } else {
+                        concatOperand(part);
+                    }
+                    out().append(", ").append(stringLiteral("")).append(')');
+                }
+                out().append(')');
+                return;
+            }
             if (target.concatOperator()) {
                 out().append('(');
                 for (int i = 0; i < parts.size(); i++) {
@@ -3285,6 +3521,17 @@ final class Renderer {
             if (unparenthesized(operand) instanceof StringValue text && (spec.kind() == TypeKind.DATE
                     || spec.kind() == TypeKind.TIME || spec.kind() == TypeKind.TIMESTAMP)) {
                 SqlText.refuseClockString(text.getValue());
+            }
+            if (target.family() == Dialect.Family.DERBY && (spec.kind() == TypeKind.VARCHAR || spec.kind() == TypeKind.TEXT)
+                    && isExactNumberOperand(operand) && !(unparenthesized(operand) instanceof JdbcParameter)) {
+                // Derby casts a number to CHAR only (42846 for VARCHAR or CLOB): its text as || makes it (x::text)
+                if (spec.kind() == TypeKind.TEXT) {
+                    concatOperand(operand);
+                    return out();
+                }
+                out().append("CAST(");
+                concatOperand(operand);
+                return out().append(" AS ").append(spec.cast(target)).append(')');
             }
             out().append("CAST(");
             boolean narrows = spec.isInteger() || spec.kind() == TypeKind.DECIMAL;
@@ -3533,11 +3780,21 @@ final class Renderer {
      * {@code ?}, an integer column or expression), else null. JSqlParser reads {@code INTERVAL ? MONTH} as an interval of
      * an interval without the keyword.
      */
+    /** PostgreSQL's spelling of an interval of one unit: {@code '3 days'}, {@code '-1 month'}. */
+    private static final java.util.regex.Pattern POSTGRESQL_INTERVAL = java.util.regex.Pattern.compile(
+            "(-?\\d{1,9})\\s*(second|minute|hour|day|week|month|quarter|year)s?", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     private Map.Entry<Expression, String> intervalAmount(IntervalExpression interval) {
         String unit = interval.getIntervalType() == null ? null : interval.getIntervalType().toUpperCase(Locale.ROOT);
         Expression count = null;
         if (interval.getParameter() != null) {
             String p = interval.getParameter().replace("'", "").trim();
+            java.util.regex.Matcher spelled = POSTGRESQL_INTERVAL.matcher(p);
+            if (unit == null && client.family() == Dialect.Family.POSTGRESQL && spelled.matches()) {
+                // PostgreSQL's INTERVAL '3 days': one whole number of one unit
+                p = spelled.group(1);
+                unit = spelled.group(2).toUpperCase(Locale.ROOT);
+            }
             if (!p.matches("-?\\d{1,9}")) return null;
             long v = Long.parseLong(p);
             count = v < 0 ? new SignedExpression('-', new LongValue(-v)) : new LongValue(v);
@@ -3772,7 +4029,7 @@ final class Renderer {
      *
      * @param marker the {@code ?}, and {@code places} those its value keeps where a target types it by place
      */
-    private record ClientCut(JdbcParameter marker, int places, int scale) {
+    private record ClientCut(JdbcParameter marker, int places, int scale, boolean besideLiterals) {
     }
 
     private ClientCut clientCut(Expression e) {
@@ -3799,7 +4056,10 @@ final class Renderer {
         ColumnType type = marker == null || others.isEmpty() ? null : widestDecimal(others);
         int precision = type == null ? 0 : product ? 2 * type.length() : type.length() + 1;
         if (type == null || precision > DECIMAL_DIGITS_EVERYWHERE) return null;
-        return new ClientCut(marker, wideParameterPlaces(type.length(), type.scale()), product ? 2 * type.scale() : type.scale());
+        boolean besideLiterals = others.stream().allMatch(o -> unparenthesized(o) instanceof DoubleValue
+                || unparenthesized(o) instanceof SignedExpression signed && unparenthesized(signed.getExpression()) instanceof DoubleValue);
+        return new ClientCut(marker, wideParameterPlaces(type.length(), type.scale()), product ? 2 * type.scale() : type.scale(),
+                besideLiterals);
     }
 
     /**
@@ -4055,10 +4315,24 @@ final class Renderer {
                 case "CHAR_LENGTH":
                 case "CHARACTER_LENGTH":
                 case "LEN":
+                case "OCTET_LENGTH":
+                case "YEAR":
+                case "QUARTER":
+                case "MONTH":
+                case "DAY":
+                case "DAYOFMONTH":
+                case "DAYOFWEEK":
+                case "WEEKDAY":
+                case "DAYOFYEAR":
+                case "HOUR":
+                case "MINUTE":
                     return Numeric.INTEGER;
                 default:
                     return Numeric.UNKNOWN;
             }
+        }
+        if (e instanceof Function && "DATEDIFF".equalsIgnoreCase(((Function) e).getName())) {
+            return Numeric.INTEGER;
         }
         return Numeric.UNKNOWN;
     }
@@ -4688,7 +4962,8 @@ final class Renderer {
 
     /**
      * The name of a set operation's column {@code position} (from 1), which its ORDER BY may use: the first branch's
-     * alias there, or its column's name; null for an expression without an alias (or a star before it).
+     * alias there, or its column's name; null for an expression without an alias (or a star before it) or a name
+     * another of its columns has too.
      */
     private static Expression setOperationColumn(SetOperationList union, int position) {
         Select first = union.getSelects().isEmpty() ? null : union.getSelects().get(0);
@@ -4698,8 +4973,16 @@ final class Renderer {
             return null;
         }
         SelectItem<?> item = branch.getSelectItems().get(position - 1);
-        if (item.getAlias() != null) return new Column(item.getAlias().getName());
-        return item.getExpression() instanceof Column column ? new Column(column.getColumnName()) : null;
+        String name = item.getAlias() != null ? item.getAlias().getName()
+                : item.getExpression() instanceof Column column ? column.getColumnName() : null;
+        if (name == null) return null;
+        for (SelectItem<?> other : branch.getSelectItems()) {
+            // a name two columns share (a PostgreSQL client's ?column?) names neither
+            String otherName = other.getAlias() != null ? other.getAlias().getName()
+                    : other.getExpression() instanceof Column column ? column.getColumnName() : null;
+            if (other != item && name.equalsIgnoreCase(otherName)) return null;
+        }
+        return new Column(name);
     }
 
     private static boolean hasStar(PlainSelect plain, int upTo) {

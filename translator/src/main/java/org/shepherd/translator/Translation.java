@@ -979,8 +979,9 @@ public final class Translation {
     /**
      * Engines label an unaliased expression of the select list each their own way ({@code 1}, {@code C1},
      * {@code ?column?}, {@code a + 1}) and the voter compares labels; so every one gets an explicit label for the
-     * time of rendering: its text as the client wrote it (as MySQL labels it), or {@code EXPR<position>} when that
-     * text is longer than {@value #EXPRESSION_LABEL_LENGTH_MAX} characters or holds a quote or marker. Only for a
+     * time of rendering: its text as the client wrote it (as MySQL labels it; for a PostgreSQL client the label
+     * PostgreSQL gives it, {@link ResultLabels}), or {@code EXPR<position>} when that text is longer than {@value
+     * #EXPRESSION_LABEL_LENGTH_MAX} characters or holds a quote or marker. Only for a
      * top-level query. In a UNION/INTERSECT/EXCEPT every branch gets the first branch's labels (Derby names a column
      * of a set operation by position unless all branches name it alike). Returns the items to restore.
      */
@@ -1040,9 +1041,9 @@ public final class Translation {
         if (e instanceof Column c && Renderer.pinnedName(c, client) == null) {
             return c.getColumnName();
         }
-        String label = e.toString();
-        if (label.length() > EXPRESSION_LABEL_LENGTH_MAX || label.contains("\"") || label.contains("`") || label.contains("?")
-                || label.contains("'")) {
+        String label = client.family() == Dialect.Family.POSTGRESQL ? ResultLabels.postgresql(e) : e.toString();
+        if (label.length() > EXPRESSION_LABEL_LENGTH_MAX || label.contains("\"") || label.contains("`")
+                || label.contains("?") && !label.equals(ResultLabels.UNNAMED) || label.contains("'")) {
             label = "EXPR" + (index + 1);
         }
         return "\"" + label + "\"";

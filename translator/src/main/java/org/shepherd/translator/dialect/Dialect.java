@@ -717,9 +717,16 @@ public abstract class Dialect {
         return 1000;
     }
 
-    /** The type as written as the target of CAST(x AS type); differs from DDL in MySQL. */
+    /** Longest VARCHAR of Derby and Db2, what a CAST to TEXT in an expression becomes there (and on HSQLDB). */
+    public static final int TEXT_CAST_LENGTH = 32_672;
+
+    /**
+     * The type as written as the target of CAST(x AS type); differs from DDL in MySQL, and for TEXT: a CLOB in an
+     * expression cannot be compared, ordered or grouped on Derby and fails in a COALESCE on HSQLDB, so {@code x::text}
+     * is a long VARCHAR there.
+     */
     public String castType(TypeKind kind, int length, int scale) {
-        return columnType(kind, length, scale);
+        return kind == TypeKind.TEXT ? columnType(TypeKind.VARCHAR, TEXT_CAST_LENGTH, 0) : columnType(kind, length, scale);
     }
 
     protected static boolean stateIn(SQLException e, Set<String> states) {
