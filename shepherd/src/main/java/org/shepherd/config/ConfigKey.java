@@ -58,6 +58,12 @@ public enum ConfigKey {
             "SQL dialect of replica <name>: " + String.join("|", ReplicaSpec.DIALECTS)
                     + ". Empty: inferred from the URL.",
             ConfigKey::parseDialect),
+    CLIENT_DIALECT("client.dialect", "",
+            "SQL dialect the applications write: " + String.join("|", ReplicaSpec.DIALECTS) + ". Empty: the primary's. The"
+                    + " shepherd translates it for every replica, the primary too, so that an application written for an"
+                    + " engine that cannot be the primary (PostgreSQL) keeps its SQL; modes cbs, ss and serial only. Clients"
+                    + " are told this dialect (the product name stays the primary's: tell an ORM its dialect).",
+            ConfigKey::parseDialect),
     PROTOCOL_MAX_FRAME_BYTES("protocol.max.frame.bytes", "16777216",
             "Largest wire protocol frame accepted or sent, in bytes. A row (LOBs included) must fit in one frame.",
             v -> parseInt(v, 1024, 1 << 30)),

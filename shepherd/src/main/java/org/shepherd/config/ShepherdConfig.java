@@ -204,6 +204,11 @@ public final class ShepherdConfig {
         return users.isEmpty() || admins.contains(user);
     }
 
+    /** The dialect clients write ({@code client.dialect}), "" for the primary's. */
+    public String clientDialect() {
+        return (String) values.get(ConfigKey.CLIENT_DIALECT);
+    }
+
     public int maxFrameBytes() {
         return (Integer) values.get(ConfigKey.PROTOCOL_MAX_FRAME_BYTES);
     }
@@ -404,6 +409,12 @@ public final class ShepherdConfig {
         if (mode.replicated() && replicas.size() < needed) {
             throw new ConfigException("mode=" + mode.configName() + " with f=" + f() + " needs at least 2f+1 = " + needed
                     + " replicas but " + replicas.size() + " are configured: add replicas, lower f, or use mode=passthrough");
+        }
+        if (!clientDialect().isEmpty() && !mode.replicated() && !clientDialect().equals(primary().dialect())) {
+            throw new ConfigException(ConfigKey.CLIENT_DIALECT.key() + "=" + clientDialect() + " needs mode cbs, ss or serial:"
+                    + " mode=" + mode.configName() + " sends every statement unchanged to " + primary().name() + " ("
+                    + primary().dialect() + "); remove the key or set " + ConfigKey.CLIENT_DIALECT.key() + "="
+                    + primary().dialect());
         }
         Map<String, String> databases = new java.util.HashMap<>();
         for (ReplicaSpec r : replicas) {

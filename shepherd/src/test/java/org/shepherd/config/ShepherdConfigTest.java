@@ -110,6 +110,23 @@ class ShepherdConfigTest {
     }
 
     @Test
+    void clientDialectIsTheEnginesOrRefusedWhereNothingTranslates() throws Exception {
+        assertThat(ShepherdConfig.fromMap(threeDerbyReplicas()).clientDialect()).as("the primary's").isEmpty();
+        Map<String, String> m = new TreeMap<>(threeDerbyReplicas());
+        m.put("client.dialect", "PostgreSQL");
+        assertThat(ShepherdConfig.fromMap(m).clientDialect()).isEqualTo("postgresql");
+        m.put("client.dialect", "oracle");
+        assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("client.dialect=oracle").hasMessageContaining("postgresql");
+        Map<String, String> one = new TreeMap<>(Map.of("mode", "passthrough", "replica.r1.url", "jdbc:derby:memory:cd;create=true",
+                "client.dialect", "postgresql"));
+        assertThatThrownBy(() -> ShepherdConfig.fromMap(one)).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("needs mode cbs, ss or serial").hasMessageContaining("client.dialect=derby");
+        one.put("client.dialect", "derby");
+        assertThat(ShepherdConfig.fromMap(one).clientDialect()).isEqualTo("derby");
+    }
+
+    @Test
     void unknownDialectAsksForTheDialectKey() {
         Map<String, String> m = Map.of("mode", "passthrough", "replica.x.url", "jdbc:weird:thing");
         assertThatThrownBy(() -> ShepherdConfig.fromMap(m)).isInstanceOf(ConfigException.class)

@@ -1113,6 +1113,58 @@ class HeterogeneousCbsTest {
         });
     }
 
+    /**
+     * {@code client.dialect=postgresql} over a MariaDB primary and Derby and PostgreSQL secondaries (PostgreSQL cannot be
+     * the primary): an application written for PostgreSQL keeps its SQL. Clients are told the dialect; an unaliased
+     * expression is labelled as PostgreSQL labels it ({@code count}, {@code max}, {@code ?column?}, a CAST's column), so
+     * that {@code rs.getLong("count")} works as it does against PostgreSQL (it was {@code count(*)}); PostgreSQL's own
+     * spellings (ILIKE, CONCAT of a NULL, IS DISTINCT FROM, {@code date + n}, {@code INTERVAL '1 month'}, EXTRACT(DOW))
+     * run on every replica with PostgreSQL's answers, where they failed on MariaDB and Derby or answered otherwise there;
+     * {@code ||} is concatenation, not MySQL's OR.
+     */
+    @Test
+    void aPostgresqlClientGetsPostgresqlLabelsAndSpellingsOnEveryEngine() throws Exception {
+        List<String> replicas = List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.POSTGRESQL);
+        try (CbsCoordinator c = coordinator(replicas, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS)
+                .withClientDialect("postgresql")); Session s = c.openSession("app", "db")) {
+            assertThat(c.databaseInfo().sqlDialect()).isEqualTo("postgresql");
+            assertThat(c.databaseInfo().identifierQuote()).isEqualTo("\"");
+            assertThat(c.databaseInfo().productName()).as("the primary's product").containsIgnoringCase("maria");
+            Workloads.update(s, "CREATE TABLE pgl (id INTEGER PRIMARY KEY, name VARCHAR(20), nick VARCHAR(20), born DATE)");
+            Workloads.update(s, "INSERT INTO pgl (id, name, nick, born) VALUES (1, 'Ann', NULL, DATE '2024-02-29'),"
+                    + " (2, 'bob', 'Bobby', DATE '1999-12-31')");
+            try (ResultCursor cursor = ((Answer.Rows) s.execute("SELECT count(*), max(id) FROM pgl", List.of(),
+                    ExecOptions.DEFAULT)).cursor()) {
+                assertThat(cursor.columns()).extracting(col -> col.label().toLowerCase(java.util.Locale.ROOT))
+                        .containsExactly("count", "max");
+                assertThat(cursor.fetch(10)).extracting(r -> r[0] + " " + r[1]).containsExactly("2 2");
+            }
+            try (ResultCursor cursor = ((Answer.Rows) s.execute("SELECT id + 1, CAST(id AS TEXT), CASE WHEN id > 1 THEN 'b' END,"
+                    + " (SELECT min(name) FROM pgl) FROM pgl ORDER BY 1", List.of(), ExecOptions.DEFAULT)).cursor()) {
+                assertThat(cursor.columns()).extracting(col -> col.label().toLowerCase(java.util.Locale.ROOT))
+                        .containsExactly("?column?", "id", "case", "min");
+                assertThat(cursor.fetch(10)).extracting(r -> r[0] + " " + r[1] + " " + r[2] + " " + r[3])
+                        .containsExactly("2 1 null Ann", "3 2 b Ann");
+            }
+            assertThat(Workloads.query(s, "SELECT id, CONCAT(name, '/', nick) AS c FROM pgl WHERE name ILIKE ? ORDER BY id", "%B%"))
+                    .extracting(r -> r[0] + " " + r[1]).containsExactly("2 bob/Bobby");
+            assertThat(Workloads.query(s, "SELECT id, CONCAT(name, '/', nick) AS c FROM pgl WHERE nick IS DISTINCT FROM 'Bobby'"
+                    + " ORDER BY id")).extracting(r -> r[0] + " " + r[1]).containsExactly("1 Ann/");
+            assertThat(Workloads.query(s, "SELECT born + 1 AS a, born - ? AS b, EXTRACT(DOW FROM born) AS d,"
+                    + " CAST(born + INTERVAL '1 month' AS DATE) AS m FROM pgl ORDER BY id", 366L))
+                    .extracting(r -> r[0] + " " + r[1] + " " + r[2] + " " + r[3])
+                    .containsExactly("2024-03-01 2023-02-28 4 2024-03-29", "2000-01-01 1998-12-30 5 2000-01-31");
+            assertThat(Workloads.query(s, "SELECT name || '!' AS x FROM pgl WHERE id = 1")).extracting(r -> r[0])
+                    .containsExactly("Ann!");
+            assertThatThrownBy(() -> Workloads.query(s, "SELECT id FROM pgl WHERE name ~ '^A'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("regular expression")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+            ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "pgl", "id");
+        }
+    }
+
     /** What a test runs on each replica set: its primary first, whether that is MariaDB (the client writes MySQL). */
     @FunctionalInterface
     private interface OnSet {

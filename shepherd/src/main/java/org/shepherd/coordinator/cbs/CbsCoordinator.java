@@ -155,7 +155,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
         }
         requireReachable(unreachable, settings.f());
         this.clientEngine = endpoints.get(primaryIndex);
-        Dialect client = clientEngine.dialect();
+        Dialect client = settings.clientDialect().isEmpty() ? clientEngine.dialect() : Dialect.forName(settings.clientDialect());
         Set<Dialect> targets = new LinkedHashSet<>();
         for (JdbcReplicaEndpoint e : endpoints) targets.add(e.dialect());
         this.homogeneous = targets.stream().allMatch(d -> d.family() == client.family());
@@ -358,6 +358,7 @@ public final class CbsCoordinator implements Coordinator, AdminView {
             }
             CbsCoordinator coordinator = new CbsCoordinator(pools, primary, CbsCore.Settings.defaults(config.f(), mode)
                     .withConnectionWaitMs(config.replicaConnectTimeoutMs())
+                    .withClientDialect(config.clientDialect())
                     .withRecovery(new CbsCore.Recovery(config.replicaProbeMs(), config.replicaProbeMaxMs(),
                             config.replicaRecoveryLogMax(), config.viewChange(), config.viewChangeOutvoted(),
                             config.viewChangeUnresponsiveMs(), config.replicaTxlogTruncateBarriers(),
@@ -721,7 +722,12 @@ public final class CbsCoordinator implements Coordinator, AdminView {
     @Override
     public DatabaseInfo databaseInfo() {
         DatabaseInfo info = clientEngine.pool().databaseInfoIfKnown();
-        return info != DatabaseInfo.UNKNOWN ? info : primary().pool().databaseInfoIfKnown(); // the primary answered: known
+        if (info == DatabaseInfo.UNKNOWN) info = primary().pool().databaseInfoIfKnown(); // the primary answered: known
+        if (settings.clientDialect().isEmpty() || info == DatabaseInfo.UNKNOWN) return info;
+        // client.dialect: the clients write that dialect and quote names its way; the product stays the primary's
+        Dialect client = clientDialect();
+        return new DatabaseInfo(client.name(), String.valueOf(client.identifierQuote()), info.productName(),
+                info.productVersion(), info.defaultSchema());
     }
 
     @Override

@@ -72,7 +72,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      * @param pinning the clock and the seed the coordinator draws pinned values from (NOW(), RAND(), UUID(), ...)
      */
     public record Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
-            long blockCheckMs, long connectionWaitMs, Recovery recovery, Pinning pinning) {
+            long blockCheckMs, long connectionWaitMs, Recovery recovery, Pinning pinning, String clientDialect) {
 
         /** The default of {@code connectionWaitMs}, as {@code replica.connect.timeout.ms}. */
         public static final long CONNECTION_WAIT_MS_DEFAULT = 10_000;
@@ -84,12 +84,13 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
             }
             java.util.Objects.requireNonNull(recovery, "recovery");
             java.util.Objects.requireNonNull(pinning, "pinning");
+            java.util.Objects.requireNonNull(clientDialect, "clientDialect");
         }
 
         public Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
                 long blockCheckMs) {
             this(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, CONNECTION_WAIT_MS_DEFAULT, Recovery.DEFAULTS,
-                    Pinning.system());
+                    Pinning.system(), "");
         }
 
         public static Settings defaults(int f, ExecutionMode mode) {
@@ -97,19 +98,25 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
         }
 
         public Settings withRules(OrderingRules r) {
-            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery, pinning);
+            return new Settings(f, mode, r, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery, pinning,
+                    clientDialect);
         }
 
         public Settings withConnectionWaitMs(long ms) {
-            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, ms, recovery, pinning);
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, ms, recovery, pinning, clientDialect);
         }
 
         public Settings withRecovery(Recovery r) {
-            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, r, pinning);
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, r, pinning, clientDialect);
         }
 
         public Settings withPinning(Pinning p) {
-            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery, p);
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery, p, clientDialect);
+        }
+
+        /** The dialect clients write ({@code client.dialect}); "" for the primary's. */
+        public Settings withClientDialect(String dialect) {
+            return new Settings(f, mode, rules, commitTimeoutMs, blockBoundMs, blockCheckMs, connectionWaitMs, recovery, pinning, dialect);
         }
     }
 
