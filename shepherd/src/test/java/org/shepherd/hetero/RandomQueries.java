@@ -50,15 +50,17 @@ final class RandomQueries {
 
     private final Random random;
     private final boolean mysql;
+    private final boolean postgresql;
     /** The values of the statement being generated, in the order of its markers. */
     private List<Object> params = new ArrayList<>();
 
     /**
-     * @param client the client dialect the queries are written in: "derby" (standard SQL) or "mysql"
+     * @param client the client dialect the queries are written in: "derby" (standard SQL), "mysql" or "postgresql"
      */
     RandomQueries(long seed, String client) {
         this.random = new Random(seed);
         this.mysql = client.equals("mysql");
+        this.postgresql = client.equals("postgresql");
     }
 
     /** {@code n} queries. */
@@ -258,7 +260,8 @@ final class RandomQueries {
 
     /** A limit in the client's spelling. */
     private String limit(int rows, int offset) {
-        return mysql ? "LIMIT " + rows + " OFFSET " + offset : "OFFSET " + offset + " ROWS FETCH FIRST " + rows + " ROWS ONLY";
+        return mysql || postgresql ? "LIMIT " + rows + " OFFSET " + offset
+                : "OFFSET " + offset + " ROWS FETCH FIRST " + rows + " ROWS ONLY";
     }
 
     /** A scalar subquery correlated with the outer row in the select list. */
@@ -288,6 +291,7 @@ final class RandomQueries {
 
     private String dateExpr() {
         if (mysql && random.nextInt(4) == 0) return mysqlDateArithmetic();
+        if (postgresql && random.nextInt(4) == 0) return postgresqlDateArithmetic();
         switch (random.nextInt(9)) {
             case 4:
                 return "YEAR(" + q("ts") + ")";
@@ -336,6 +340,7 @@ final class RandomQueries {
     private String intExpr(int depth) {
         if (depth >= DEPTH_MAX) return intLeaf();
         if (mysql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return mysqlInt(depth);
+        if (postgresql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return postgresqlInt(depth);
         switch (random.nextInt(12)) {
             case 0: case 1: case 2:
                 return intLeaf();
@@ -402,7 +407,11 @@ final class RandomQueries {
     private String decimalExpr(int depth) {
         if (depth >= DEPTH_MAX) return decimalLeaf();
         if (mysql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return mysqlDecimal(depth);
-        switch (random.nextInt(12)) {
+        switch (random.nextInt(13)) {
+            case 12:
+                // a CAST that drops digits: truncated for a Derby client, rounded half away from zero for the others
+                return random.nextBoolean() ? "CAST(" + decimalExpr(depth + 1) + " AS DECIMAL(12, 1))"
+                        : "CAST(" + decimalExpr(depth + 1) + " AS INTEGER)";
             case 10:
                 // a ? beside a DECIMAL: Derby, HSQLDB and Db2 may type it from its place and cut what was bound to that
                 // type's scale (docs/benign-divergence.md); a Derby client's engine does so too, in more places than the
@@ -444,6 +453,7 @@ final class RandomQueries {
     private String stringExpr(int depth) {
         if (depth >= DEPTH_MAX) return stringLeaf();
         if (mysql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return mysqlString(depth);
+        if (postgresql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return postgresqlString(depth);
         switch (random.nextInt(12)) {
             case 0: case 1: case 2:
                 return stringLeaf();
@@ -528,6 +538,65 @@ final class RandomQueries {
         }
     }
 
+    /** PostgreSQL's own integer expressions the translator writes for the other engines (docs/translator.md). */
+    private String postgresqlInt(int depth) {
+        switch (random.nextInt(4)) {
+            case 0:
+                String[] fields = {"DOW", "ISODOW", "DOY", "QUARTER"};
+                return "EXTRACT(" + fields[random.nextInt(fields.length)] + " FROM " + q(random.nextBoolean() ? "dt" : "ts") + ")";
+            case 1:
+                return "(" + q("dt") + " - DATE '" + DATES[random.nextInt(DATES.length)] + "')";
+            case 2:
+                return "LENGTH(CONCAT(" + stringExpr(depth + 1) + ", " + intExpr(depth + 1) + "))";
+            default:
+                return "LENGTH((" + intExpr(depth + 1) + ")::text)";
+        }
+    }
+
+    /** PostgreSQL's date arithmetic: a DATE plus days, an INTERVAL of one unit (a DATE so moved is a TIMESTAMP). */
+    private String postgresqlDateArithmetic() {
+        int k = random.nextInt(61) - 30;
+        String[] units = {"second", "minutes", "hour", "days", "week", "month", "years"};
+        switch (random.nextInt(3)) {
+            case 0:
+                return q("dt") + (k < 0 ? " - " + -k : " + " + k);
+            case 1:
+                return q("dt") + " + " + param((long) k);
+            default:
+                return q(random.nextBoolean() ? "ts" : "dt") + (random.nextBoolean() ? " + " : " - ") + "INTERVAL '" + k + " "
+                        + units[random.nextInt(units.length)] + "'";
+        }
+    }
+
+    /** PostgreSQL's own string expressions: CONCAT skipping NULLs, LEFT/RIGHT of a negative count, a number as text. */
+    private String postgresqlString(int depth) {
+        switch (random.nextInt(4)) {
+            case 0:
+                return "CONCAT(" + stringExpr(depth + 1) + ", " + (random.nextBoolean() ? stringExpr(depth + 1) : intExpr(depth + 1))
+                        + (random.nextBoolean() ? ", NULL" : "") + ")";
+            case 1:
+                return (random.nextBoolean() ? "LEFT(" : "RIGHT(") + stringExpr(depth + 1) + ", " + (random.nextInt(7) - 4) + ")";
+            case 2:
+                return "CAST(" + intExpr(depth + 1) + " AS TEXT)";
+            default:
+                return "(" + intExpr(depth + 1) + ")::text";
+        }
+    }
+
+    /** A PostgreSQL condition of its own: ILIKE, IS [NOT] DISTINCT FROM (columns and literals only: Derby binds it thrice). */
+    private String postgresqlCondition() {
+        if (random.nextBoolean()) {
+            return stringColumn() + (random.nextBoolean() ? " NOT" : "") + " ILIKE '"
+                    + STRING_LITERALS[random.nextInt(STRING_LITERALS.length)].replace("'", "").toUpperCase(java.util.Locale.ROOT)
+                    + (random.nextBoolean() ? "%" : "_") + "'";
+        }
+        boolean strings = random.nextBoolean();
+        String a = strings ? stringColumn() : intColumn();
+        String b = strings ? (random.nextBoolean() ? stringColumn() : STRING_LITERALS[random.nextInt(STRING_LITERALS.length)])
+                : (random.nextBoolean() ? intColumn() : Integer.toString(random.nextInt(21) - 10));
+        return a + " IS " + (random.nextBoolean() ? "NOT " : "") + "DISTINCT FROM " + b;
+    }
+
     /** Starts and counts at and below 0 too: MySQL counts them its own way, which the translator writes out. */
     private String mysqlString(int depth) {
         switch (random.nextInt(8)) {
@@ -561,6 +630,7 @@ final class RandomQueries {
 
     private String condition(int depth) {
         if (depth >= DEPTH_MAX) return intLeaf() + " < " + intLeaf();
+        if (postgresql && random.nextInt(MYSQL_FUNCTION_ONE_IN) == 0) return postgresqlCondition();
         switch (random.nextInt(18)) {
             case 16:
                 return random.nextBoolean() ? q("dt") + " " + comparison() + " " + dateValue()

@@ -621,7 +621,7 @@ final class Renderer {
 
     /** Functions whose result is a string of the kind of their first argument. */
     private static final Set<String> STRING_FUNCTIONS = Set.of("UPPER", "LOWER", "UCASE", "LCASE", "TRIM", "LTRIM", "RTRIM",
-            "SUBSTR", "SUBSTRING", "MID", "LEFT", "RIGHT");
+            "SUBSTR", "SUBSTRING", "MID", "LEFT", "RIGHT", "LPAD", "RPAD", "REPLACE", "REPEAT");
     /** Functions whose result is one of their arguments (CONCAT: made of them). */
     private static final Set<String> VALUE_CHOOSERS = Set.of("COALESCE", "IFNULL", "NVL", "CONCAT");
 
@@ -1996,16 +1996,15 @@ final class Renderer {
                         + " otherwise compute the value in the application and pass it as a parameter (" + interval + ")");
             }
             String unit = amount.getValue();
-            boolean dateUnit = DATE_INTERVAL_UNITS.contains(unit);
-            if (kind == TypeKind.DATE && !dateUnit) {
-                throw TranslationException.unsupported("a DATE moved by " + unit + "S is a DATETIME in MySQL and a DATE or an"
-                        + " error elsewhere; CAST it to TIMESTAMP first (" + interval + ")");
-            }
             if (kind == TypeKind.DATE && client.family() == Dialect.Family.POSTGRESQL) {
                 // PostgreSQL's DATE + INTERVAL is a TIMESTAMP: moved as one
                 CastExpression timestamp = new CastExpression("CAST", x, "TIMESTAMP");
                 moved(timestamp, TypeKind.TIMESTAMP, amount.getKey(), unit, subtract);
                 return;
+            }
+            if (kind == TypeKind.DATE && !DATE_INTERVAL_UNITS.contains(unit)) {
+                throw TranslationException.unsupported("a DATE moved by " + unit + "S is a DATETIME in MySQL and a DATE or an"
+                        + " error elsewhere; CAST it to TIMESTAMP first (" + interval + ")");
             }
             moved(x, kind, amount.getKey(), unit, subtract);
         }
@@ -2885,6 +2884,12 @@ final class Renderer {
         public <S> StringBuilder visit(SignedExpression signed, S context) {
             // -i of the smallest INTEGER overflows on Derby and PostgreSQL, not on MariaDB: negate in BIGINT (see above).
             Expression operand = signed.getExpression();
+            if (target.family() != client.family() && (unparenthesized(operand) instanceof StringValue
+                    || unparenthesized(operand) instanceof CastExpression cast && isStringType(cast))) {
+                // -5::text is -(5::text) to PostgreSQL, which fails; MariaDB would answer -5
+                throw TranslationException.unsupported("a sign before a string (" + signed + ") is a number on some engines and"
+                        + " an error on others; put the sign inside the CAST: (-5)::text");
+            }
             IntegerArithmetic arithmetic = target.integerArithmetic();
             if (signed.getSign() != '-' || arithmetic == IntegerArithmetic.BIGINT || isLiteral(operand)
                     || numeric(operand) != Numeric.INTEGER) {
@@ -3046,6 +3051,18 @@ final class Renderer {
                 operands.add(in.getLeftExpression());
                 list.forEach(item -> operands.add((Expression) item));
                 typeParametersBesideDecimal(ParameterPosition.COMPARISON, operands.toArray(new Expression[0]));
+            }
+            if ((target.comparesStringsPadSpace() || target.stringLiteralFirstIgnoresNoPad()) && constantString(in.getLeftExpression())
+                    && in.getRightExpression() instanceof ExpressionList<?> constants && !constants.isEmpty()
+                    && constants.stream().allMatch(item -> constantString((Expression) item))) {
+                // strings of constants alone are CHARs on Derby and HSQLDB, compared PAD SPACE (SUBSTR('a b', 1, 2) IN
+                // ('a') was true there; found by the generated corpus): the equalities, each made NO PAD as = is
+                out().append(in.isNot() ? "NOT (" : "(");
+                for (int i = 0; i < constants.size(); i++) {
+                    if (i > 0) out().append(" OR ");
+                    emit(new EqualsTo(in.getLeftExpression(), (Expression) constants.get(i)));
+                }
+                return out().append(')');
             }
             Expression reassociated = reassociated(in);
             if (reassociated != in) {
@@ -3533,9 +3550,21 @@ final class Renderer {
                 concatOperand(operand);
                 return out().append(" AS ").append(spec.cast(target)).append(')');
             }
-            out().append("CAST(");
             boolean narrows = spec.isInteger() || spec.kind() == TypeKind.DECIMAL;
-            if (narrows && target.castRoundsNumbers() && numeric(operand) != Numeric.INTEGER
+            Integer places = narrows && client.castRoundsNumbers() && numeric(operand) != Numeric.INTEGER
+                    && isExactNumberOperand(operand) && !isApproximate(operand) && !holdsMarker(operand) ? decimals(operand) : null;
+            boolean clientRounds = places != null && places <= MAX_DERBY_ROUND_PLACES;
+            if (clientRounds && target.family() != client.family() && places > (spec.isInteger() ? 0 : spec.scale())) {
+                // the client's engine rounds half away from zero where a CAST drops digits of an exact number (MySQL,
+                // PostgreSQL): ROUND first, as each engine spells it, and the CAST has nothing left to drop
+                out().append("CAST(");
+                emit(new Function("ROUND", operand, new LongValue(spec.isInteger() ? 0 : spec.scale())));
+                return out().append(" AS ").append(spec.cast(target)).append(')');
+            }
+            out().append("CAST(");
+            if (clientRounds && target.family() == client.family()) {
+                emit(operand); // the client's own engine rounds it so itself
+            } else if (narrows && target.castRoundsNumbers() && numeric(operand) != Numeric.INTEGER
                     && !(operand instanceof StringValue) && !(operand instanceof JdbcParameter)
                     && !(operand instanceof NullValue)) {
                 // Derby and Db2 truncate when a CAST drops digits; make the rounding engines truncate too. The inner
@@ -4241,6 +4270,20 @@ final class Renderer {
     }
 
     /** What the statement text and the catalog's column types say about an operand's type. */
+    /** A CAST to CHAR, VARCHAR or TEXT. */
+    private boolean isStringType(CastExpression cast) {
+        try {
+            TypeKind kind = SqlTypes.parse(cast.getColDataType().toString(), client).kind();
+            return kind == TypeKind.CHAR || kind == TypeKind.VARCHAR || kind == TypeKind.TEXT;
+        } catch (TranslationException notPortable) {
+            return false;
+        }
+    }
+
+    /** EXTRACT's fields that are whole numbers on every engine (SECOND may have a fraction). */
+    private static final Set<String> INTEGER_FIELDS = Set.of("YEAR", "QUARTER", "MONTH", "DAY", "HOUR", "MINUTE", "DOW", "ISODOW",
+            "DOY");
+
     private Numeric numeric(Expression e) {
         if (e instanceof LongValue) {
             return Numeric.INTEGER;
@@ -4265,6 +4308,13 @@ final class Renderer {
             } catch (TranslationException notPortable) {
                 return Numeric.UNKNOWN;
             }
+        }
+        if (e instanceof ExtractExpression extract && INTEGER_FIELDS.contains(extract.getName().toUpperCase(Locale.ROOT))) {
+            return Numeric.INTEGER;
+        }
+        if (e instanceof Subtraction days && client.family() == Dialect.Family.POSTGRESQL
+                && temporalKind(days.getLeftExpression()) == TypeKind.DATE && temporalKind(days.getRightExpression()) == TypeKind.DATE) {
+            return Numeric.INTEGER; // PostgreSQL's DATE - DATE: days
         }
         if (e instanceof Addition || e instanceof Subtraction || e instanceof Multiplication) {
             BinaryExpression b = (BinaryExpression) e;

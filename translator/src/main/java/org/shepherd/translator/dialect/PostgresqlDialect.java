@@ -67,6 +67,11 @@ public class PostgresqlDialect extends Dialect {
     }
 
     @Override
+    public String castType(TypeKind kind, int length, int scale) {
+        return kind == TypeKind.TEXT ? "TEXT" : super.castType(kind, length, scale);
+    }
+
+    @Override
     public boolean supportsForShare() {
         return true;
     }
