@@ -1165,6 +1165,32 @@ class HeterogeneousCbsTest {
         }
     }
 
+    /**
+     * {@code client.dialect=postgresql} over MariaDB, HSQLDB and PostgreSQL: STRING_AGG is MariaDB's and HSQLDB's
+     * GROUP_CONCAT, ordered by the values where the application gives no order (PostgreSQL's own is arbitrary, and the
+     * engines joined the values each in its own order); {@code x = ANY(array)} is refused before it runs (the others have
+     * no arrays; it failed on the secondaries).
+     */
+    @Test
+    void aPostgresqlClientsStringAggIsGroupConcatElsewhere() throws Exception {
+        List<String> replicas = List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL);
+        try (CbsCoordinator c = coordinator(replicas, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS)
+                .withClientDialect("postgresql")); Session s = c.openSession("app", "db")) {
+            Workloads.update(s, "CREATE TABLE sa (id INTEGER PRIMARY KEY, g INTEGER, v VARCHAR(10))");
+            Workloads.update(s, "INSERT INTO sa (id, g, v) VALUES (1, 1, 'b'), (2, 1, 'a'), (3, 1, NULL), (4, 2, 'c'), (5, 2, 'c'),"
+                    + " (6, 1, 'B')");
+            assertThat(Workloads.query(s, "SELECT g, string_agg(v, ',') AS a, string_agg(v, '-' ORDER BY id DESC) AS b,"
+                    + " string_agg(DISTINCT v, ';') AS c FROM sa GROUP BY g ORDER BY g"))
+                    .extracting(r -> r[0] + " " + r[1] + " " + r[2] + " " + r[3])
+                    .containsExactly("1 B,a,b B-a-b B;a;b", "2 c,c c-c c");
+            assertThatThrownBy(() -> Workloads.query(s, "SELECT id FROM sa WHERE id = ANY(?)", 1L))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("arrays")
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("0A000"));
+            assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
+            assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
+        }
+    }
+
     /** What a test runs on each replica set: its primary first, whether that is MariaDB (the client writes MySQL). */
     @FunctionalInterface
     private interface OnSet {

@@ -1044,6 +1044,29 @@ final class Renderer {
                 case "CONCAT":
                     concat(args, client.family() == Dialect.Family.POSTGRESQL);
                     return out();
+                case "ANY":
+                case "SOME":
+                case "ALL": // PostgreSQL's x = ANY(array): the others compare with a subquery's rows only
+                    if (target.family() == Dialect.Family.POSTGRESQL) return super.visit(f, context);
+                    throw TranslationException.unsupported("x = " + name + "(array) is PostgreSQL's; " + target.name()
+                            + ", one of the replicas' engines, has no arrays: write x IN (?, ?, ...) or " + name + " (SELECT ...)");
+                case "STRING_AGG":
+                    // PostgreSQL's STRING_AGG(x, 'sep' [ORDER BY ...]): rendered as MySQL's GROUP_CONCAT is, ordered by the
+                    // values when no order is given (PostgreSQL's own order is arbitrary), except as written on PostgreSQL
+                    // itself when ordered
+                    if (args.size() == 2 && args.get(1) instanceof StringValue separator && separator.getPrefix() == null
+                            && client.family() == Dialect.Family.POSTGRESQL && !(target.family() == Dialect.Family.POSTGRESQL
+                            && f.getOrderByElements() != null && !f.getOrderByElements().isEmpty())) {
+                        if (target.lacksFunction("GROUP_CONCAT") && target.family() != Dialect.Family.POSTGRESQL) throw lacks(name);
+                        MySQLGroupConcat joined = new MySQLGroupConcat();
+                        joined.setExpressionList(new ExpressionList<>(args.get(0)));
+                        joined.setDistinct(f.isDistinct());
+                        joined.setOrderByElements(f.getOrderByElements());
+                        joined.setSeparator(separator.toString());
+                        emit(joined);
+                        return out();
+                    }
+                    return super.visit(f, context);
                 case "NEXTVAL": // MariaDB's NEXTVAL(s), PostgreSQL's nextval('s')
                     if (args.size() == 1 && (args.get(0) instanceof Column || args.get(0) instanceof StringValue)) {
                         sequenceValue(f, args.get(0) instanceof StringValue v ? v.getValue()
