@@ -1066,7 +1066,7 @@ final class Renderer {
                         emit(joined);
                         return out();
                     }
-                    return super.visit(f, context);
+                    break;
                 case "NEXTVAL": // MariaDB's NEXTVAL(s), PostgreSQL's nextval('s')
                     if (args.size() == 1 && (args.get(0) instanceof Column || args.get(0) instanceof StringValue)) {
                         sequenceValue(f, args.get(0) instanceof StringValue v ? v.getValue()
@@ -2542,7 +2542,6 @@ final class Renderer {
                     + ", one of the replicas' engines; write CAST(x AS type)");
         }
 
-        /** A MySQL client's statement rendered for an engine of another family. */
         /**
          * A PostgreSQL client's {@code date + n} or {@code date - n} (n a whole number: days, a DATE again), which Derby
          * refuses and MySQL computes as a number (20240229 + 1), written out as a move by n days; false when it is not
@@ -2573,10 +2572,12 @@ final class Renderer {
             return true;
         }
 
+        /** A PostgreSQL client's statement rendered for an engine of another family. */
         private boolean postgresqlClientElsewhere() {
             return client.family() == Dialect.Family.POSTGRESQL && target.family() != Dialect.Family.POSTGRESQL;
         }
 
+        /** A MySQL client's statement rendered for an engine of another family. */
         private boolean mysqlClientElsewhere() {
             return client.family() == Dialect.Family.MYSQL && target.family() != Dialect.Family.MYSQL;
         }
@@ -3827,15 +3828,15 @@ final class Renderer {
     private static final Set<String> INTERVAL_UNITS = Set.of("SECOND", "MINUTE", "HOUR", "DAY", "WEEK", "MONTH", "QUARTER",
             "YEAR");
 
+    /** PostgreSQL's spelling of an interval of one unit: {@code '3 days'}, {@code '-1 month'}. */
+    private static final java.util.regex.Pattern POSTGRESQL_INTERVAL = java.util.regex.Pattern.compile(
+            "(-?\\d{1,9})\\s*(second|minute|hour|day|week|month|quarter|year)s?", java.util.regex.Pattern.CASE_INSENSITIVE);
+
     /**
      * The count and unit of {@code INTERVAL n unit}, where n is a whole number (written out, also as a string, a
      * {@code ?}, an integer column or expression), else null. JSqlParser reads {@code INTERVAL ? MONTH} as an interval of
      * an interval without the keyword.
      */
-    /** PostgreSQL's spelling of an interval of one unit: {@code '3 days'}, {@code '-1 month'}. */
-    private static final java.util.regex.Pattern POSTGRESQL_INTERVAL = java.util.regex.Pattern.compile(
-            "(-?\\d{1,9})\\s*(second|minute|hour|day|week|month|quarter|year)s?", java.util.regex.Pattern.CASE_INSENSITIVE);
-
     private Map.Entry<Expression, String> intervalAmount(IntervalExpression interval) {
         String unit = interval.getIntervalType() == null ? null : interval.getIntervalType().toUpperCase(Locale.ROOT);
         Expression count = null;
@@ -4292,7 +4293,6 @@ final class Renderer {
         return most;
     }
 
-    /** What the statement text and the catalog's column types say about an operand's type. */
     /** A CAST to CHAR, VARCHAR or TEXT. */
     private boolean isStringType(CastExpression cast) {
         try {
@@ -4307,6 +4307,7 @@ final class Renderer {
     private static final Set<String> INTEGER_FIELDS = Set.of("YEAR", "QUARTER", "MONTH", "DAY", "HOUR", "MINUTE", "DOW", "ISODOW",
             "DOY");
 
+    /** What the statement text and the catalog's column types say about an operand's type. */
     private Numeric numeric(Expression e) {
         if (e instanceof LongValue) {
             return Numeric.INTEGER;
@@ -5046,16 +5047,19 @@ final class Renderer {
             return null;
         }
         SelectItem<?> item = branch.getSelectItems().get(position - 1);
-        String name = item.getAlias() != null ? item.getAlias().getName()
-                : item.getExpression() instanceof Column column ? column.getColumnName() : null;
+        String name = nameOf(item);
         if (name == null) return null;
         for (SelectItem<?> other : branch.getSelectItems()) {
             // a name two columns share (a PostgreSQL client's ?column?) names neither
-            String otherName = other.getAlias() != null ? other.getAlias().getName()
-                    : other.getExpression() instanceof Column column ? column.getColumnName() : null;
-            if (other != item && name.equalsIgnoreCase(otherName)) return null;
+            if (other != item && name.equalsIgnoreCase(nameOf(other))) return null;
         }
         return new Column(name);
+    }
+
+    /** A select item's alias, or its column's name; null for an expression without an alias. */
+    private static String nameOf(SelectItem<?> item) {
+        if (item.getAlias() != null) return item.getAlias().getName();
+        return item.getExpression() instanceof Column column ? column.getColumnName() : null;
     }
 
     private static boolean hasStar(PlainSelect plain, int upTo) {
