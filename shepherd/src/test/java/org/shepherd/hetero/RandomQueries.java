@@ -557,7 +557,10 @@ final class RandomQueries {
     private String postgresqlDateArithmetic() {
         int k = random.nextInt(61) - 30;
         String[] units = {"second", "minutes", "hour", "days", "week", "month", "years"};
-        switch (random.nextInt(3)) {
+        switch (random.nextInt(4)) {
+            case 3:
+                String[] truncated = {"day", "week", "month", "year"};
+                return "date_trunc('" + truncated[random.nextInt(truncated.length)] + "', " + q("ts") + ")";
             case 0:
                 return q("dt") + (k < 0 ? " - " + -k : " + " + k);
             case 1:

@@ -45,6 +45,24 @@ class ClientDialectEndToEndTest {
                     assertThat(rs.getLong("count")).isEqualTo(2);
                     assertThat(rs.getLong("max")).isEqualTo(2);
                 }
+                // a PostgreSQL application's table: SERIAL, TEXT, BOOLEAN, DEFAULT now(), RETURNING
+                s.executeUpdate("CREATE TABLE todo (id SERIAL PRIMARY KEY, title TEXT NOT NULL, done BOOLEAN NOT NULL DEFAULT false,"
+                        + " created TIMESTAMP NOT NULL DEFAULT now())");
+                try (ResultSet rs = s.executeQuery("INSERT INTO todo (title) VALUES ('Walk Rex') RETURNING id")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isEqualTo(1);
+                }
+                s.executeUpdate("INSERT INTO todo (title, done) VALUES ('feed rita', true)");
+                assertThat(s.executeUpdate("UPDATE todo SET done = NOT done WHERE title ILIKE 'walk%'")).isEqualTo(1);
+                try (ResultSet rs = s.executeQuery("SELECT id, done, created <= now() FROM todo WHERE done ORDER BY id")) {
+                    assertThat(rs.getMetaData().getColumnLabel(3)).isEqualTo("?column?");
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong("id")).isEqualTo(1);
+                    assertThat(rs.getBoolean("done")).isTrue();
+                    assertThat(rs.getBoolean(3)).isTrue();
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.next()).isFalse();
+                }
                 try (PreparedStatement ps = c.prepareStatement(
                         "SELECT CONCAT(name, ' of ', owner) AS who FROM pets WHERE name ILIKE ? ORDER BY id LIMIT 5")) {
                     ps.setString(1, "r%");

@@ -1050,6 +1050,14 @@ final class Renderer {
                     if (target.family() == Dialect.Family.POSTGRESQL) return super.visit(f, context);
                     throw TranslationException.unsupported("x = " + name + "(array) is PostgreSQL's; " + target.name()
                             + ", one of the replicas' engines, has no arrays: write x IN (?, ?, ...) or " + name + " (SELECT ...)");
+                case "DATE_TRUNC": // PostgreSQL's DATE_TRUNC('day' | 'week' | 'month' | 'year', timestamp): the TIMESTAMP it starts
+                    if (args.size() == 2 && !f.isDistinct() && postgresqlClientElsewhere() && args.get(0) instanceof StringValue unit
+                            && TRUNCATED_UNITS.contains(unit.getValue().toLowerCase(Locale.ROOT))
+                            && temporalKind(args.get(1)) == TypeKind.TIMESTAMP) {
+                        truncatedTime(unit.getValue().toLowerCase(Locale.ROOT), args.get(1));
+                        return out();
+                    }
+                    break;
                 case "STRING_AGG":
                     // PostgreSQL's STRING_AGG(x, 'sep' [ORDER BY ...]): rendered as MySQL's GROUP_CONCAT is, ordered by the
                     // values when no order is given (PostgreSQL's own order is arbitrary), except as written on PostgreSQL
@@ -2570,6 +2578,35 @@ final class Renderer {
             out().append(operator);
             emitAs(op.getRightExpression(), "INTEGER");
             return true;
+        }
+
+        /**
+         * The start of x's day, ISO week (Monday), month or year, a TIMESTAMP: the DATE moved back by the days since then
+         * ({@link #moved}), cast to TIMESTAMP.
+         */
+        private void truncatedTime(String unit, Expression x) {
+            Expression day = new CastExpression("CAST", x, "DATE");
+            Expression into = switch (unit) {
+                case "week" -> extracted("ISODOW", x);
+                case "month" -> new Function("DAY", x);
+                case "year" -> extracted("DOY", x);
+                default -> null;
+            };
+            out().append("CAST(");
+            if (into == null) {
+                emit(day);
+            } else {
+                moved(day, TypeKind.DATE, new Subtraction().withLeftExpression(new LongValue(1)).withRightExpression(into), "DAY",
+                        false);
+            }
+            out().append(" AS ").append(target.castType(TypeKind.TIMESTAMP, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0)).append(')');
+        }
+
+        private static ExtractExpression extracted(String field, Expression x) {
+            ExtractExpression e = new ExtractExpression();
+            e.setName(field);
+            e.setExpression(x);
+            return e;
         }
 
         /** A PostgreSQL client's statement rendered for an engine of another family. */
@@ -4302,6 +4339,9 @@ final class Renderer {
             return false;
         }
     }
+
+    /** The units of PostgreSQL's DATE_TRUNC written out for the other engines. */
+    private static final Set<String> TRUNCATED_UNITS = Set.of("day", "week", "month", "year");
 
     /** EXTRACT's fields that are whole numbers on every engine (SECOND may have a fraction). */
     private static final Set<String> INTEGER_FIELDS = Set.of("YEAR", "QUARTER", "MONTH", "DAY", "HOUR", "MINUTE", "DOW", "ISODOW",
