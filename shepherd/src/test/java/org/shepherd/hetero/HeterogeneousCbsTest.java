@@ -1162,6 +1162,8 @@ class HeterogeneousCbsTest {
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
             ReplicaTables.assertEqualEverywhere(ReplicaTables.pools(c), "pgl", "id");
+            assertThat(c.verify("pgl")).as("the shepherd's own comparison, written in the client's dialect")
+                    .extracting(org.shepherd.admin.AdminView.VerifyRow::result).containsExactly("equal");
         }
     }
 
