@@ -1050,6 +1050,21 @@ final class Renderer {
                     if (target.family() == Dialect.Family.POSTGRESQL) return super.visit(f, context);
                     throw TranslationException.unsupported("x = " + name + "(array) is PostgreSQL's; " + target.name()
                             + ", one of the replicas' engines, has no arrays: write x IN (?, ?, ...) or " + name + " (SELECT ...)");
+                case "TO_CHAR": // PostgreSQL's TO_CHAR(x, 'YYYY-MM-DD HH24:MI:SS'): MySQL's DATE_FORMAT of the same fields
+                    String dateFormat = args.size() == 2 && !f.isDistinct() && postgresqlClientElsewhere()
+                            && args.get(1) instanceof StringValue pattern && pattern.getPrefix() == null
+                            && temporalKind(args.get(0)) != null ? dateFormatOf(pattern.getValue()) : null;
+                    if (dateFormat != null && target.family() == Dialect.Family.MYSQL) {
+                        call("DATE_FORMAT", List.of(args.get(0), new StringValue(dateFormat)));
+                        return out();
+                    }
+                    if (dateFormat != null && formatted(args.get(0), dateFormat)) return out();
+                    if (postgresqlClientElsewhere()) {
+                        throw TranslationException.unsupported("TO_CHAR is written for " + target.name() + " only for a DATE or"
+                                + " TIMESTAMP and a pattern of YYYY, MM, DD, HH24, MI, SS and separators; other patterns (names,"
+                                + " 12-hour clocks, FM, numbers) are each engine's own: format the value in the application");
+                    }
+                    break;
                 case "DATE_TRUNC": // PostgreSQL's DATE_TRUNC('day' | 'week' | 'month' | 'year', timestamp): the TIMESTAMP it starts
                     if (args.size() == 2 && !f.isDistinct() && postgresqlClientElsewhere() && args.get(0) instanceof StringValue unit
                             && TRUNCATED_UNITS.contains(unit.getValue().toLowerCase(Locale.ROOT))
@@ -2600,6 +2615,29 @@ final class Renderer {
                         false);
             }
             out().append(" AS ").append(target.castType(TypeKind.TIMESTAMP, Dialect.DEFAULT_TIMESTAMP_PRECISION, 0)).append(')');
+        }
+
+        /**
+         * MySQL's DATE_FORMAT format for a PostgreSQL TO_CHAR pattern of the numeric fields (YYYY, MM, DD, HH24, MI, SS) and
+         * separators, else null (names, 12-hour clocks, FM and the other modifiers are each engine's own).
+         */
+        private static String dateFormatOf(String pattern) {
+            StringBuilder format = new StringBuilder();
+            int i = 0;
+            while (i < pattern.length()) {
+                String rest = pattern.substring(i);
+                String field = rest.startsWith("YYYY") ? "%Y" : rest.startsWith("HH24") ? "%H" : rest.startsWith("MM") ? "%m"
+                        : rest.startsWith("DD") ? "%d" : rest.startsWith("MI") ? "%i" : rest.startsWith("SS") ? "%s" : null;
+                if (field != null) {
+                    format.append(field);
+                    i += field.equals("%Y") || field.equals("%H") ? 4 : 2;
+                } else if ("-/:., T".indexOf(pattern.charAt(i)) >= 0) {
+                    format.append(pattern.charAt(i++));
+                } else {
+                    return null;
+                }
+            }
+            return format.indexOf("%") < 0 ? null : format.toString();
         }
 
         private static ExtractExpression extracted(String field, Expression x) {
