@@ -70,6 +70,7 @@ public final class CbsCore<S> implements ReplicaManager.Listener<S> {
      *     transactions) before it is aborted with 40001
      * @param recovery how replicas that went down are brought back
      * @param pinning the clock and the seed the coordinator draws pinned values from (NOW(), RAND(), UUID(), ...)
+     * @param clientDialect the SQL dialect clients write ({@code client.dialect}); "" for the primary's
      */
     public record Settings(int f, ExecutionMode mode, OrderingRules rules, long commitTimeoutMs, long blockBoundMs,
             long blockCheckMs, long connectionWaitMs, Recovery recovery, Pinning pinning, String clientDialect) {
