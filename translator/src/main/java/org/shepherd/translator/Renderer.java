@@ -621,7 +621,12 @@ final class Renderer {
 
     /** Functions whose result is a string of the kind of their first argument. */
     private static final Set<String> STRING_FUNCTIONS = Set.of("UPPER", "LOWER", "UCASE", "LCASE", "TRIM", "LTRIM", "RTRIM",
-            "SUBSTR", "SUBSTRING", "MID", "LEFT", "RIGHT", "LPAD", "RPAD", "REPLACE", "REPEAT");
+            "SUBSTR", "SUBSTRING", "MID", "LEFT", "RIGHT");
+    /**
+     * Functions whose result is a string longer than their first argument may be (so not a constant string of its
+     * length, {@link #constantString}), a string whatever their arguments.
+     */
+    private static final Set<String> PADDING_FUNCTIONS = Set.of("LPAD", "RPAD", "REPLACE", "REPEAT");
     /** Functions whose result is one of their arguments (CONCAT: made of them). */
     private static final Set<String> VALUE_CHOOSERS = Set.of("COALESCE", "IFNULL", "NVL", "CONCAT");
 
@@ -682,8 +687,8 @@ final class Renderer {
             if (STRING_FUNCTIONS.contains(name) || name.equals("NULLIF") || name.equals("MIN") || name.equals("MAX")) {
                 return isString(args.get(0), literals);
             }
-            if (name.equals("DATE_FORMAT")) {
-                return true;
+            if (name.equals("DATE_FORMAT") || PADDING_FUNCTIONS.contains(name)) {
+                return true; // (Derby's NULLIF compared LPAD('a b', 2, '*') with a VARCHAR PAD SPACE; generated corpus)
             }
             if (name.equals("IF") && args.size() == 3) { // a CASE on the engines without IF
                 return anyString(args.subList(1, 3), literals);
@@ -2323,7 +2328,15 @@ final class Renderer {
             Expression x = args.get(0);
             // HSQLDB's LENGTH leaves trailing blanks out
             String length = target.family() == Dialect.Family.DERBY ? "LENGTH(" : "CHAR_LENGTH(";
-            Runnable operand = () -> emitAsText(x);
+            // a literal x as a VARCHAR where literals are CHARs (HSQLDB compared a padded result PAD SPACE; generated corpus)
+            boolean literalX = unparenthesized(x) instanceof StringValue;
+            Runnable operand = () -> {
+                if (literalX) {
+                    emitChosenValue(x, literalsPadded(List.of(x)));
+                } else {
+                    emitAsText(x);
+                }
+            };
             out().append("CASE WHEN ").append(length);
             operand.run();
             out().append(") >= ").append(n).append(" THEN SUBSTR(");
@@ -4050,7 +4063,13 @@ final class Renderer {
             }
         }
         return (inner instanceof Addition || inner instanceof Subtraction || inner instanceof Multiplication)
-                && numeric(inner) == Numeric.INTEGER;
+                && numeric(inner) == Numeric.INTEGER && !daysBetweenDates(inner);
+    }
+
+    /** A PostgreSQL client's {@code date - date}: an INTEGER of days (PostgreSQL's int4), not arithmetic made BIGINT. */
+    private boolean daysBetweenDates(Expression e) {
+        return e instanceof Subtraction days && client.family() == Dialect.Family.POSTGRESQL
+                && temporalKind(days.getLeftExpression()) == TypeKind.DATE && temporalKind(days.getRightExpression()) == TypeKind.DATE;
     }
 
     /** Decimal places a ? bound for a MySQL client keeps on an engine that types it as a DECIMAL, past the column's scale. */
@@ -4414,10 +4433,7 @@ final class Renderer {
         if (e instanceof ExtractExpression extract && INTEGER_FIELDS.contains(extract.getName().toUpperCase(Locale.ROOT))) {
             return Numeric.INTEGER;
         }
-        if (e instanceof Subtraction days && client.family() == Dialect.Family.POSTGRESQL
-                && temporalKind(days.getLeftExpression()) == TypeKind.DATE && temporalKind(days.getRightExpression()) == TypeKind.DATE) {
-            return Numeric.INTEGER; // PostgreSQL's DATE - DATE: days
-        }
+        if (daysBetweenDates(e)) return Numeric.INTEGER;
         if (e instanceof Addition || e instanceof Subtraction || e instanceof Multiplication) {
             BinaryExpression b = (BinaryExpression) e;
             Numeric l = numeric(b.getLeftExpression());
