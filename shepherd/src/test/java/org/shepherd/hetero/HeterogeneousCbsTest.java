@@ -1125,8 +1125,7 @@ class HeterogeneousCbsTest {
     @Test
     void aPostgresqlClientGetsPostgresqlLabelsAndSpellingsOnEveryEngine() throws Exception {
         List<String> replicas = List.of(ReplicaServers.MARIADB, ReplicaServers.DERBY, ReplicaServers.POSTGRESQL);
-        try (CbsCoordinator c = coordinator(replicas, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS)
-                .withClientDialect("postgresql")); Session s = c.openSession("app", "db")) {
+        try (CbsCoordinator c = postgresqlClientOver(replicas); Session s = c.openSession("app", "db")) {
             assertThat(c.databaseInfo().sqlDialect()).isEqualTo("postgresql");
             assertThat(c.databaseInfo().identifierQuote()).isEqualTo("\"");
             assertThat(c.databaseInfo().productName()).as("the primary's product").containsIgnoringCase("maria");
@@ -1176,8 +1175,7 @@ class HeterogeneousCbsTest {
     @Test
     void aPostgresqlClientsStringAggIsGroupConcatElsewhere() throws Exception {
         List<String> replicas = List.of(ReplicaServers.MARIADB, ReplicaServers.HSQLDB, ReplicaServers.POSTGRESQL);
-        try (CbsCoordinator c = coordinator(replicas, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS)
-                .withClientDialect("postgresql")); Session s = c.openSession("app", "db")) {
+        try (CbsCoordinator c = postgresqlClientOver(replicas); Session s = c.openSession("app", "db")) {
             Workloads.update(s, "CREATE TABLE sa (id INTEGER PRIMARY KEY, g INTEGER, v VARCHAR(10))");
             Workloads.update(s, "INSERT INTO sa (id, g, v) VALUES (1, 1, 'b'), (2, 1, 'a'), (3, 1, NULL), (4, 2, 'c'), (5, 2, 'c'),"
                     + " (6, 1, 'B')");
@@ -1191,6 +1189,11 @@ class HeterogeneousCbsTest {
             assertThat(c.awaitIdle(IDLE_TIMEOUT_MS)).isTrue();
             assertThat(c.divergences().snapshot()).as(replicas.toString()).isEmpty();
         }
+    }
+
+    /** A coordinator over {@code replicas} (the first the primary) for clients writing PostgreSQL's dialect. */
+    private static CbsCoordinator postgresqlClientOver(List<String> replicas) throws SQLException {
+        return coordinator(replicas, 0, CbsCore.Settings.defaults(1, ExecutionMode.CBS).withClientDialect("postgresql"));
     }
 
     /** What a test runs on each replica set: its primary first, whether that is MariaDB (the client writes MySQL). */

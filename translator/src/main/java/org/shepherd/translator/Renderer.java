@@ -925,7 +925,7 @@ final class Renderer {
                     emitAsText(values.get(i));
                 }
             } else {
-                emitList(values);
+                emitList(values, ", ");
             }
             out().append(" ORDER BY ");
             groupConcatOrder(order);
@@ -967,13 +967,6 @@ final class Renderer {
                 if (i > 0) out().append(", ");
                 emit(order.get(i).getExpression());
                 if (!order.get(i).isAsc()) out().append(" DESC");
-            }
-        }
-
-        private void emitList(List<Expression> values) {
-            for (int i = 0; i < values.size(); i++) {
-                if (i > 0) out().append(", ");
-                emit(values.get(i));
             }
         }
 
@@ -2610,7 +2603,8 @@ final class Renderer {
 
         /**
          * The start of x's day, ISO week (Monday), month or year, a TIMESTAMP: the DATE moved back by the days since then
-         * ({@link #moved}), cast to TIMESTAMP.
+         * ({@link #moved}; on Derby a month's or year's first day as LAST_DAY finds it, {@link #derbyFirstOfMonth}), cast
+         * to TIMESTAMP.
          */
         private void truncatedTime(String unit, Expression x) {
             Expression day = new CastExpression("CAST", x, "DATE");
@@ -2623,6 +2617,8 @@ final class Renderer {
             out().append("CAST(");
             if (into == null) {
                 emit(day);
+            } else if (target.family() == Dialect.Family.DERBY && !unit.equals("week")) {
+                derbyFirstOfMonth(x, unit.equals("year"));
             } else {
                 moved(day, TypeKind.DATE, new Subtraction().withLeftExpression(new LongValue(1)).withRightExpression(into), "DAY",
                         false);
@@ -3059,6 +3055,16 @@ final class Renderer {
             return withOperands(op, asVarchar(left), asVarchar(right), render);
         }
 
+        /** {@code x [NOT] IN (a, b)} as {@code [NOT] (x = a OR x = b)}, each equality rendered as any other. */
+        private StringBuilder equalities(InExpression in, ExpressionList<?> items) {
+            out().append(in.isNot() ? "NOT (" : "(");
+            for (int i = 0; i < items.size(); i++) {
+                if (i > 0) out().append(" OR ");
+                emit(new EqualsTo(in.getLeftExpression(), (Expression) items.get(i)));
+            }
+            return out().append(')');
+        }
+
         /** {@code e}, a string of constants, as a VARCHAR of its length (as it is when its length is not known, or a CAST). */
         private Expression asVarchar(Expression e) {
             if (unparenthesized(e) instanceof CastExpression) return e;
@@ -3169,12 +3175,7 @@ final class Renderer {
                     && constants.stream().allMatch(item -> constantString((Expression) item))) {
                 // strings of constants alone are CHARs on Derby and HSQLDB, compared PAD SPACE (SUBSTR('a b', 1, 2) IN
                 // ('a') was true there; found by the generated corpus): the equalities, each made NO PAD as = is
-                out().append(in.isNot() ? "NOT (" : "(");
-                for (int i = 0; i < constants.size(); i++) {
-                    if (i > 0) out().append(" OR ");
-                    emit(new EqualsTo(in.getLeftExpression(), (Expression) constants.get(i)));
-                }
-                return out().append(')');
+                return equalities(in, constants);
             }
             Expression reassociated = reassociated(in);
             if (reassociated != in) {
@@ -3191,12 +3192,7 @@ final class Renderer {
             if (target.failsOnValueListsReadingTheRow() && in.getRightExpression() instanceof ExpressionList<?> list
                     && !list.isEmpty() && list.stream().anyMatch(item -> readsRow((Expression) item))) {
                 // HSQLDB 2.7.4 fails (S1000 "General error") on such a list in an ORDER BY: the same OR of equalities
-                out().append(in.isNot() ? "NOT (" : "(");
-                for (int i = 0; i < list.size(); i++) {
-                    if (i > 0) out().append(" OR ");
-                    emit(new EqualsTo(in.getLeftExpression(), (Expression) list.get(i)));
-                }
-                return out().append(')');
+                return equalities(in, list);
             }
             if (!target.comparesStringsPadSpace() || in.getOldOracleJoinSyntax() != 0 || in.getOraclePriorPosition() != 0) {
                 return super.visit(in, context);
@@ -3515,12 +3511,7 @@ final class Renderer {
         private void concat(List<Expression> parts, boolean skipsNulls) {
             if (skipsNulls) {
                 if (target.family() == Dialect.Family.POSTGRESQL) {
-                    out().append("CONCAT(");
-                    for (int i = 0; i < parts.size(); i++) {
-                        if (i > 0) out().append(", ");
-                        emit(parts.get(i));
-                    }
-                    out().append(')');
+                    call("CONCAT", parts);
                     return;
                 }
                 // PostgreSQL's CONCAT skips NULLs (all NULL: ''), where || and MySQL's CONCAT give NULL

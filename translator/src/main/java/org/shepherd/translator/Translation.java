@@ -255,18 +255,7 @@ public final class Translation {
                         && (delete.getTables() == null || delete.getTables().isEmpty()) ? delete.getTable()
                 : st instanceof net.sf.jsqlparser.statement.merge.Merge merge ? merge.getTable()
                 : null;
-        if (table == null || table.getName() == null) return null;
-        String name = unquoted(table.getName());
-        return table.getSchemaName() == null ? name : unquoted(table.getSchemaName()) + "." + name;
-    }
-
-    /** A name without the quotes around it (double quotes, backticks or brackets). */
-    private static String unquoted(String name) {
-        if (name.length() < 2) return name;
-        char first = name.charAt(0);
-        char last = name.charAt(name.length() - 1);
-        boolean quoted = (first == '"' && last == '"') || (first == '`' && last == '`') || (first == '[' && last == ']');
-        return quoted ? name.substring(1, name.length() - 1) : name;
+        return table == null || table.getName() == null ? null : SchemaCatalog.unquoted(table.getFullyQualifiedName());
     }
 
     /** Number of '?' markers in the client's statement. */
